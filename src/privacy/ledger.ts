@@ -1,7 +1,26 @@
 /**
- * PLACEHOLDER (issue 3 replaces this file): the privacy ledger. Only the report type is fixed here
- * so that the policies can be written against it.
+ * The privacy ledger: a mechanism records every noisy release it makes, and the ledger reports
+ * the guarantee actually spent, in rho (when every release is zCDP-expressible) and in
+ * (epsilon, delta).
+ *
+ * Composition: releases on the same partition of the data always compose sequentially. With
+ * `composition: 'sequential'` all partitions compose sequentially too (costs add); with
+ * `'parallel'` the partitions are disjoint parts of the data (each reward in exactly one batch),
+ * so the guarantee is the maximum over partitions (per RDP order when subsampled releases occur).
+ *
+ * Storage is aggregated, not one object per release: sequential ledgers keep one running rho and
+ * (if needed) one RDP curve; parallel ledgers keep one rho (and a curve only for partitions with
+ * subsampled releases) per distinct partition, plus running maxima. The detailed log keeps the
+ * first and last `logLimit` entries, merging identical consecutive releases into one entry with
+ * a count, so a mechanism that releases every round (10^7 times) uses bounded memory.
+ * Cost per `record`: O(1) for zCDP events; O(|orders|) for a subsampled event already seen
+ * (curves are cached per (q, sigma)). `spent()` is cached until the next record.
  */
+import { assertConversion, assertDelta, type Conversion, rdpToEpsilon } from './conversion.js';
+import { assertPrivacyEvent, type PrivacyEvent } from './events.js';
+import { eventCost, needsRdp } from './eventCost.js';
+import { type OrderSpec, resolveOrders } from './orders.js';
+import { zcdpToEpsilonUnchecked } from './zcdp.js';
 
 /** The guarantee a mechanism has actually spent, computed from its ledger of releases. */
 export interface PrivacySpent {
@@ -9,12 +28,522 @@ export interface PrivacySpent {
   readonly rho: number | null;
   readonly epsilon: number;
   readonly delta: number;
-  /** How many noisy releases were recorded. */
+  /** How many noisy releases were recorded (self-composed events count `count` times). */
   readonly releases: number;
   /** How releases composed: disjoint data (parallel) or the same data (sequential). */
   readonly composition: 'parallel' | 'sequential' | 'none';
-  /** Which (eps, delta) conversion produced `epsilon`. */
+  /**
+   * Which (eps, delta) conversion produced `epsilon`: 'zcdp-classic' (eps = rho + 2 sqrt(rho ln(1/delta)),
+   * Bun & Steinke 2016), 'zcdp-cks' (Canonne, Kamath & Steinke 2020), 'rdp-classic' (Mironov 2017),
+   * 'rdp-improved' (Balle et al. 2020), or 'none' for an empty ledger.
+   */
   readonly conversion: string;
   /** The RDP order that attains `epsilon`, when RDP accounting was used. */
   readonly order: number | null;
+  /** True when `order` is at the edge of the order grid (a longer grid might give less). */
+  readonly orderAtEdge: boolean;
+  /** Distinct data partitions seen (parallel ledgers; sequential ledgers report 1 once non-empty). */
+  readonly partitions: number;
+}
+
+/** One line of the ledger's detailed log (identical consecutive releases are merged). */
+export interface LedgerEntry {
+  readonly label: string;
+  readonly kind: PrivacyEvent['kind'];
+  readonly event: PrivacyEvent;
+  /** Round of the first and last merged release. */
+  readonly round: number;
+  readonly lastRound: number;
+  /** Partition of the first and last merged release (consecutive partitions merge). */
+  readonly partition: number;
+  readonly lastPartition: number;
+  /** How many releases this entry stands for. */
+  readonly count: number;
+  /** Top-level parameters when the event has them, else null. */
+  readonly sensitivity: number | null;
+  readonly sigma: number | null;
+  readonly q: number | null;
+  /** rho of one release when zCDP-expressible, else null. */
+  readonly rho: number | null;
+}
+
+/** Options of a {@link PrivacyLedger}. */
+export interface PrivacyLedgerOptions {
+  /** delta of the reported (epsilon, delta), in (0, 1). Required. */
+  readonly delta: number;
+  /** How different partitions compose: 'parallel' (disjoint data) or 'sequential'. Required. */
+  readonly composition: 'parallel' | 'sequential';
+  /**
+   * Conversion to (epsilon, delta): 'classic' (default; the paper's: zCDP rho + 2 sqrt(rho ln(1/delta)),
+   * RDP Mironov 2017) or 'improved' (CKS 2020 for zCDP, Balle et al. 2020 for RDP).
+   */
+  readonly conversion?: Conversion;
+  /** RDP order grid for subsampled releases: 'extended' (default), 'paper' or a list of orders > 1. */
+  readonly orders?: OrderSpec;
+  /** Entries kept at the head and at the tail of the detailed log; default 64, integer in [1, 10^6]. */
+  readonly logLimit?: number;
+}
+
+interface MutableEntry {
+  label: string;
+  kind: PrivacyEvent['kind'];
+  event: PrivacyEvent;
+  key: string | null;
+  round: number;
+  lastRound: number;
+  partition: number;
+  lastPartition: number;
+  count: number;
+  sensitivity: number | null;
+  sigma: number | null;
+  q: number | null;
+  rho: number | null;
+}
+
+/** Serialised form of a ledger (see {@link PrivacyLedger.toJSON}). */
+export interface PrivacyLedgerJSON {
+  readonly format: 'adaprivate.privacyLedger';
+  readonly version: 1;
+  readonly delta: number;
+  readonly composition: 'parallel' | 'sequential';
+  readonly conversion: Conversion;
+  readonly orders: readonly number[];
+  readonly logLimit: number;
+  readonly releases: number;
+  readonly rho: number;
+  readonly rdp: readonly (number | null)[] | null;
+  /** [partition, rho, rdp curve or null] for parallel ledgers; empty for sequential ones. */
+  readonly partitions: readonly (readonly [number, number, readonly (number | null)[] | null])[];
+  readonly partitionCount: number;
+  readonly head: readonly LedgerEntry[];
+  readonly tail: readonly LedgerEntry[];
+  readonly droppedEntries: number;
+}
+
+const MAX_CURVE_CACHE = 256;
+
+function eventKey(e: PrivacyEvent): string {
+  return JSON.stringify(e);
+}
+
+function flatFieldsEqual(a: PrivacyEvent, b: PrivacyEvent): boolean | null {
+  if (a === b) return true;
+  if (a.kind !== b.kind) return false;
+  switch (a.kind) {
+    case 'gaussian':
+      return b.kind === 'gaussian' && a.sensitivity === b.sensitivity && a.sigma === b.sigma;
+    case 'subsampledGaussian':
+      return b.kind === 'subsampledGaussian' && a.q === b.q && a.sigma === b.sigma;
+    case 'zcdp':
+      return b.kind === 'zcdp' && a.rho === b.rho;
+    default:
+      return null; // nested: compare by key
+  }
+}
+
+const toJsonNumber = (v: number): number | null => (Number.isFinite(v) ? v : null);
+const fromJsonNumber = (v: number | null): number => (v === null ? Number.POSITIVE_INFINITY : v);
+
+/**
+ * Records releases and reports the privacy actually spent.
+ * @example
+ * const ledger = new PrivacyLedger({ delta: 1e-5, composition: 'parallel' });
+ * ledger.record(gaussianEvent(1, 1.0545), { round: 300, partition: 0, label: 'batch' });
+ * ledger.spent().epsilon // ~5.0 (rho = 0.4496)
+ */
+export class PrivacyLedger {
+  readonly delta: number;
+  readonly composition: 'parallel' | 'sequential';
+  readonly conversion: Conversion;
+  readonly orders: readonly number[];
+  readonly logLimit: number;
+
+  private releases = 0;
+  // sequential totals
+  private seqRho = 0;
+  private seqRdp: Float64Array | null = null;
+  // parallel per-partition state and running maxima (costs only grow, so maxima update in O(1))
+  private readonly partRho = new Map<number, number>();
+  private readonly partRdp = new Map<number, Float64Array>();
+  private partitionCount = 0;
+  private readonly seenPartitions = new Set<number>();
+  private maxRho = 0;
+  private maxCurve: Float64Array | null = null; // max over partitions of alpha rho_p + rdp_p
+  // detailed log
+  private readonly head: MutableEntry[] = [];
+  private readonly tail: MutableEntry[] = [];
+  private tailStart = 0;
+  private droppedEntries = 0;
+  private last: MutableEntry | null = null;
+  // caches
+  private readonly curveCache = new Map<string, Float64Array>();
+  private spentCache: PrivacySpent | null = null;
+  private readonly scratch: Float64Array;
+
+  constructor(options: PrivacyLedgerOptions) {
+    if (typeof options !== 'object' || options === null) {
+      throw new RangeError('PrivacyLedger: options must be an object with delta and composition.');
+    }
+    assertDelta(options.delta, 'PrivacyLedger: delta');
+    if (options.composition !== 'parallel' && options.composition !== 'sequential') {
+      throw new RangeError(
+        `PrivacyLedger: composition must be 'parallel' or 'sequential'. Got ${JSON.stringify(options.composition)}.`,
+      );
+    }
+    const conversion = options.conversion ?? 'classic';
+    assertConversion(conversion, 'PrivacyLedger: conversion');
+    const logLimit = options.logLimit ?? 64;
+    if (!Number.isSafeInteger(logLimit) || logLimit < 1 || logLimit > 1e6) {
+      throw new RangeError(`PrivacyLedger: logLimit must be an integer in [1, 1000000]. Got ${String(logLimit)}.`);
+    }
+    this.delta = options.delta;
+    this.composition = options.composition;
+    this.conversion = conversion;
+    this.orders = resolveOrders(options.orders ?? 'extended');
+    this.logLimit = logLimit;
+    this.scratch = new Float64Array(this.orders.length);
+  }
+
+  /**
+   * Records one release. `partition` names the disjoint data part (e.g. batch index) it used;
+   * `round` is when it happened; `label` says what was released.
+   * Throws RangeError on a malformed event or info, and UnsupportedPrivacyEventError on an event
+   * kind no accountant handles (nothing is recorded then).
+   */
+  record(event: PrivacyEvent, info: { readonly round: number; readonly partition: number; readonly label: string }): void {
+    if (typeof info !== 'object' || info === null) {
+      throw new RangeError('PrivacyLedger.record: info must be { round, partition, label }.');
+    }
+    if (!Number.isSafeInteger(info.round) || info.round < 0) {
+      throw new RangeError(`PrivacyLedger.record: round must be an integer >= 0. Got ${String(info.round)}.`);
+    }
+    if (!Number.isSafeInteger(info.partition) || info.partition < 0) {
+      throw new RangeError(
+        `PrivacyLedger.record: partition must be an integer >= 0. Got ${String(info.partition)}.`,
+      );
+    }
+    if (typeof info.label !== 'string') {
+      throw new RangeError(`PrivacyLedger.record: label must be a string. Got ${String(info.label)}.`);
+    }
+    const last = this.last;
+    const sameAsLast =
+      last !== null &&
+      last.label === info.label &&
+      info.round >= last.lastRound &&
+      (info.partition === last.lastPartition || info.partition === last.lastPartition + 1) &&
+      this.sameEvent(last, event);
+    if (!sameAsLast) assertPrivacyEvent(event, 'PrivacyLedger.record: event');
+    const rdp = needsRdp(event);
+    const cost = rdp ? this.cachedCost(event) : null;
+    const rho = rdp ? (cost?.rho ?? 0) : eventCostRho(event);
+    this.apply(rho, cost?.rdp ?? null, info.partition);
+    this.releases += releaseCount(event);
+    this.spentCache = null;
+    if (sameAsLast && last !== null) {
+      last.count += 1;
+      last.lastRound = info.round;
+      last.lastPartition = info.partition;
+      return;
+    }
+    this.log({
+      label: info.label,
+      kind: event.kind,
+      event,
+      key: null,
+      round: info.round,
+      lastRound: info.round,
+      partition: info.partition,
+      lastPartition: info.partition,
+      count: 1,
+      sensitivity: event.kind === 'gaussian' ? event.sensitivity : null,
+      sigma: event.kind === 'gaussian' || event.kind === 'subsampledGaussian' ? event.sigma : null,
+      q: event.kind === 'subsampledGaussian' ? event.q : event.kind === 'gaussian' ? 1 : null,
+      rho: rdp ? null : rho,
+    });
+  }
+
+  private sameEvent(last: MutableEntry, event: PrivacyEvent): boolean {
+    const flat = flatFieldsEqual(last.event, event);
+    if (flat !== null) return flat;
+    if (last.key === null) last.key = eventKey(last.event);
+    return last.key === eventKey(event);
+  }
+
+  private cachedCost(event: PrivacyEvent): { rho: number; rdp: Float64Array | null } {
+    const key = event.kind === 'subsampledGaussian' ? `${event.q}|${event.sigma}` : eventKey(event);
+    let curve = this.curveCache.get(key);
+    if (curve === undefined) {
+      const c = eventCost(event, this.orders);
+      // fold the zCDP part into the curve so the cache holds one array per event
+      curve = new Float64Array(this.orders.length);
+      for (let i = 0; i < curve.length; i++) curve[i] = this.orders[i]! * c.rho + (c.rdp === null ? 0 : c.rdp[i]!);
+      if (this.curveCache.size >= MAX_CURVE_CACHE) this.curveCache.clear();
+      this.curveCache.set(key, curve);
+    }
+    return { rho: 0, rdp: curve };
+  }
+
+  private apply(rho: number, rdp: Float64Array | null, partition: number): void {
+    const n = this.orders.length;
+    if (this.composition === 'sequential') {
+      this.partitionCount = 1;
+      this.seqRho += rho;
+      if (rdp !== null) {
+        if (this.seqRdp === null) this.seqRdp = new Float64Array(n);
+        for (let i = 0; i < n; i++) this.seqRdp[i]! += rdp[i]!;
+      }
+      return;
+    }
+    if (!this.seenPartitions.has(partition)) {
+      this.seenPartitions.add(partition);
+      this.partitionCount += 1;
+    }
+    const pr = (this.partRho.get(partition) ?? 0) + rho;
+    this.partRho.set(partition, pr);
+    if (pr > this.maxRho) this.maxRho = pr;
+    let curve = this.partRdp.get(partition) ?? null;
+    if (rdp !== null) {
+      if (curve === null) {
+        curve = new Float64Array(n);
+        this.partRdp.set(partition, curve);
+      }
+      for (let i = 0; i < n; i++) curve[i]! += rdp[i]!;
+      if (this.maxCurve === null) {
+        // first subsampled release: start the per-order maximum from every partition's zCDP part
+        this.maxCurve = new Float64Array(n);
+        for (const r of this.partRho.values()) {
+          for (let i = 0; i < n; i++) this.maxCurve[i] = Math.max(this.maxCurve[i]!, this.orders[i]! * r);
+        }
+      }
+    }
+    if (this.maxCurve !== null) {
+      for (let i = 0; i < n; i++) {
+        const v = this.orders[i]! * pr + (curve === null ? 0 : curve[i]!);
+        if (v > this.maxCurve[i]!) this.maxCurve[i] = v;
+      }
+    }
+  }
+
+  private log(entry: MutableEntry): void {
+    this.last = entry;
+    if (this.head.length < this.logLimit) {
+      this.head.push(entry);
+      return;
+    }
+    if (this.tail.length < this.logLimit) {
+      this.tail.push(entry);
+      return;
+    }
+    this.tail[this.tailStart] = entry;
+    this.tailStart = (this.tailStart + 1) % this.logLimit;
+    this.droppedEntries += 1;
+  }
+
+  /** The guarantee spent so far (cached until the next `record`). */
+  spent(): PrivacySpent {
+    if (this.spentCache !== null) return this.spentCache;
+    const base = {
+      delta: this.delta,
+      releases: this.releases,
+      partitions: this.partitionCount,
+    };
+    let result: PrivacySpent;
+    const zcdpName = this.conversion === 'classic' ? 'zcdp-classic' : 'zcdp-cks';
+    const rdpName = this.conversion === 'classic' ? 'rdp-classic' : 'rdp-improved';
+    if (this.releases === 0) {
+      result = { ...base, rho: 0, epsilon: 0, composition: 'none', conversion: 'none', order: null, orderAtEdge: false };
+    } else if (this.composition === 'sequential') {
+      if (this.seqRdp === null) {
+        result = {
+          ...base,
+          rho: this.seqRho,
+          epsilon: zcdpToEpsilonUnchecked(this.seqRho, this.delta, this.conversion),
+          composition: 'sequential',
+          conversion: zcdpName,
+          order: null,
+          orderAtEdge: false,
+        };
+      } else {
+        const curve = this.scratch;
+        for (let i = 0; i < curve.length; i++) curve[i] = this.orders[i]! * this.seqRho + this.seqRdp[i]!;
+        const r = rdpToEpsilon(this.orders, curve, this.delta, this.conversion);
+        result = {
+          ...base,
+          rho: null,
+          epsilon: r.epsilon,
+          composition: 'sequential',
+          conversion: rdpName,
+          order: r.order,
+          orderAtEdge: r.edge,
+        };
+      }
+    } else if (this.maxCurve === null) {
+      result = {
+        ...base,
+        rho: this.maxRho,
+        epsilon: zcdpToEpsilonUnchecked(this.maxRho, this.delta, this.conversion),
+        composition: 'parallel',
+        conversion: zcdpName,
+        order: null,
+        orderAtEdge: false,
+      };
+    } else {
+      const r = rdpToEpsilon(this.orders, this.maxCurve, this.delta, this.conversion);
+      result = {
+        ...base,
+        rho: null,
+        epsilon: r.epsilon,
+        composition: 'parallel',
+        conversion: rdpName,
+        order: r.order,
+        orderAtEdge: r.edge,
+      };
+    }
+    this.spentCache = Object.freeze(result);
+    return this.spentCache;
+  }
+
+  /** The detailed log: the first `logLimit` and the last `logLimit` entries, in order. */
+  entries(): readonly LedgerEntry[] {
+    const tail = [...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)];
+    return [...this.head, ...tail].map(publicEntry);
+  }
+
+  /** How many log entries were dropped between the head and the tail of the detailed log. */
+  droppedEntryCount(): number {
+    return this.droppedEntries;
+  }
+
+  /** A JSON-safe snapshot (for policy snapshots); restore with {@link PrivacyLedger.fromJSON}. */
+  toJSON(): PrivacyLedgerJSON {
+    const curveJson = (c: Float64Array | null) => (c === null ? null : Array.from(c, toJsonNumber));
+    const tail = [...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)];
+    return {
+      format: 'adaprivate.privacyLedger',
+      version: 1,
+      delta: this.delta,
+      composition: this.composition,
+      conversion: this.conversion,
+      orders: [...this.orders],
+      logLimit: this.logLimit,
+      releases: this.releases,
+      rho: this.seqRho,
+      rdp: curveJson(this.seqRdp),
+      partitions: [...this.seenPartitions].map(
+        (p) => [p, this.partRho.get(p) ?? 0, curveJson(this.partRdp.get(p) ?? null)] as const,
+      ),
+      partitionCount: this.partitionCount,
+      head: this.head.map(publicEntry),
+      tail: tail.map(publicEntry),
+      droppedEntries: this.droppedEntries,
+    };
+  }
+
+  /** Restores a ledger written by {@link PrivacyLedger.toJSON} (validated; throws RangeError when malformed). */
+  static fromJSON(json: unknown): PrivacyLedger {
+    const j = json as PrivacyLedgerJSON;
+    if (typeof j !== 'object' || j === null || j.format !== 'adaprivate.privacyLedger' || j.version !== 1) {
+      throw new RangeError('PrivacyLedger.fromJSON: not a version-1 privacy ledger snapshot.');
+    }
+    const ledger = new PrivacyLedger({
+      delta: j.delta,
+      composition: j.composition,
+      conversion: j.conversion,
+      orders: j.orders,
+      logLimit: j.logLimit,
+    });
+    const n = ledger.orders.length;
+    const curve = (c: readonly (number | null)[] | null, where: string): Float64Array | null => {
+      if (c === null) return null;
+      if (!Array.isArray(c) || c.length !== n) {
+        throw new RangeError(`PrivacyLedger.fromJSON: ${where} must have one value per order (${n}).`);
+      }
+      return Float64Array.from(c, fromJsonNumber);
+    };
+    const num = (v: unknown, where: string): number => {
+      if (typeof v !== 'number' || !(v >= 0)) {
+        throw new RangeError(`PrivacyLedger.fromJSON: ${where} must be a number >= 0. Got ${String(v)}.`);
+      }
+      return v;
+    };
+    ledger.releases = num(j.releases, 'releases');
+    ledger.seqRho = num(j.rho, 'rho');
+    ledger.seqRdp = curve(j.rdp, 'rdp');
+    if (!Array.isArray(j.partitions)) throw new RangeError('PrivacyLedger.fromJSON: partitions must be an array.');
+    for (const [p, rho, c] of j.partitions) {
+      num(p, 'partition');
+      ledger.seenPartitions.add(p);
+      ledger.partRho.set(p, num(rho, 'partition rho'));
+      const cc = curve(c, `partition ${p} rdp`);
+      if (cc !== null) ledger.partRdp.set(p, cc);
+    }
+    ledger.partitionCount = num(j.partitionCount, 'partitionCount');
+    // recompute the maxima
+    for (const r of ledger.partRho.values()) ledger.maxRho = Math.max(ledger.maxRho, r);
+    if (ledger.partRdp.size > 0) {
+      const m = new Float64Array(n);
+      for (const p of ledger.seenPartitions) {
+        const r = ledger.partRho.get(p) ?? 0;
+        const c = ledger.partRdp.get(p);
+        for (let i = 0; i < n; i++) m[i] = Math.max(m[i]!, ledger.orders[i]! * r + (c === undefined ? 0 : c[i]!));
+      }
+      ledger.maxCurve = m;
+    }
+    const restore = (e: LedgerEntry): MutableEntry => {
+      assertPrivacyEvent(e.event, 'PrivacyLedger.fromJSON: entry event');
+      return { ...e, key: null };
+    };
+    if (!Array.isArray(j.head) || !Array.isArray(j.tail)) {
+      throw new RangeError('PrivacyLedger.fromJSON: head and tail must be arrays.');
+    }
+    for (const e of j.head) ledger.head.push(restore(e));
+    for (const e of j.tail) ledger.tail.push(restore(e));
+    ledger.droppedEntries = num(j.droppedEntries, 'droppedEntries');
+    ledger.last = ledger.tail.at(-1) ?? ledger.head.at(-1) ?? null;
+    return ledger;
+  }
+}
+
+function eventCostRho(event: PrivacyEvent): number {
+  // zCDP-expressible events: exact rho, no grid
+  switch (event.kind) {
+    case 'gaussian':
+      return (event.sensitivity * event.sensitivity) / (2 * event.sigma * event.sigma);
+    case 'zcdp':
+      return event.rho;
+    default:
+      return eventCost(event, []).rho;
+  }
+}
+
+function releaseCount(event: PrivacyEvent): number {
+  switch (event.kind) {
+    case 'selfComposed':
+      return event.count * releaseCount(event.event);
+    case 'composed':
+    case 'parallel': {
+      let s = 0;
+      for (const e of event.events) s += releaseCount(e);
+      return s;
+    }
+    default:
+      return 1;
+  }
+}
+
+function publicEntry(e: MutableEntry | LedgerEntry): LedgerEntry {
+  return {
+    label: e.label,
+    kind: e.kind,
+    event: e.event,
+    round: e.round,
+    lastRound: e.lastRound,
+    partition: e.partition,
+    lastPartition: e.lastPartition,
+    count: e.count,
+    sensitivity: e.sensitivity,
+    sigma: e.sigma,
+    q: e.q,
+    rho: e.rho,
+  };
 }

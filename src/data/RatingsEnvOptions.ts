@@ -1,0 +1,22 @@
+/**
+ * JSON-safe options of the real-data environments (full information and replay). Workers rebuild
+ * environments from these plain objects, so every field is a string, number or boolean.
+ */
+export interface RatingsEnvOptions {
+  /** Path of a prepared features file (`adaprivate data prepare`). Required. */
+  readonly featuresFile: string;
+  /** Candidate arms per round, K. Default 5; integer >= 2. */
+  readonly armsPerRound?: number;
+  /**
+   * How a rating becomes a reward in [0, 1]. `threshold` (default): 1{rating >= rewardThreshold};
+   * `scaled`: (rating - min) / (max - min) with the dataset's rating range.
+   */
+  readonly rewardMode?: 'threshold' | 'scaled';
+  /**
+   * Threshold of `threshold` mode, in the dataset's rating units. Default: the dataset's own
+   * default recorded in the features file (MovieLens 4, Jester 0).
+   */
+  readonly rewardThreshold?: number;
+  /** Rounds served (0 or omitted: the number of eligible evaluation users x 10, see docs/data.md). */
+  readonly horizon?: number;
+}

@@ -1,0 +1,42 @@
+/**
+ * Builds the environment (full information) or the logged stream (replay) of a cell from its
+ * JSON-safe {@link EnvConfig}. Synthetic environments come from `src/envs`; `ratings` ones from the
+ * data module's factories, which receive `options` verbatim.
+ */
+import type { RatingsEnvOptions } from '../data/index.js';
+import { createRatingsEnvironment, createReplayStream } from '../data/index.js';
+import type { Environment } from '../envs/Environment.js';
+import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
+import type { ReplayStream } from '../envs/ReplayStream.js';
+import { createSyntheticEnvironment } from '../envs/SyntheticEnvironment.js';
+import type { EnvConfig } from './types.js';
+
+function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Environment {
+  return createSyntheticEnvironment(
+    { dim: env.dim, arms: env.arms, armsPerRound: env.armsPerRound, thetaNorm: env.thetaNorm, link: env.link },
+    seed,
+  );
+}
+
+/**
+ * The full-information environment of `env` for `seed`.
+ *
+ * @example
+ * createEnvironment({ kind: 'synthetic', dim: 20, arms: 100, armsPerRound: 5, thetaNorm: 2, link: 'logistic' }, 1).dim; // returns 20
+ */
+export function createEnvironment(env: EnvConfig, seed: number): Environment {
+  if (env.kind === 'synthetic') return synthetic(env, seed);
+  return createRatingsEnvironment(env.options as unknown as RatingsEnvOptions, seed);
+}
+
+/**
+ * The logged stream of `env` for `seed` (synthetic: a uniformly logged simulation of `steps` steps;
+ * ratings: the data module's stream, which must hold at least `steps` steps).
+ *
+ * @example
+ * createReplay({ kind: 'synthetic', dim: 5, arms: 10, armsPerRound: 5, thetaNorm: 2, link: 'logistic' }, 100, 1).length; // returns 100
+ */
+export function createReplay(env: EnvConfig, steps: number, seed: number): ReplayStream {
+  if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed), steps, seed);
+  return createReplayStream(env.options as unknown as RatingsEnvOptions, seed);
+}

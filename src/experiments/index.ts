@@ -1,0 +1,46 @@
+// Public API of the experiments module: configs, the parallel runner, statistics and writers.
+export type { CachedCell } from './cellCache.js';
+export { cachePath, readCachedCell, writeCachedCell } from './cellCache.js';
+export { canonicalJson } from './canonicalJson.js';
+export { cellKey } from './cellKey.js';
+export { createEnvironment, createReplay } from './environmentRegistry.js';
+export { ExperimentConfigError } from './ExperimentConfigError.js';
+export { expandGrid, paramCombinations } from './expandGrid.js';
+export { loadExperimentConfig } from './loadExperimentConfig.js';
+export type { BySeed } from './pairedTTest.js';
+export { pairedTTest } from './pairedTTest.js';
+export type { PercentOf } from './percentOf.js';
+export { percentOf } from './percentOf.js';
+export { runCell } from './runCell.js';
+export { runExperiment } from './runExperiment.js';
+export { seedStats } from './seedStats.js';
+export { settingId } from './settingId.js';
+export { checkpointReward, summarise } from './summarise.js';
+export { tune } from './tune.js';
+export type {
+  CellConfig,
+  CellResult,
+  CellTiming,
+  Checkpoint,
+  CurvePoint,
+  EnvConfig,
+  ExperimentConfig,
+  ExperimentResult,
+  Link,
+  PairedTTest,
+  ParamValue,
+  PolicyGridEntry,
+  PolicyParams,
+  Protocol,
+  RatingsEnvConfig,
+  RunOptions,
+  RunProgress,
+  SeedStats,
+  SettingSummary,
+  SyntheticEnvConfig,
+  TuningResult,
+} from './types.js';
+export { validateExperimentConfig } from './validateExperimentConfig.js';
+export { writeAtomic } from './writeAtomic.js';
+export { cellsCsv, checkpointsCsv, writeResultsCsv } from './writeResultsCsv.js';
+export { resultsToJson, writeResultsJson } from './writeResultsJson.js';

@@ -1,0 +1,270 @@
+/**
+ * The engine behind the AdaPrivate family (TS, UCB, Amp, Adaptive) and the non-private LinTS and
+ * LinUCB: ridge regression on A = lambda I + sum x x^T (public, updated every round by a rank-one
+ * Cholesky update) and b = lambda theta_0 + released reward statistics.
+ *
+ * Private variants (SPEC section 3, Algorithm 1): the raw batch sum s = sum r_t x_t is never read
+ * until the batch of B rounds ends; then b <- b + s + N(0, sigma^2 I) (Amp: b <- b + (s_sub +
+ * N(0, sigma_amp^2 I)) / q with each reward kept with probability q). The action at round t depends
+ * only on public features, A_t, released batches and the exploration stream, never on rewards of
+ * its own batch. Non-private variants add r x to b every round.
+ *
+ * Cost per round: rank-one update (2 d^2) + ridge solve (d^2) + TS perturbation (d^2 / 2) or one
+ * forward solve per arm for UCB (K d^2 / 2); a release adds O(d). No allocation in select/update.
+ */
+import { minEigenvalueSpd } from '../linalg/index.js';
+import { BasePolicy } from './BasePolicy.js';
+import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
+import type { PolicyId } from './Policy.js';
+import type { PolicyConfig } from './PolicyOptions.js';
+import type { LedgerLike } from './privacyAdapter.js';
+import type { PrivacyEvent } from './privacyAdapter.js';
+import { RidgeFactor } from './RidgeFactor.js';
+
+/** How a batched policy releases its batch sums (absent for non-private policies). */
+export interface BatchRelease {
+  /** Rounds per batch B. */
+  readonly batchSize: number;
+  /** Standard deviation of the noise added to the (subsampled) batch sum. */
+  readonly sigma: number;
+  /** Poisson subsampling rate q in (0, 1]; 1 means no subsampling (and no Bernoulli draws). */
+  readonly q: number;
+  /** The ledger event of one release. */
+  readonly event: PrivacyEvent;
+  /** Label written with each release. */
+  readonly label: string;
+}
+
+/** Exploration rule: Thompson sampling with scale v_k, or UCB with multiplier alpha. */
+export type Exploration =
+  | { readonly kind: 'ts'; readonly v: number }
+  | { readonly kind: 'ucb'; readonly alpha: number }
+  | {
+      readonly kind: 'ts-decay';
+      /** v_1 (or null: tuned, computed at the end of batch 1 from the lambda_0 estimate). */
+      readonly v0: number | null;
+      readonly gamma: number;
+      /** Noise scale sigma used by the tuned v0 = 1 + sigma / (d sqrt(lambda_0)). */
+      readonly sigma: number;
+      /** Given lambda_0, or null to estimate it. */
+      readonly lambda0: number | null;
+    };
+
+export class BatchedRidgePolicy extends BasePolicy {
+  protected readonly factor: RidgeFactor;
+  private readonly lambda: number;
+  private readonly b: Float64Array;
+  private readonly s: Float64Array;
+  private readonly theta: Float64Array;
+  private readonly z: Float64Array;
+  private readonly pert: Float64Array;
+  private readonly tilde: Float64Array;
+  private readonly noise: Float64Array;
+  private readonly eigWork: Float64Array;
+  private readonly exploration: Exploration;
+  private readonly batch: BatchRelease | null;
+  private dirty = true;
+  private inBatch = 0;
+  /** 1-based index of the current batch. */
+  private batchIndex = 1;
+  /** Current TS scale (v, or v_k for the decaying variant). */
+  private vk: number;
+  /** Tuned setting: v0 once estimated (NaN before). */
+  private tunedV0 = Number.NaN;
+  /** Tuned setting: the lambda_0 used (given or estimated; NaN before). */
+  private lambda0Used = Number.NaN;
+
+  constructor(
+    id: PolicyId,
+    config: PolicyConfig,
+    exploration: Exploration,
+    batch: BatchRelease | null,
+    ledger: LedgerLike | null,
+  ) {
+    super(id, config, ledger);
+    const d = this.d;
+    this.lambda = config.lambda as number;
+    this.exploration = exploration;
+    this.batch = batch;
+    this.factor = new RidgeFactor(d, this.lambda);
+    this.b = new Float64Array(d);
+    const prior = config.priorMean as readonly number[];
+    for (let i = 0; i < d; i++) this.b[i] = this.lambda * prior[i]!;
+    this.s = new Float64Array(d);
+    this.theta = new Float64Array(d);
+    this.z = new Float64Array(d);
+    this.pert = new Float64Array(d);
+    this.tilde = new Float64Array(d);
+    this.noise = new Float64Array(d);
+    this.eigWork = new Float64Array(2 * d);
+    if (exploration.kind === 'ts') this.vk = exploration.v;
+    else if (exploration.kind === 'ts-decay') {
+      if (exploration.v0 !== null) this.vk = exploration.v0;
+      else {
+        // before the first release: the a-priori lambda_0 = 1/d (or the given one)
+        const l0 = exploration.lambda0 ?? 1 / d;
+        this.vk = 1 + exploration.sigma / (d * Math.sqrt(l0));
+      }
+    } else this.vk = 0;
+  }
+
+  /** The TS scale currently in use (v_k for the decaying variant). */
+  get explorationScale(): number {
+    return this.vk;
+  }
+
+  /** Tuned adaptive setting: the lambda_0 used for v0 (given or estimated), NaN before batch 1 ends. */
+  get lambda0Estimate(): number {
+    return this.lambda0Used;
+  }
+
+  /**
+   * Draws a TS parameter theta_tilde = A^{-1} b + v_k L^{-T} z exactly as `select` does (consumes
+   * the exploration stream). For diagnostics and the Proposition test; TS variants only.
+   *
+   * @example
+   * policy.sampleParameter(new Float64Array(d)); // out = one posterior sample
+   */
+  sampleParameter(out: Float64Array): void {
+    if (this.exploration.kind === 'ucb') throw new Error(`${this.name}: sampleParameter is for TS policies.`);
+    this.drawTilde();
+    out.set(this.tilde);
+  }
+
+  /** The ridge estimate A^{-1} b from released data only (copied into `out`). */
+  estimate(out: Float64Array): void {
+    this.refresh();
+    out.set(this.theta);
+  }
+
+  protected choose(k: number): number {
+    this.refresh();
+    const d = this.d;
+    const f = this.feats;
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    if (this.exploration.kind === 'ucb') {
+      const alpha = this.exploration.alpha;
+      const th = this.theta;
+      for (let a = 0; a < k; a++) {
+        const o = a * d;
+        let m = 0;
+        for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
+        const w = this.factor.invQuad(this.armViews[a]!);
+        const score = m + alpha * Math.sqrt(w > 0 ? w : 0);
+        if (score > bestScore) {
+          bestScore = score;
+          best = a;
+        }
+      }
+      return best;
+    }
+    this.drawTilde();
+    const tl = this.tilde;
+    for (let a = 0; a < k; a++) {
+      const o = a * d;
+      let m = 0;
+      for (let i = 0; i < d; i++) m += f[o + i]! * tl[i]!;
+      if (m > bestScore) {
+        bestScore = m;
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  protected learn(x: Float64Array, reward: number): void {
+    const d = this.d;
+    this.factor.add(x);
+    this.dirty = true;
+    const batch = this.batch;
+    if (batch === null) {
+      for (let i = 0; i < d; i++) this.b[i] = this.b[i]! + reward * x[i]!;
+      return;
+    }
+    if (batch.q >= 1 || this.noiseRng.uniform() < batch.q) {
+      for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
+    }
+    this.inBatch++;
+    if (this.inBatch >= batch.batchSize) this.release();
+  }
+
+  protected onFinish(): void {
+    if (this.batch !== null && this.inBatch > 0) this.release();
+  }
+
+  /** Releases the current batch: b <- b + (s + N(0, sigma^2 I)) / q. O(d). */
+  private release(): void {
+    const batch = this.batch!;
+    const d = this.d;
+    this.noiseRng.fillNormal(this.noise);
+    const sigma = batch.sigma;
+    const invQ = 1 / batch.q;
+    for (let i = 0; i < d; i++) {
+      this.b[i] = this.b[i]! + (this.s[i]! + sigma * this.noise[i]!) * invQ;
+      this.s[i] = 0;
+    }
+    this.ledger!.record(batch.event, this.rounds, this.batchIndex, batch.label);
+    this.inBatch = 0;
+    this.batchIndex++;
+    this.dirty = true;
+    const ex = this.exploration;
+    if (ex.kind === 'ts-decay') {
+      if (ex.v0 === null && Number.isNaN(this.tunedV0)) {
+        let l0 = ex.lambda0;
+        if (l0 === null) {
+          // Estimate of Assumption 2's growth rate: lambda_min(A_t) >= lambda + lambda_0 t, from the
+          // public design matrix at the end of batch 1 (t rounds); fall back to 1/d if degenerate.
+          const lmin = minEigenvalueSpd(this.factor.l, d, this.eigWork);
+          const est = (lmin - this.lambda) / this.rounds;
+          l0 = est > 0 && Number.isFinite(est) ? est : 1 / d;
+        }
+        this.lambda0Used = l0;
+        this.tunedV0 = 1 + ex.sigma / (d * Math.sqrt(l0));
+      }
+      const v0 = ex.v0 ?? this.tunedV0;
+      this.vk = v0 * ex.gamma ** (this.batchIndex - 1);
+    }
+  }
+
+  private refresh(): void {
+    if (this.dirty) {
+      this.factor.solve(this.b, this.theta);
+      this.dirty = false;
+    }
+  }
+
+  private drawTilde(): void {
+    this.refresh();
+    const d = this.d;
+    this.rng.fillNormal(this.z);
+    this.factor.perturbation(this.z, this.pert);
+    const v = this.vk;
+    for (let i = 0; i < d; i++) this.tilde[i] = this.theta[i]! + v * this.pert[i]!;
+  }
+
+  protected saveOwnState(): unknown {
+    return {
+      l: this.factor.toJSON(),
+      b: encodeFloat64(this.b),
+      s: encodeFloat64(this.s),
+      inBatch: this.inBatch,
+      batchIndex: this.batchIndex,
+      vk: encodeFloat64(Float64Array.of(this.vk, this.tunedV0, this.lambda0Used)),
+    };
+  }
+
+  protected loadOwnState(state: unknown): void {
+    const st = state as Record<string, unknown>;
+    this.factor.load(st.l, 'l');
+    decodeFloat64(st.b, this.b, 'b');
+    decodeFloat64(st.s, this.s, 's');
+    this.inBatch = st.inBatch as number;
+    this.batchIndex = st.batchIndex as number;
+    const v = decodeFloat64(st.vk, new Float64Array(3), 'vk');
+    this.vk = v[0]!;
+    this.tunedV0 = v[1]!;
+    this.lambda0Used = v[2]!;
+    this.dirty = true;
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * zCDP-Episodic (after Azize & Basu 2024; SPEC section 4): OFUL whose estimate is released by
+ * theta_hat-perturbation at episode starts.
+ *
+ * An episode ends after a round where det(V_t) >= cTrigger det(V_last), or when its length reaches
+ * twice the previous episode's length (geometric growth; the first episode has length 1). At an
+ * episode start the policy releases theta~ = theta_hat + N(0, sigma_theta^2 I) with
+ * theta_hat = V^{-1}(lambda theta_0 + sum r x), sensitivity Delta_theta = ||V^{-1}||_2 (one reward
+ * moves theta_hat by ||V^{-1} x dr|| <= ||V^{-1}||_2) and sigma_theta = Delta_theta / sqrt(2 rho_e).
+ * Every release reads all past rewards: they compose sequentially, rho_e = rho / M_max with
+ * M_max = min(T, ceil(d ln(1 + T/(d lambda)) / ln cTrigger) + ceil(log2 T) + 1) (det-triggered
+ * episodes plus length-triggered ones). Releases beyond M_max are not made (the last estimate is
+ * kept), so the run never exceeds rho. Within an episode a_t = argmax x^T theta~ + alpha ||x||_{V_e^{-1}}
+ * with V_e the design matrix at the episode start.
+ *
+ * Cost per round: rank-one update (2 d^2), d logarithms, K forward solves (K d^2 / 2); an episode
+ * start adds a ridge solve and an inverse iteration for ||V^{-1}||_2 (O(d^2) per iteration).
+ */
+import { inverseSpectralNorm } from '../linalg/index.js';
+import { BasePolicy } from './BasePolicy.js';
+import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
+import type { PolicyId } from './Policy.js';
+import type { PolicyConfig } from './PolicyOptions.js';
+import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
+import { RidgeFactor } from './RidgeFactor.js';
+
+/** The episode bound M_max of zCDP-Episodic for horizon T (see the class comment). */
+export function episodeBound(dim: number, horizon: number, lambda: number, cTrigger: number): number {
+  const lengthEpisodes = Math.ceil(Math.log2(horizon)) + 1;
+  if (cTrigger <= 1) return horizon;
+  const detEpisodes = Math.ceil((dim * Math.log1p(horizon / (dim * lambda))) / Math.log(cTrigger));
+  return Math.max(1, Math.min(horizon, detEpisodes + lengthEpisodes));
+}
+
+export class ZcdpEpisodicPolicy extends BasePolicy {
+  private readonly lambda: number;
+  private readonly alpha: number;
+  private readonly logC: number;
+  /** rho per episode release. */
+  readonly rhoEpisode: number;
+  /** The episode bound M_max. */
+  readonly maxEpisodes: number;
+  private readonly gram: RidgeFactor;
+  private readonly active: RidgeFactor;
+  private readonly b: Float64Array;
+  private readonly theta: Float64Array;
+  private readonly noise: Float64Array;
+  private readonly eigWork: Float64Array;
+  private logDetLast: number;
+  private inEpisode = 0;
+  private lengthCap = 1;
+  private releases = 0;
+
+  constructor(id: PolicyId, config: PolicyConfig, rho: number, ledger: LedgerLike) {
+    super(id, config, ledger);
+    const d = this.d;
+    this.lambda = config.lambda as number;
+    this.alpha = config.alpha as number;
+    const c = config.cTrigger as number;
+    this.logC = Math.log(c);
+    this.maxEpisodes = episodeBound(d, this.horizon, this.lambda, c);
+    this.rhoEpisode = rho / this.maxEpisodes;
+    this.gram = new RidgeFactor(d, this.lambda);
+    this.active = new RidgeFactor(d, this.lambda);
+    this.b = new Float64Array(d);
+    const pm = config.priorMean as readonly number[];
+    for (let i = 0; i < d; i++) this.b[i] = this.lambda * pm[i]!;
+    this.theta = new Float64Array(d);
+    this.active.solve(this.b, this.theta); // theta_0: no data yet, nothing to release
+    this.noise = new Float64Array(d);
+    this.eigWork = new Float64Array(2 * d);
+    this.logDetLast = this.gram.logDet();
+  }
+
+  protected choose(k: number): number {
+    const d = this.d;
+    const f = this.feats;
+    const th = this.theta;
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    for (let a = 0; a < k; a++) {
+      const o = a * d;
+      let m = 0;
+      for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
+      const w = this.active.invQuad(this.armViews[a]!);
+      const score = m + this.alpha * Math.sqrt(w > 0 ? w : 0);
+      if (score > bestScore) {
+        bestScore = score;
+        best = a;
+      }
+    }
+    return best;
+  }
+
+  protected learn(x: Float64Array, reward: number): void {
+    const d = this.d;
+    this.gram.add(x);
+    for (let i = 0; i < d; i++) this.b[i] = this.b[i]! + reward * x[i]!;
+    this.inEpisode++;
+    if (this.inEpisode >= this.lengthCap || this.gram.logDet() >= this.logDetLast + this.logC) {
+      this.startEpisode();
+    }
+  }
+
+  protected onFinish(): void {
+    // Nothing is pending: the data of the last episode is never released.
+  }
+
+  private startEpisode(): void {
+    const d = this.d;
+    this.lengthCap = 2 * this.inEpisode;
+    this.inEpisode = 0;
+    this.logDetLast = this.gram.logDet();
+    if (this.releases >= this.maxEpisodes) return; // budget used up: keep the last estimate
+    this.active.copyFrom(this.gram);
+    this.active.solve(this.b, this.theta);
+    // ||V^{-1}||_2 by inverse iteration (a lower bound converging to it); the 1e-9 relative margin
+    // and the cap 1/lambda (always valid since V >= lambda I) keep the sensitivity an upper bound.
+    const est = inverseSpectralNorm(this.active.l, d, this.eigWork, 500, 1e-13, true) * (1 + 1e-9);
+    const sens = Math.min(est, 1 / this.lambda);
+    const sigma = sens / Math.sqrt(2 * this.rhoEpisode);
+    this.noiseRng.fillNormal(this.noise);
+    for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
+    this.releases++;
+    this.ledger!.record(gaussianEvent(sens, sigma), this.rounds, 0, 'episode estimate');
+  }
+
+  protected saveOwnState(): unknown {
+    return {
+      gram: this.gram.toJSON(),
+      active: this.active.toJSON(),
+      b: encodeFloat64(this.b),
+      theta: encodeFloat64(this.theta),
+      eig: encodeFloat64(this.eigWork),
+      logDetLast: encodeFloat64(Float64Array.of(this.logDetLast)),
+      inEpisode: this.inEpisode,
+      lengthCap: this.lengthCap,
+      releases: this.releases,
+    };
+  }
+
+  protected loadOwnState(state: unknown): void {
+    const st = state as Record<string, unknown>;
+    this.gram.load(st.gram, 'gram');
+    this.active.load(st.active, 'active');
+    decodeFloat64(st.b, this.b, 'b');
+    decodeFloat64(st.theta, this.theta, 'theta');
+    decodeFloat64(st.eig, this.eigWork, 'eig');
+    this.logDetLast = decodeFloat64(st.logDetLast, new Float64Array(1), 'logDetLast')[0]!;
+    this.inEpisode = st.inEpisode as number;
+    this.lengthCap = st.lengthCap as number;
+    this.releases = st.releases as number;
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * The registry of policies: for each id its display name, whether it is private, its family, the
+ * options it accepts with their defaults, and the paper's tuning grid (SPEC section 4).
+ */
+import type { PolicyId } from './Policy.js';
+
+/** How one option is validated (the rule is quoted in error messages). */
+export type OptionRule =
+  | { readonly kind: 'positiveInt' }
+  | { readonly kind: 'seed' }
+  | {
+      readonly kind: 'number';
+      readonly min: number;
+      readonly max: number;
+      readonly minOpen: boolean;
+      readonly maxOpen: boolean;
+    }
+  | { readonly kind: 'enum'; readonly values: readonly string[] }
+  | { readonly kind: 'vector' };
+
+/** Everything the runner and the CLI need to know about a policy before creating it. */
+export interface PolicyInfo {
+  readonly id: PolicyId;
+  readonly displayName: string;
+  readonly isPrivate: boolean;
+  readonly family: 'ts' | 'ucb';
+  /** SPEC section 4 grids (the paper's), e.g. `{ alpha: [0.1, 0.5, 1, 2] }`. */
+  readonly tuningGrid: Readonly<Record<string, readonly number[]>>;
+  /** Default value of every optional option the policy accepts (`undefined`-free). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** Every option name the policy accepts, required ones included. */
+  readonly options: readonly string[];
+}
+
+const num = (min: number, max: number, minOpen: boolean, maxOpen: boolean): OptionRule => ({
+  kind: 'number',
+  min,
+  max,
+  minOpen,
+  maxOpen,
+});
+const INF = Number.POSITIVE_INFINITY;
+
+/** The validation rule of every option name. */
+export const OPTION_RULES: Readonly<Record<string, OptionRule>> = {
+  dim: { kind: 'positiveInt' },
+  horizon: { kind: 'positiveInt' },
+  seed: { kind: 'seed' },
+  epsilon: num(0, INF, true, true),
+  delta: num(0, 1, true, true),
+  rho: num(0, INF, true, true),
+  lambda: num(0, INF, true, true),
+  priorMean: { kind: 'vector' },
+  alpha: num(0, INF, false, true),
+  v: num(0, INF, false, true),
+  batchSize: { kind: 'positiveInt' },
+  q: num(0, 1, true, false),
+  orders: { kind: 'enum', values: ['paper', 'extended'] },
+  conversion: { kind: 'enum', values: ['classic', 'improved'] },
+  v0: num(0, INF, true, true),
+  gamma: num(0, 1, true, false),
+  adaptiveSetting: { kind: 'enum', values: ['default', 'tuned'] },
+  lambda0: num(0, INF, true, true),
+  cTrigger: num(1, INF, false, true),
+  failureProb: num(0, 1, true, true),
+  thetaBound: num(0, INF, false, true),
+  maxPending: { kind: 'positiveInt' },
+};
+
+const REQUIRED = ['dim', 'horizon', 'seed'] as const;
+const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
+const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
+
+const UCB_ALPHA = [0.1, 0.5, 1, 2] as const;
+const TS_V = [0.5, 1, 1.5, 2] as const;
+const BATCH = [100, 300, 500, 1000] as const;
+
+interface Entry {
+  readonly displayName: string;
+  readonly isPrivate: boolean;
+  readonly family: 'ts' | 'ucb';
+  readonly grid: Readonly<Record<string, readonly number[]>>;
+  /** Policy-specific defaults (common and private ones are added). */
+  readonly own: Readonly<Record<string, unknown>>;
+  /** Options without a default that the policy also accepts (besides the common ones). */
+  readonly optionalNoDefault?: readonly string[];
+}
+
+const TABLE: Readonly<Record<PolicyId, Entry>> = {
+  'adaprivate-ts': {
+    displayName: 'AdaPrivate-TS',
+    isPrivate: true,
+    family: 'ts',
+    grid: { v: TS_V, batchSize: BATCH },
+    own: { v: 1, batchSize: 300 },
+  },
+  'adaprivate-ucb': {
+    displayName: 'AdaPrivate-UCB',
+    isPrivate: true,
+    family: 'ucb',
+    grid: { alpha: UCB_ALPHA, batchSize: BATCH },
+    own: { alpha: 1, batchSize: 300 },
+  },
+  'adaprivate-ts-amp': {
+    displayName: 'AdaPrivate-TS-Amp',
+    isPrivate: true,
+    family: 'ts',
+    grid: { q: [0.1, 0.3, 0.5, 0.7], v: TS_V, batchSize: BATCH },
+    own: { v: 1, batchSize: 300, q: 0.3, orders: 'extended', conversion: 'classic' },
+  },
+  'adaprivate-ts-adaptive': {
+    displayName: 'AdaPrivate-TS-Adaptive',
+    isPrivate: true,
+    family: 'ts',
+    grid: { v0: [1, 1.5, 2], gamma: [0.9, 0.95, 0.99], batchSize: BATCH },
+    own: { v0: 1.5, gamma: 0.95, batchSize: 300, adaptiveSetting: 'default' },
+    optionalNoDefault: ['lambda0'],
+  },
+  linucb: {
+    displayName: 'LinUCB',
+    isPrivate: false,
+    family: 'ucb',
+    grid: { alpha: UCB_ALPHA },
+    own: { alpha: 1 },
+  },
+  lints: {
+    displayName: 'LinTS',
+    isPrivate: false,
+    family: 'ts',
+    grid: { v: TS_V },
+    own: { v: 1 },
+  },
+  'jdp-linucb': {
+    displayName: 'JDP-LinUCB',
+    isPrivate: true,
+    family: 'ucb',
+    grid: { alpha: UCB_ALPHA },
+    own: { alpha: 1, failureProb: 0.05, thetaBound: 1 },
+  },
+  'zcdp-episodic': {
+    displayName: 'zCDP-Episodic',
+    isPrivate: true,
+    family: 'ucb',
+    grid: { cTrigger: [1, 2, 4], alpha: UCB_ALPHA },
+    own: { alpha: 1, cTrigger: 2 },
+  },
+  'adac-oful-zcdp': {
+    displayName: 'AdaC-OFUL-zCDP',
+    isPrivate: true,
+    family: 'ucb',
+    grid: { alpha: UCB_ALPHA },
+    own: { alpha: 1, cTrigger: 2 },
+  },
+  'rarely-switching-zcdp': {
+    displayName: 'RarelySwitching-zCDP',
+    isPrivate: true,
+    family: 'ucb',
+    grid: { alpha: UCB_ALPHA },
+    own: { alpha: 1, cTrigger: 2 },
+  },
+  'dgs-linucb': {
+    displayName: 'DGS-LinUCB',
+    isPrivate: true,
+    family: 'ucb',
+    grid: { alpha: UCB_ALPHA },
+    own: { alpha: 1 },
+  },
+};
+
+/** Every policy id, in the order the docs and tables list them. */
+export const policyIds: readonly PolicyId[] = Object.freeze(Object.keys(TABLE) as PolicyId[]);
+
+const cache = new Map<PolicyId, PolicyInfo>();
+
+/**
+ * The registry entry of a policy.
+ *
+ * @example
+ * policyInfo('adaprivate-ts').defaults.batchSize; // returns 300
+ */
+export function policyInfo(id: PolicyId): PolicyInfo {
+  const hit = cache.get(id);
+  if (hit !== undefined) return hit;
+  const e = (TABLE as Record<string, Entry | undefined>)[id];
+  if (e === undefined) {
+    throw new RangeError(`policyInfo: unknown policy id ${JSON.stringify(id)}. Known ids: ${policyIds.join(', ')}.`);
+  }
+  const defaults = Object.freeze({ ...COMMON_DEFAULTS, ...(e.isPrivate ? PRIVATE_DEFAULTS : {}), ...e.own });
+  const options = Object.freeze([
+    ...REQUIRED,
+    ...Object.keys(defaults),
+    'priorMean',
+    ...(e.isPrivate ? ['epsilon', 'rho'] : []),
+    ...(e.optionalNoDefault ?? []),
+  ]);
+  const grid: Record<string, readonly number[]> = {};
+  for (const [k, vals] of Object.entries(e.grid)) grid[k] = Object.freeze([...vals]);
+  const info: PolicyInfo = Object.freeze({
+    id,
+    displayName: e.displayName,
+    isPrivate: e.isPrivate,
+    family: e.family,
+    tuningGrid: Object.freeze(grid),
+    defaults,
+    options,
+  });
+  cache.set(id, info);
+  return info;
+}
+
+/** True when `id` names a registered policy (for CLI validation). */
+export function isPolicyId(id: string): id is PolicyId {
+  return Object.hasOwn(TABLE, id);
+}

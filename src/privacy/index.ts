@@ -1,0 +1,32 @@
+// Public API of the privacy module: events, accountants (zCDP, RDP), conversions, calibration, ledger.
+export type { Conversion, RdpEpsilon } from './conversion.js';
+export { assertConversion, assertDelta, rdpOrderToEpsilon, rdpToEpsilon } from './conversion.js';
+export type { EventCost } from './eventCost.js';
+export { eventCost, eventRho, needsRdp } from './eventCost.js';
+export type { PrivacyEvent, PrivacyEventKind } from './events.js';
+export {
+  assertPrivacyEvent,
+  composedEvent,
+  describeEvent,
+  gaussianEvent,
+  parallelEvent,
+  selfComposedEvent,
+  subsampledGaussianEvent,
+  zcdpEvent,
+} from './events.js';
+export type { LedgerEntry, PrivacyLedgerJSON, PrivacyLedgerOptions, PrivacySpent } from './ledger.js';
+export { PrivacyLedger } from './ledger.js';
+export type { OrderSpec } from './orders.js';
+export { EXTENDED_ORDERS, PAPER_ORDERS, resolveOrders } from './orders.js';
+export { subsampledGaussianRdp, subsampledGaussianRdpCurve } from './subsampledGaussianRdp.js';
+export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
+export { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
+export {
+  epsilonToRho,
+  gaussianRho,
+  groupRho,
+  perRecordRho,
+  sigmaForRho,
+  zcdpToEpsilon,
+  zcdpToEpsilonUnchecked,
+} from './zcdp.js';

@@ -1,0 +1,47 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { benchPolicy } from '../../src/cli/commands/bench.js';
+
+const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+
+function run(args: string[]) {
+  return spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+}
+
+test('bench --json prints the rate and the run description', () => {
+  const r = run(['bench', '--policy', 'adaprivate-ts', '--dim', '5', '--arms', '3', '--horizon', '2000', '--json']);
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout) as Record<string, unknown>;
+  assert.ok(typeof out.roundsPerSecond === 'number' && out.roundsPerSecond > 0);
+  assert.equal(out.policy, 'adaprivate-ts');
+  assert.equal(out.dim, 5);
+  assert.equal(out.arms, 3);
+  assert.equal(out.horizon, 2000);
+  assert.equal(out.seed, 1);
+  assert.equal(typeof out.version, 'string');
+});
+
+test('bench without --json prints one human-readable line', () => {
+  const r = run(['bench', '--policy', 'linucb', '--dim', '3', '--horizon', '500']);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^LinUCB: [\d,]+ rounds\/s \(d=3, K=5, T=500/);
+});
+
+test('bench refuses an unknown policy and a bad dimension with exit code 2', () => {
+  const r = run(['bench', '--policy', 'nope', '--horizon', '10']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /--policy must be one of adaprivate-ts/);
+  const r2 = run(['bench', '--policy', 'lints', '--dim', '0']);
+  assert.equal(r2.status, 2);
+  assert.match(r2.stderr, /--dim must be a positive integer/);
+});
+
+test('benchPolicy is deterministic in what it plays (same checksum for the same seed)', () => {
+  const o = { policy: 'lints', dim: 4, arms: 5, horizon: 3000, seed: 3, epsilon: 1, repeat: 2 } as const;
+  const a = benchPolicy(o);
+  const b = benchPolicy(o);
+  assert.equal(a.checksum, b.checksum);
+  assert.equal(a.streamRounds, 1024);
+});

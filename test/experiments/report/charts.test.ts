@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { bandChartSpec } from '../../../src/experiments/report/bandChartSpec.js';
+import { buildHtmlReport } from '../../../src/experiments/report/htmlReport.js';
+import { reportTable } from '../../../src/experiments/report/ReportTable.js';
+import { renderSvg } from '../../../src/experiments/report/renderSvg.js';
+import { curveSeries } from '../../../src/experiments/report/seriesFrom.js';
+import type { SettingSummary } from '../../../src/experiments/types.js';
+
+/** Checks that every element opened in `xml` is closed in order (a light well-formedness check). */
+export function assertBalancedXml(xml: string): void {
+  const stack: string[] = [];
+  const re = /<(\/?)([A-Za-z][\w:-]*)([^>]*?)(\/?)>/g;
+  for (const m of xml.matchAll(re)) {
+    const [, close, name, , selfClose] = m;
+    if (selfClose === '/') continue;
+    if (close === '/') {
+      const top = stack.pop();
+      assert.equal(top, name, `closing </${name}> does not match <${top}>`);
+    } else stack.push(name!);
+  }
+  assert.deepEqual(stack, [], `unclosed elements: ${stack.join(', ')}`);
+}
+
+const seeds = [1, 2, 3];
+const stat = (mean: number) => ({ n: 3, mean, std: 0.01, ci95: [mean - 0.01, mean + 0.01] as const, perSeed: [mean, mean, mean], seeds });
+function summary(policy: string, base: number): SettingSummary {
+  return {
+    setting: `${policy}|eps=1|`,
+    policy,
+    epsilon: 1,
+    params: {},
+    meanReward: stat(base),
+    regret: stat(100 * base),
+    epsilonSpent: stat(1),
+    curve: [100, 200, 300].map((round, i) => ({
+      round,
+      reward: { mean: base + 0.01 * i, lo: base + 0.01 * i - 0.02, hi: base + 0.01 * i + 0.02 },
+      regret: { mean: 10 * (i + 1), lo: 9 * (i + 1), hi: 11 * (i + 1) },
+    })),
+    config: {
+      env: { kind: 'synthetic', dim: 2, arms: 4, armsPerRound: 2, thetaNorm: 2, link: 'logistic' },
+      protocol: 'full-information',
+      policy,
+      epsilon: 1,
+      delta: 1e-5,
+      params: {},
+      horizon: 300,
+      seed: 1,
+      checkpointEvery: 100,
+    },
+  };
+}
+
+test('curveSeries takes the checkpoint means and bands', () => {
+  const s = curveSeries(summary('adaprivate-ts', 0.6), 'regret', 'TS');
+  assert.equal(s.label, 'TS');
+  assert.deepEqual(
+    s.points.map((p) => [p.x, p.mean, p.lo, p.hi]),
+    [
+      [100, 10, 9, 11],
+      [200, 20, 18, 22],
+      [300, 30, 27, 33],
+    ],
+  );
+});
+
+test('bandChartSpec keeps series order, drops non-finite points and refuses duplicate labels', () => {
+  const spec = bandChartSpec(
+    [
+      { label: 'B', points: [{ x: 1, mean: 1, lo: 0, hi: 2 }] },
+      { label: 'A', points: [{ x: 0, mean: Number.NaN, lo: 0, hi: 1 }, { x: 0.5, mean: 1, lo: 0, hi: 2 }] },
+    ],
+    { title: 't', xTitle: 'x', yTitle: 'y', xScale: 'log' },
+  ) as unknown as { data: { values: { series: string }[] }; layer: { encoding: { color: { scale: { domain: string[] } } } }[] };
+  assert.deepEqual(
+    spec.data.values.map((v) => v.series),
+    ['B', 'A'],
+  );
+  assert.deepEqual(spec.layer[0]!.encoding.color.scale.domain, ['B', 'A']);
+  assert.throws(
+    () =>
+      bandChartSpec(
+        [
+          { label: 'A', points: [] },
+          { label: 'A', points: [] },
+        ],
+        { title: 't', xTitle: 'x', yTitle: 'y' },
+      ),
+    /labels must be unique/,
+  );
+});
+
+test('renderSvg produces a well-formed SVG naming every series, and the HTML report inlines it', async () => {
+  const series = [
+    curveSeries(summary('adaprivate-ts', 0.6), 'reward', 'AdaPrivate-TS'),
+    curveSeries(summary('adaprivate-ucb', 0.5), 'reward', 'AdaPrivate-UCB'),
+  ];
+  const svg = await renderSvg(bandChartSpec(series, { title: 'Reward over time', xTitle: 'round', yTitle: 'reward' }));
+  assert.ok(svg.startsWith('<svg'), svg.slice(0, 80));
+  assert.ok(svg.trimEnd().endsWith('</svg>'));
+  assertBalancedXml(svg);
+  assert.ok(svg.includes('AdaPrivate-TS'));
+  assert.ok(svg.includes('AdaPrivate-UCB'));
+  assert.ok(svg.includes('Reward over time'));
+  // one line path per series
+  assert.ok((svg.match(/role-line/g) ?? []).length >= 1);
+
+  const html = buildHtmlReport({
+    title: 'Report',
+    version: '9.9.9',
+    command: 'adaprivate reproduce synthetic --tiny',
+    sections: [
+      {
+        heading: 'Main',
+        blocks: [
+          { kind: 'paragraph', text: 'a < b' },
+          { kind: 'table', table: reportTable({ title: 'T', columns: [{ header: 'a' }], rows: [['1']] }) },
+          { kind: 'svg', svg, caption: 'reward' },
+        ],
+      },
+    ],
+    config: { horizon: 300 },
+    seeds,
+  });
+  assert.ok(html.startsWith('<!DOCTYPE html>'));
+  assert.ok(html.includes('<p>a &lt; b</p>'));
+  assert.ok(html.includes('9.9.9'));
+  assert.ok(html.includes('&quot;horizon&quot;: 300'));
+  assert.ok(html.includes(svg.slice(0, 200)));
+  assert.ok(!/<script|<link|src="http/.test(html), 'the report must be self-contained');
+});
