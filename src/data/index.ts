@@ -1,16 +1,49 @@
 // Public API of the data module: loaders, features and real-data environments.
 import type { Environment } from '../envs/Environment.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
+import { RatingsEnvironment } from './RatingsEnvironment.js';
 import type { RatingsEnvOptions } from './RatingsEnvOptions.js';
+import { RatingsReplayStream } from './RatingsReplayStream.js';
 
+export type { CsrMatrix } from './CsrMatrix.js';
+export { buildCsr } from './CsrMatrix.js';
+export { DataFormatError } from './DataFormatError.js';
+export { readFeaturesFile, readFeaturesHeader, sha256File, writeFeaturesFile } from './featuresFile.js';
+export type { LoadRatingsOptions } from './loadRatings.js';
+export { loadRatings } from './loadRatings.js';
+export type { FeatureParams, FeaturesHeader, PreparedFeatures } from './PreparedFeatures.js';
+export type { StepProgress } from './prepareFeatures.js';
+export { DEFAULT_FEATURE_PARAMS, prepareFeatures, resolveFeatureParams } from './prepareFeatures.js';
+export type { PrepareFeaturesFileOptions } from './prepareFeaturesFile.js';
+export { prepareFeaturesFile } from './prepareFeaturesFile.js';
+export type { RatingsData } from './RatingsData.js';
+export { RatingsEnvironment } from './RatingsEnvironment.js';
 export type { RatingsEnvOptions } from './RatingsEnvOptions.js';
+export type { RatingsFormat, RatingsFormatInfo } from './RatingsFormat.js';
+export { guessRatingsFormat, parseRatingsFormat, RATINGS_FORMATS, ratingsFormatInfo } from './RatingsFormat.js';
+export { RatingsReplayStream } from './RatingsReplayStream.js';
+export type { TruncatedSvd, RandomizedSvdOptions } from './randomizedSvd.js';
+export { randomizedSvd } from './randomizedSvd.js';
+export type { RewardRule } from './ratingReward.js';
+export { ratingReward, resolveRewardRule } from './ratingReward.js';
+export { ratingsWarmStart } from './ratingsWarmStart.js';
+export { splitRatings } from './splitRatings.js';
+export { unitFeature } from './unitFeature.js';
 
-/** Full-information environment on prepared real data (not yet implemented). */
-export function createRatingsEnvironment(_options: RatingsEnvOptions, _seed: number): Environment {
-  throw new Error('createRatingsEnvironment: not implemented yet (issue 6 in progress).');
+/**
+ * Full-information environment on prepared real data (see {@link RatingsEnvironment}).
+ * @example
+ * createRatingsEnvironment({ featuresFile: 'ml.features', armsPerRound: 5 }, 1).armsPerRound; // returns 5
+ */
+export function createRatingsEnvironment(options: RatingsEnvOptions, seed: number): Environment {
+  return new RatingsEnvironment(options, seed);
 }
 
-/** Li et al. replay stream on prepared real data (not yet implemented). */
-export function createReplayStream(_options: RatingsEnvOptions, _seed: number): ReplayStream {
-  throw new Error('createReplayStream: not implemented yet (issue 6 in progress).');
+/**
+ * Li et al. replay stream on prepared real data (see {@link RatingsReplayStream}).
+ * @example
+ * createReplayStream({ featuresFile: 'ml.features', horizon: 1000 }, 1).length; // returns 1000
+ */
+export function createReplayStream(options: RatingsEnvOptions, seed: number): ReplayStream {
+  return new RatingsReplayStream(options, seed);
 }

@@ -1,4 +1,6 @@
 // Public API of the privacy module: events, accountants (zCDP, RDP), conversions, calibration, ledger.
+export type { Calibration } from './calibrateSigma.js';
+export { calibrateSigma, epsilonFloor } from './calibrateSigma.js';
 export type { Conversion, RdpEpsilon } from './conversion.js';
 export { assertConversion, assertDelta, rdpOrderToEpsilon, rdpToEpsilon } from './conversion.js';
 export type { EventCost } from './eventCost.js';
@@ -18,6 +20,8 @@ export type { LedgerEntry, PrivacyLedgerJSON, PrivacyLedgerOptions, PrivacySpent
 export { PrivacyLedger } from './ledger.js';
 export type { OrderSpec } from './orders.js';
 export { EXTENDED_ORDERS, PAPER_ORDERS, resolveOrders } from './orders.js';
+export type { RdpGuarantee, ResolvedSettings, SubsampledGaussianSettings } from './subsampledGaussianEpsilon.js';
+export { epsilonForSigma, resolveSettings, subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
 export { subsampledGaussianRdp, subsampledGaussianRdpCurve } from './subsampledGaussianRdp.js';
 export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 export { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';

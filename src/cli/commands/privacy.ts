@@ -14,7 +14,6 @@ import {
   sigmaForRho,
   subsampledGaussianEpsilon,
   subsampledGaussianRdpCurve,
-  zcdpToEpsilon,
 } from '../../privacy/index.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
@@ -309,7 +308,4 @@ export function registerPrivacy(program: Command): void {
         `Calibrated sigma (order) at delta=${o.delta}, ${o.steps} step(s), ${o.orders === 'extended' ? `extended grid (${EXTENDED_ORDERS.length} orders)` : `orders ${o.orders}`}, ${conversion} conversion:\n${lines.join('\n')}\n`,
       );
     });
-
-  // keep zcdpToEpsilon reachable for the rho command's consistency check
-  void zcdpToEpsilon;
 }
