@@ -25,7 +25,7 @@ export function buildCsr(
   cols: number,
   rowOf: Int32Array,
   colOf: Int32Array,
-  valueOf: Float32Array,
+  valueAt: Float32Array,
   keep?: (k: number) => boolean,
 ): CsrMatrix {
   const n = rowOf.length;
@@ -44,7 +44,7 @@ export function buildCsr(
     if (keep !== undefined && !keep(k)) continue;
     const p = next[rowOf[k]!]!++;
     colIdx[p] = colOf[k]!;
-    values[p] = valueOf[k]!;
+    values[p] = valueAt[k]!;
   }
   return { rows, cols, rowPtr, colIdx, values };
 }
@@ -54,7 +54,13 @@ export function buildCsr(
  * column-major (column c at [c*rows, (c+1)*rows)). `acc` is scratch of length >= l.
  * Cost: O(nnz * l). Allocation-free; never throws.
  */
-export function csrTimesBlock(a: CsrMatrix, x: Float64Array, l: number, y: Float64Array, acc: Float64Array): void {
+export function csrTimesBlock(
+  a: CsrMatrix,
+  x: Float64Array,
+  l: number,
+  y: Float64Array,
+  acc: Float64Array,
+): void {
   const { rows, rowPtr, colIdx, values } = a;
   for (let i = 0; i < rows; i++) {
     acc.fill(0, 0, l);

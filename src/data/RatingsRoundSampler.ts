@@ -34,13 +34,17 @@ export class RatingsRoundSampler {
     readonly seed: number,
     stream: string,
   ) {
-    if (options === null || typeof options !== 'object') throw new Error('ratings environment: options must be an object.');
+    if (options === null || typeof options !== 'object')
+      throw new Error('ratings environment: options must be an object.');
     const f = loadFeaturesCached(options.featuresFile);
     const k = options.armsPerRound ?? 5;
-    if (!Number.isInteger(k) || k < 2) throw new Error(`ratings environment: armsPerRound must be an integer >= 2. Got ${k}.`);
+    if (!Number.isInteger(k) || k < 2)
+      throw new Error(`ratings environment: armsPerRound must be an integer >= 2. Got ${k}.`);
     const horizon = options.horizon ?? 0;
     if (!Number.isSafeInteger(horizon) || horizon < 0) {
-      throw new Error(`ratings environment: horizon must be a non-negative integer (0 = unlimited). Got ${horizon}.`);
+      throw new Error(
+        `ratings environment: horizon must be a non-negative integer (0 = unlimited). Got ${horizon}.`,
+      );
     }
     this.rule = resolveRewardRule(options, f.header);
     this.features = f;

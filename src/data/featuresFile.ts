@@ -140,12 +140,19 @@ function decode(
     const size = s.type === 'f64' ? 8 : 4;
     const start = dataStart + s.offset;
     const end = start + s.length * size;
-    if (end > bytes.length) throw new Error(`${file} is truncated (section ${s.name} ends at ${end}, file has ${bytes.length} bytes).`);
+    if (end > bytes.length)
+      throw new Error(
+        `${file} is truncated (section ${s.name} ends at ${end}, file has ${bytes.length} bytes).`,
+      );
     // copy into a fresh, aligned ArrayBuffer
     const copy = new ArrayBuffer(s.length * size);
     new Uint8Array(copy).set(bytes.subarray(start, end));
     arrays[s.name] =
-      s.type === 'f64' ? new Float64Array(copy) : s.type === 'i32' ? new Int32Array(copy) : new Float32Array(copy);
+      s.type === 'f64'
+        ? new Float64Array(copy)
+        : s.type === 'i32'
+          ? new Int32Array(copy)
+          : new Float32Array(copy);
   }
   const get = <T>(name: SectionName): T => {
     const a = arrays[name];
@@ -172,7 +179,10 @@ function decode(
  * @example
  * await sha256File('ratings.csv'); // returns 'aa289ca8...'
  */
-export async function sha256File(file: string, onProgress?: (done: number, total: number) => void): Promise<string> {
+export async function sha256File(
+  file: string,
+  onProgress?: (done: number, total: number) => void,
+): Promise<string> {
   const total = (await stat(file)).size;
   const hash = createHash('sha256');
   let done = 0;

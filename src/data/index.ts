@@ -20,9 +20,14 @@ export type { RatingsData } from './RatingsData.js';
 export { RatingsEnvironment } from './RatingsEnvironment.js';
 export type { RatingsEnvOptions } from './RatingsEnvOptions.js';
 export type { RatingsFormat, RatingsFormatInfo } from './RatingsFormat.js';
-export { guessRatingsFormat, parseRatingsFormat, RATINGS_FORMATS, ratingsFormatInfo } from './RatingsFormat.js';
+export {
+  guessRatingsFormat,
+  parseRatingsFormat,
+  RATINGS_FORMATS,
+  ratingsFormatInfo,
+} from './RatingsFormat.js';
 export { RatingsReplayStream } from './RatingsReplayStream.js';
-export type { TruncatedSvd, RandomizedSvdOptions } from './randomizedSvd.js';
+export type { RandomizedSvdOptions, TruncatedSvd } from './randomizedSvd.js';
 export { randomizedSvd } from './randomizedSvd.js';
 export type { RewardRule } from './ratingReward.js';
 export { ratingReward, resolveRewardRule } from './ratingReward.js';

@@ -3,7 +3,10 @@ import { resolve } from 'node:path';
 import { readFeaturesFileSync } from './featuresFile.js';
 import type { PreparedFeatures } from './PreparedFeatures.js';
 
-const cache = new Map<string, { readonly mtimeMs: number; readonly size: number; readonly f: PreparedFeatures }>();
+const cache = new Map<
+  string,
+  { readonly mtimeMs: number; readonly size: number; readonly f: PreparedFeatures }
+>();
 
 /**
  * Reads a features file synchronously, once per process: environments built many times from the
@@ -14,14 +17,18 @@ const cache = new Map<string, { readonly mtimeMs: number; readonly size: number;
  */
 export function loadFeaturesCached(file: string): PreparedFeatures {
   if (typeof file !== 'string' || file === '') {
-    throw new Error(`ratings environment: featuresFile must be a non-empty path. Got ${JSON.stringify(file)}.`);
+    throw new Error(
+      `ratings environment: featuresFile must be a non-empty path. Got ${JSON.stringify(file)}.`,
+    );
   }
   const path = resolve(file);
   let st: { mtimeMs: number; size: number };
   try {
     st = statSync(path);
   } catch {
-    throw new Error(`ratings environment: featuresFile ${JSON.stringify(file)} does not exist (run \`adaprivate data prepare\`).`);
+    throw new Error(
+      `ratings environment: featuresFile ${JSON.stringify(file)} does not exist (run \`adaprivate data prepare\`).`,
+    );
   }
   const hit = cache.get(path);
   if (hit !== undefined && hit.mtimeMs === st.mtimeMs && hit.size === st.size) return hit.f;

@@ -156,7 +156,8 @@ export async function loadRatings(file: string, options: LoadRatingsOptions): Pr
   };
 
   const parseJester1 = (buf: Uint8Array, n: number): string | undefined => {
-    if (n !== 101) return `expected 101 columns (count + 100 jokes). Got ${n > MAX_FIELDS ? `more than ${MAX_FIELDS}` : n}.`;
+    if (n !== 101)
+      return `expected 101 columns (count + 100 jokes). Got ${n > MAX_FIELDS ? `more than ${MAX_FIELDS}` : n}.`;
     const count = parseNumberBytes(buf, starts[0]!, ends[0]!);
     if (!Number.isInteger(count) || count < 0 || count > 100) {
       return `column 1 (number of jokes rated) must be an integer in [0, 100]. Got ${JSON.stringify(text(buf, starts[0]!, ends[0]!))}.`;
@@ -198,7 +199,8 @@ export async function loadRatings(file: string, options: LoadRatingsOptions): Pr
     }
     if (blank) return;
     let reason = parseLine(buf, s, e);
-    if (reason !== undefined && truncated) reason = `${reason} (the file may be truncated: its last line has no line end)`;
+    if (reason !== undefined && truncated)
+      reason = `${reason} (the file may be truncated: its last line has no line end)`;
     if (reason === undefined) return;
     if (!skipBadRows) throw new DataFormatError(name, lineNo, reason);
     badRows++;

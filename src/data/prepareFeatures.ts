@@ -29,7 +29,8 @@ export type StepProgress = (step: string, done: number, total: number) => void;
 export function resolveFeatureParams(p: Partial<FeatureParams>): FeatureParams {
   const r = { ...DEFAULT_FEATURE_PARAMS, ...p };
   const int = (name: string, v: number, min: number): void => {
-    if (!Number.isSafeInteger(v) || v < min) throw new Error(`prepare: ${name} must be an integer >= ${min}. Got ${v}.`);
+    if (!Number.isSafeInteger(v) || v < min)
+      throw new Error(`prepare: ${name} must be an integer >= ${min}. Got ${v}.`);
   };
   int('rank', r.rank, 1);
   int('seed', r.seed, 0);
@@ -150,7 +151,9 @@ export function prepareFeatures(
   const sortedLevels = [...levelIndex.keys()].sort((p, q) => p - q);
   const levels = Float64Array.from(sortedLevels);
   const bLevels = new Float64Array(levels.length * rank);
-  sortedLevels.forEach((lv, i) => bLevels.set(levelSums[levelIndex.get(lv)!]!, i * rank));
+  for (let i = 0; i < sortedLevels.length; i++) {
+    bLevels.set(levelSums[levelIndex.get(sortedLevels[i]!)!]!, i * rank);
+  }
   timings.features = (performance.now() - t0) / 1000;
 
   const header: FeaturesHeader = {

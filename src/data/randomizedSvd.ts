@@ -46,10 +46,14 @@ export function randomizedSvd(a: CsrMatrix, options: RandomizedSvdOptions, rng: 
   const q = options.powerIterations ?? 4;
   const minDim = Math.min(m, n);
   if (!Number.isInteger(k) || k < 1 || k > minDim) {
-    throw new Error(`randomizedSvd: rank must be an integer in [1, ${minDim}] (min of the matrix dimensions). Got ${k}.`);
+    throw new Error(
+      `randomizedSvd: rank must be an integer in [1, ${minDim}] (min of the matrix dimensions). Got ${k}.`,
+    );
   }
-  if (!Number.isInteger(p) || p < 0) throw new Error(`randomizedSvd: oversampling must be an integer >= 0. Got ${p}.`);
-  if (!Number.isInteger(q) || q < 0) throw new Error(`randomizedSvd: powerIterations must be an integer >= 0. Got ${q}.`);
+  if (!Number.isInteger(p) || p < 0)
+    throw new Error(`randomizedSvd: oversampling must be an integer >= 0. Got ${p}.`);
+  if (!Number.isInteger(q) || q < 0)
+    throw new Error(`randomizedSvd: powerIterations must be an integer >= 0. Got ${q}.`);
   const l = Math.min(k + p, minDim);
   const totalPasses = 2 * (q + 1);
   let passes = 0;
@@ -86,7 +90,10 @@ export function randomizedSvd(a: CsrMatrix, options: RandomizedSvdOptions, rng: 
   orthonormalizeColumns(zc, n, l, rng, r);
   const rt = new Matrix(l, l);
   for (let i = 0; i < l; i++) for (let j = 0; j < l; j++) rt.set(j, i, r[i * l + j]!);
-  const small = new SingularValueDecomposition(rt, { computeLeftSingularVectors: true, computeRightSingularVectors: true });
+  const small = new SingularValueDecomposition(rt, {
+    computeLeftSingularVectors: true,
+    computeRightSingularVectors: true,
+  });
   const ur = small.leftSingularVectors;
   const vr = small.rightSingularVectors;
   const sv = small.diagonal;

@@ -20,7 +20,9 @@ export interface RewardRule {
 export function resolveRewardRule(options: RatingsEnvOptions, header: FeaturesHeader): RewardRule {
   const mode = options.rewardMode ?? header.defaultRewardMode;
   if (mode !== 'threshold' && mode !== 'scaled') {
-    throw new Error(`ratings environment: rewardMode must be 'threshold' or 'scaled'. Got ${JSON.stringify(mode)}.`);
+    throw new Error(
+      `ratings environment: rewardMode must be 'threshold' or 'scaled'. Got ${JSON.stringify(mode)}.`,
+    );
   }
   const threshold = options.rewardThreshold ?? header.defaultThreshold;
   if (!(threshold >= header.ratingMin && threshold <= header.ratingMax)) {
@@ -40,5 +42,5 @@ export function resolveRewardRule(options: RatingsEnvOptions, header: FeaturesHe
 export function ratingReward(rule: RewardRule, rating: number): number {
   if (rule.mode === 'threshold') return rating >= rule.threshold ? 1 : 0;
   const r = (rating - rule.ratingMin) / (rule.ratingMax - rule.ratingMin);
-  return r < 0 ? 0 : r > 1 ? 1 : r;
+  return Math.min(1, Math.max(0, r));
 }

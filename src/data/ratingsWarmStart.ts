@@ -14,7 +14,8 @@ import { resolveRewardRule } from './ratingReward.js';
  * ratingsWarmStart({ featuresFile: 'ml.features' }).length; // returns 50
  */
 export function ratingsWarmStart(options: RatingsEnvOptions, ridge = 1): Float64Array {
-  if (!(ridge > 0) || !Number.isFinite(ridge)) throw new Error(`ratingsWarmStart: ridge must be a positive number. Got ${ridge}.`);
+  if (!(ridge > 0) || !Number.isFinite(ridge))
+    throw new Error(`ratingsWarmStart: ridge must be a positive number. Got ${ridge}.`);
   const f = loadFeaturesCached(options.featuresFile);
   const rule = resolveRewardRule(options, f.header);
   const d = f.rank;

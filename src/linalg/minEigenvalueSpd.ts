@@ -9,8 +9,8 @@ import { EIGEN_DEFAULT_MAX_ITER, EIGEN_DEFAULT_TOL, inverseSpectralNorm } from '
  * `work` needs length >= 2n; on return work[0..n) holds the unit eigenvector estimate.
  * Never throws, never allocates. Cost: n^2 multiply-adds per iteration.
  *
- * @param maxIter - positive integer; default 500.
- * @param tol - relative tolerance on the eigenvalue, >= 0; default 1e-12.
+ * @param maxIter - positive integer; default 1000.
+ * @param tol - residual tolerance relative to the eigenvalue of A^{-1}, >= 0; default 1e-9.
  * @param warmStart - start from work[0..n) if it is non-zero; default false.
  * @example
  * // A = diag(4, 1): L = diag(2, 1)

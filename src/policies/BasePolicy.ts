@@ -11,8 +11,8 @@
  * `clippedCount`.
  */
 import type { PrivacySpent } from '../privacy/ledger.js';
-import { createRng } from '../random/index.js';
 import type { Rng, RngState } from '../random/index.js';
+import { createRng } from '../random/index.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { Policy, PolicyId, PolicySnapshot } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
@@ -125,7 +125,9 @@ export abstract class BasePolicy implements Policy {
 
   updateTicket(ticket: number, reward: number): void {
     if (!Number.isSafeInteger(ticket) || ticket < 0) {
-      throw new RangeError(`${this.name}: ticket must be a non-negative integer from selectTicket. Got ${ticket}.`);
+      throw new RangeError(
+        `${this.name}: ticket must be a non-negative integer from selectTicket. Got ${ticket}.`,
+      );
     }
     this.checkReward(reward);
     const slot = 1 + (ticket % this.maxPending);
@@ -169,16 +171,22 @@ export abstract class BasePolicy implements Policy {
       throw new TypeError(`${this.name}: restore needs a snapshot object.`);
     }
     if (snapshot.id !== this.id) {
-      throw new RangeError(`${this.name}: cannot restore a snapshot of policy '${snapshot.id}' into '${this.id}'.`);
+      throw new RangeError(
+        `${this.name}: cannot restore a snapshot of policy '${snapshot.id}' into '${this.id}'.`,
+      );
     }
     if (snapshot.version !== SNAPSHOT_VERSION) {
-      throw new RangeError(`${this.name}: snapshot version must be ${SNAPSHOT_VERSION}. Got ${snapshot.version}.`);
+      throw new RangeError(
+        `${this.name}: snapshot version must be ${SNAPSHOT_VERSION}. Got ${snapshot.version}.`,
+      );
     }
     const st = snapshot.state as { base?: BaseState; own?: unknown } | null;
     const base = st?.base;
     if (base === undefined || base === null) throw new TypeError(`${this.name}: snapshot has no base state.`);
     if (base.config !== JSON.stringify(this.config)) {
-      throw new RangeError(`${this.name}: snapshot was taken with a different configuration: ${base.config}.`);
+      throw new RangeError(
+        `${this.name}: snapshot was taken with a different configuration: ${base.config}.`,
+      );
     }
     this.loadOwnState(st?.own);
     decodeFloat64(base.pendingTicket, this.pendingTicket, 'pendingTicket');
@@ -214,7 +222,9 @@ export abstract class BasePolicy implements Policy {
       for (let i = 0; i < d; i++) {
         const v = features[o + i]!;
         if (!Number.isFinite(v)) {
-          throw new RangeError(`${this.name}: features must be finite. Got ${v} at arm ${a}, coordinate ${i}.`);
+          throw new RangeError(
+            `${this.name}: features must be finite. Got ${v} at arm ${a}, coordinate ${i}.`,
+          );
         }
         f[o + i] = v;
         n2 += v * v;

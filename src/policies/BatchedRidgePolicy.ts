@@ -17,8 +17,7 @@ import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
-import type { LedgerLike } from './privacyAdapter.js';
-import type { PrivacyEvent } from './privacyAdapter.js';
+import type { LedgerLike, PrivacyEvent } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
 /** How a batched policy releases its batch sums (absent for non-private policies). */
@@ -151,7 +150,7 @@ export class BatchedRidgePolicy extends BasePolicy {
         let m = 0;
         for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
         const w = this.factor.invQuad(this.armViews[a]!);
-        const score = m + alpha * Math.sqrt(w > 0 ? w : 0);
+        const score = m + alpha * Math.sqrt(w);
         if (score > bestScore) {
           bestScore = score;
           best = a;

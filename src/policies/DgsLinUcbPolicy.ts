@@ -74,7 +74,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.factor.invQuad(this.armViews[a]!);
-      const score = m + this.alpha * Math.sqrt(w > 0 ? w : 0);
+      const score = m + this.alpha * Math.sqrt(w);
       if (score > bestScore) {
         bestScore = score;
         best = a;

@@ -46,7 +46,8 @@ export function jdpParameters(
   const L4 = 4; // L = sqrt(2)
   const lg = Math.log(4 / delta);
   const s2 = (16 * levels * L4 * lg * lg) / (epsilon * epsilon);
-  const upsilon = Math.sqrt(2 * levels * s2) * (4 * Math.sqrt(dim) + 2 * Math.log((2 * horizon) / failureProb));
+  const upsilon =
+    Math.sqrt(2 * levels * s2) * (4 * Math.sqrt(dim) + 2 * Math.log((2 * horizon) / failureProb));
   return { levels, s: Math.sqrt(s2), upsilon };
 }
 
@@ -69,7 +70,6 @@ export class JdpLinUcbPolicy extends BasePolicy {
   private readonly nodeNoise: Float64Array;
   private readonly uNoisy: Float64Array;
   private readonly theta: Float64Array;
-  private readonly z: Float64Array;
   private shift: number;
   private levelsUsed = 0;
   private dirty = true;
@@ -95,7 +95,6 @@ export class JdpLinUcbPolicy extends BasePolicy {
     this.nodeNoise = new Float64Array(this.levels * d);
     this.uNoisy = new Float64Array(d);
     this.theta = new Float64Array(d);
-    this.z = new Float64Array(d);
   }
 
   /** The regulariser shift in use (2 Upsilon, more if V~ needed it). */
@@ -119,7 +118,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.factor.invQuad(this.armViews[a]!);
-      const score = m + beta * Math.sqrt(w > 0 ? w : 0);
+      const score = m + beta * Math.sqrt(w);
       if (score > bestScore) {
         bestScore = score;
         best = a;
@@ -141,7 +140,9 @@ export class JdpLinUcbPolicy extends BasePolicy {
     const conf =
       0.5 * Math.sqrt(2 * Math.log(2 / this.failureProb) + d * Math.log(rmax / rmin + t / (d * rmin)));
     const gamma =
-      (this.s * Math.sqrt(this.levels) * (Math.sqrt(d) + Math.sqrt(2 * Math.log((2 * this.horizon) / this.failureProb)))) /
+      (this.s *
+        Math.sqrt(this.levels) *
+        (Math.sqrt(d) + Math.sqrt(2 * Math.log((2 * this.horizon) / this.failureProb)))) /
       Math.sqrt(rmin);
     return conf + this.thetaBound * Math.sqrt(rmax) + gamma;
   }

@@ -46,7 +46,14 @@ export class SwitchingOfulPolicy extends BasePolicy {
   private inEpisode = 0;
   private episode = 1;
 
-  constructor(id: PolicyId, config: PolicyConfig, forgetting: boolean, rho: number, event: PrivacyEvent, ledger: LedgerLike) {
+  constructor(
+    id: PolicyId,
+    config: PolicyConfig,
+    forgetting: boolean,
+    rho: number,
+    event: PrivacyEvent,
+    ledger: LedgerLike,
+  ) {
     super(id, config, ledger);
     const d = this.d;
     this.lambda = config.lambda as number;
@@ -86,7 +93,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.active.invQuad(this.armViews[a]!);
-      const score = m + this.alpha * Math.sqrt(w > 0 ? w : 0);
+      const score = m + this.alpha * Math.sqrt(w);
       if (score > bestScore) {
         bestScore = score;
         best = a;

@@ -83,7 +83,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.active.invQuad(this.armViews[a]!);
-      const score = m + this.alpha * Math.sqrt(w > 0 ? w : 0);
+      const score = m + this.alpha * Math.sqrt(w);
       if (score > bestScore) {
         bestScore = score;
         best = a;

@@ -183,7 +183,9 @@ export function policyInfo(id: PolicyId): PolicyInfo {
   if (hit !== undefined) return hit;
   const e = (TABLE as Record<string, Entry | undefined>)[id];
   if (e === undefined) {
-    throw new RangeError(`policyInfo: unknown policy id ${JSON.stringify(id)}. Known ids: ${policyIds.join(', ')}.`);
+    throw new RangeError(
+      `policyInfo: unknown policy id ${JSON.stringify(id)}. Known ids: ${policyIds.join(', ')}.`,
+    );
   }
   const defaults = Object.freeze({ ...COMMON_DEFAULTS, ...(e.isPrivate ? PRIVATE_DEFAULTS : {}), ...e.own });
   const options = Object.freeze([

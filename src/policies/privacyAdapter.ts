@@ -18,8 +18,8 @@ import {
 } from '../privacy/index.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 
-export { gaussianEvent, subsampledGaussianEvent };
 export type { PrivacyEvent };
+export { gaussianEvent, subsampledGaussianEvent };
 
 /** The guarantee reported by non-private policies: (infinity, 0)-DP, i.e. none. */
 export const NON_PRIVATE_SPENT: PrivacySpent = Object.freeze({
@@ -124,7 +124,8 @@ export function calibrateSubsampledSigma(
 ): { sigma: number; order: number } {
   const grid = resolveOrders(orders);
   const curve = new Float64Array(grid.length);
-  const eps = (sigma: number) => rdpToEpsilon(grid, subsampledGaussianRdpCurve(q, sigma, grid, 1, curve), delta, conversion);
+  const eps = (sigma: number) =>
+    rdpToEpsilon(grid, subsampledGaussianRdpCurve(q, sigma, grid, 1, curve), delta, conversion);
   const zero = new Float64Array(grid.length);
   const floor = rdpToEpsilon(grid, zero, delta, conversion).epsilon;
   if (floor >= epsilon) {
@@ -138,7 +139,11 @@ export function calibrateSubsampledSigma(
   while (eps(hi).epsilon > epsilon) {
     lo = hi;
     hi *= 2;
-    if (hi > 1e12) throw new UnreachablePrivacyTargetError('AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.', floor);
+    if (hi > 1e12)
+      throw new UnreachablePrivacyTargetError(
+        'AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.',
+        floor,
+      );
   }
   if (eps(lo).epsilon <= epsilon) lo = 1e-6;
   for (let i = 0; i < 200 && hi / lo - 1 > 1e-10; i++) {

@@ -108,7 +108,9 @@ export function resolveConfig(id: PolicyId, options: unknown): PolicyConfig {
     }
   }
   if (out.adaptiveSetting !== 'tuned' && out.lambda0 !== undefined) {
-    throw new RangeError(`${who}: lambda0 is used only with adaptiveSetting 'tuned'. Got adaptiveSetting 'default'.`);
+    throw new RangeError(
+      `${who}: lambda0 is used only with adaptiveSetting 'tuned'. Got adaptiveSetting 'default'.`,
+    );
   }
   return Object.freeze(out);
 }

@@ -11,7 +11,18 @@ function run(args: string[]) {
 }
 
 test('bench --json prints the rate and the run description', () => {
-  const r = run(['bench', '--policy', 'adaprivate-ts', '--dim', '5', '--arms', '3', '--horizon', '2000', '--json']);
+  const r = run([
+    'bench',
+    '--policy',
+    'adaprivate-ts',
+    '--dim',
+    '5',
+    '--arms',
+    '3',
+    '--horizon',
+    '2000',
+    '--json',
+  ]);
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
   assert.ok(typeof out.roundsPerSecond === 'number' && out.roundsPerSecond > 0);

@@ -31,7 +31,13 @@ function makeMatrix(m: number, n: number, density: number, seed: number) {
   return { csr, dense };
 }
 
-function reconstructionError(dense: Matrix, u: Float64Array, s: Float64Array, v: Float64Array, k: number): number {
+function reconstructionError(
+  dense: Matrix,
+  u: Float64Array,
+  s: Float64Array,
+  v: Float64Array,
+  k: number,
+): number {
   let err = 0;
   for (let i = 0; i < dense.rows; i++) {
     for (let j = 0; j < dense.columns; j++) {
@@ -99,7 +105,7 @@ describe('randomizedSvd', () => {
     const total = dense.norm('frobenius') ** 2;
     const err = reconstructionError(dense, svd.u, svd.s, svd.v, 4);
     assert.ok(err < 1e-10 * total, `rank-2 matrix reconstructed exactly, error ${err}`);
-    assert.ok(maxOrthogonalityDefect(svd.u, m, 4) < 1e-9, "U orthonormal even past the rank");
+    assert.ok(maxOrthogonalityDefect(svd.u, m, 4) < 1e-9, 'U orthonormal even past the rank');
   });
 
   it('is deterministic for a seed and refuses a bad rank', () => {
@@ -107,7 +113,10 @@ describe('randomizedSvd', () => {
     const a = randomizedSvd(csr, { rank: 3 }, createRng(5, 'svd'));
     const b = randomizedSvd(csr, { rank: 3 }, createRng(5, 'svd'));
     assert.deepEqual(Array.from(a.s), Array.from(b.s));
-    assert.throws(() => randomizedSvd(csr, { rank: 16 }, createRng(5, 'svd')), /rank must be an integer in \[1, 15\]/);
+    assert.throws(
+      () => randomizedSvd(csr, { rank: 16 }, createRng(5, 'svd')),
+      /rank must be an integer in \[1, 15\]/,
+    );
     assert.throws(() => randomizedSvd(csr, { rank: 0 }, createRng(5, 'svd')), /Got 0/);
   });
 });

@@ -58,15 +58,39 @@ for (const id of policyIds) {
 
     test('bad options are refused, naming the option and the policy', () => {
       const name = policyInfo(id).displayName;
-      assert.throws(() => createPolicy(id, optionsFor(id, { nonsense: 1 })), new RegExp(`${name}: unknown option 'nonsense' for policy '${id}'`));
-      assert.throws(() => createPolicy(id, optionsFor(id, { dim: 0 })), new RegExp(`${name}: dim must be a positive integer. Got 0.`));
-      assert.throws(() => createPolicy(id, optionsFor(id, { lambda: -1 })), /lambda must be a finite number in \(0, inf\)\. Got -1\./);
-      assert.throws(() => createPolicy(id, optionsFor(id, { seed: 1.5 })), /seed must be a non-negative safe integer/);
-      assert.throws(() => createPolicy(id, optionsFor(id, { priorMean: [1, 2] })), /priorMean must be an array of dim finite numbers/);
+      assert.throws(
+        () => createPolicy(id, optionsFor(id, { nonsense: 1 })),
+        new RegExp(`${name}: unknown option 'nonsense' for policy '${id}'`),
+      );
+      assert.throws(
+        () => createPolicy(id, optionsFor(id, { dim: 0 })),
+        new RegExp(`${name}: dim must be a positive integer. Got 0.`),
+      );
+      assert.throws(
+        () => createPolicy(id, optionsFor(id, { lambda: -1 })),
+        /lambda must be a finite number in \(0, inf\)\. Got -1\./,
+      );
+      assert.throws(
+        () => createPolicy(id, optionsFor(id, { seed: 1.5 })),
+        /seed must be a non-negative safe integer/,
+      );
+      assert.throws(
+        () => createPolicy(id, optionsFor(id, { priorMean: [1, 2] })),
+        /priorMean must be an array of dim finite numbers/,
+      );
       if (policyInfo(id).isPrivate) {
-        assert.throws(() => createPolicy(id, optionsFor(id, { epsilon: 0 })), /epsilon must be a finite number in \(0, inf\)/);
-        assert.throws(() => createPolicy(id, optionsFor(id, { delta: 1 })), /delta must be a finite number in \(0, 1\)/);
-        assert.throws(() => createPolicy(id, optionsFor(id, { epsilon: undefined })), /exactly one of epsilon or rho/);
+        assert.throws(
+          () => createPolicy(id, optionsFor(id, { epsilon: 0 })),
+          /epsilon must be a finite number in \(0, inf\)/,
+        );
+        assert.throws(
+          () => createPolicy(id, optionsFor(id, { delta: 1 })),
+          /delta must be a finite number in \(0, 1\)/,
+        );
+        assert.throws(
+          () => createPolicy(id, optionsFor(id, { epsilon: undefined })),
+          /exactly one of epsilon or rho/,
+        );
         assert.throws(() => createPolicy(id, optionsFor(id, { rho: 0.1 })), /exactly one of epsilon or rho/);
       } else {
         assert.throws(() => createPolicy(id, optionsFor(id, { epsilon: 1 })), /unknown option 'epsilon'/);

@@ -1,5 +1,11 @@
 // Shared test helpers: a small noiseless linear environment built inside the tests, default options.
-import { createPolicy, type Policy, type PolicyId, type PolicyOptions, policyInfo } from '../../src/policies/index.js';
+import {
+  createPolicy,
+  type Policy,
+  type PolicyId,
+  type PolicyOptions,
+  policyInfo,
+} from '../../src/policies/index.js';
 import { createRng } from '../../src/random/index.js';
 
 /** A pre-generated stream: T rounds of K unit-norm non-negative arms; mean reward x^T theta* in [0, 1]. */

@@ -23,11 +23,16 @@ function regret(id: PolicyId, extra: Record<string, unknown>): { half: number; f
 
 describe('sublinear regret on a noiseless linear environment', () => {
   for (const id of policyIds) {
-    const extra = policyInfo(id).isPrivate ? { epsilon: 1e4, ...(id.startsWith('adaprivate') ? { batchSize: 50 } : {}) } : {};
+    const extra = policyInfo(id).isPrivate
+      ? { epsilon: 1e4, ...(id.startsWith('adaprivate') ? { batchSize: 50 } : {}) }
+      : {};
     test(`${id}${policyInfo(id).isPrivate ? ' (eps = 1e4)' : ''}: second-half regret < 0.6 x first-half regret`, () => {
       const r = regret(id, extra);
       const second = r.full - r.half;
-      assert.ok(second < 0.6 * r.half, `regret first half ${r.half.toFixed(2)}, second half ${second.toFixed(2)}`);
+      assert.ok(
+        second < 0.6 * r.half,
+        `regret first half ${r.half.toFixed(2)}, second half ${second.toFixed(2)}`,
+      );
     });
   }
 });
@@ -43,9 +48,18 @@ describe('private policies approach the non-private ones as epsilon grows', () =
       const at = (epsilon: number) => regret(priv, { epsilon, batchSize: 10 }).full;
       const low = at(0.1);
       const high = at(1e4);
-      assert.ok(high < low, `regret at eps=1e4 (${high.toFixed(1)}) should be below eps=0.1 (${low.toFixed(1)})`);
-      assert.ok(high < 1.5 * base + 5, `regret at eps=1e4 ${high.toFixed(1)} vs non-private ${base.toFixed(1)}`);
-      assert.ok(low > 1.5 * base, `eps=0.1 should be visibly worse than non-private (${low.toFixed(1)} vs ${base.toFixed(1)})`);
+      assert.ok(
+        high < low,
+        `regret at eps=1e4 (${high.toFixed(1)}) should be below eps=0.1 (${low.toFixed(1)})`,
+      );
+      assert.ok(
+        high < 1.5 * base + 5,
+        `regret at eps=1e4 ${high.toFixed(1)} vs non-private ${base.toFixed(1)}`,
+      );
+      assert.ok(
+        low > 1.5 * base,
+        `eps=0.1 should be visibly worse than non-private (${low.toFixed(1)} vs ${base.toFixed(1)})`,
+      );
     });
   }
 });

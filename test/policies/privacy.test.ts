@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  BatchedRidgePolicy,
+  type BatchedRidgePolicy,
   budgetRho,
   calibrateSubsampledSigma,
   createPolicy,
@@ -34,7 +34,11 @@ function normalCdf(x: number): number {
   // Abramowitz-Stegun 7.1.26 via erf, |error| < 1.5e-7 (far below the KS threshold)
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * z);
-  const erf = 1 - ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) *
+      t *
+      Math.exp(-z * z);
   return x >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }
 
@@ -73,10 +77,22 @@ describe('within a batch, actions do not depend on that batch rewards', () => {
 });
 
 /** Released increments (Delta b - s) / scale of an AdaPrivate policy fed one fixed arm. */
-function releasedNoise(id: PolicyId, extra: Record<string, unknown>, batches: number, scale: number): number[] {
+function releasedNoise(
+  id: PolicyId,
+  extra: Record<string, unknown>,
+  batches: number,
+  scale: number,
+): number[] {
   const B = 4;
   const d = 3;
-  const p = createPolicy(id, { dim: d, horizon: B * batches, seed: 21, epsilon: 1, batchSize: B, ...extra }) as BatchedRidgePolicy;
+  const p = createPolicy(id, {
+    dim: d,
+    horizon: B * batches,
+    seed: 21,
+    epsilon: 1,
+    batchSize: B,
+    ...extra,
+  }) as BatchedRidgePolicy;
   const x = Float64Array.of(0.5, 0, 0); // A stays diagonal: b = A theta_hat is recovered exactly enough
   const theta = new Float64Array(d);
   const prev = new Float64Array(d);
@@ -127,10 +143,22 @@ describe('released increments carry the calibrated Gaussian noise', () => {
 });
 
 describe('the ledger reports the guarantee actually spent', () => {
-  const parallelIds: PolicyId[] = ['adaprivate-ts', 'adaprivate-ucb', 'adaprivate-ts-adaptive', 'adac-oful-zcdp', 'rarely-switching-zcdp'];
+  const parallelIds: PolicyId[] = [
+    'adaprivate-ts',
+    'adaprivate-ucb',
+    'adaprivate-ts-adaptive',
+    'adac-oful-zcdp',
+    'rarely-switching-zcdp',
+  ];
   for (const id of parallelIds) {
     test(`${id}: parallel composition spends exactly the configured (eps, delta)`, () => {
-      const p = createPolicy(id, { dim: 4, horizon: 1050, seed: 2, epsilon: 1, ...(id.startsWith('adaprivate') ? { batchSize: 100 } : {}) });
+      const p = createPolicy(id, {
+        dim: 4,
+        horizon: 1050,
+        seed: 2,
+        epsilon: 1,
+        ...(id.startsWith('adaprivate') ? { batchSize: 100 } : {}),
+      });
       play(p, stream, 0, 1050);
       p.finish();
       const s = p.privacy();
@@ -138,7 +166,8 @@ describe('the ledger reports the guarantee actually spent', () => {
       assert.ok(Math.abs(s.epsilon - 1) < 1e-9, `epsilon ${s.epsilon}`);
       assert.equal(s.delta, 1e-5);
       assert.ok(Math.abs(s.rho! - epsilonToRho(1, 1e-5)) < 1e-12);
-      if (id.startsWith('adaprivate')) assert.equal(s.releases, 11); // 10 full batches + the partial one
+      if (id.startsWith('adaprivate'))
+        assert.equal(s.releases, 11); // 10 full batches + the partial one
       else assert.ok(s.releases >= 2);
     });
   }
@@ -150,7 +179,14 @@ describe('the ledger reports the guarantee actually spent', () => {
   });
 
   test('AdaPrivate-TS-Amp: RDP accounting at the target epsilon', () => {
-    const p = createPolicy('adaprivate-ts-amp', { dim: 4, horizon: 500, seed: 2, epsilon: 1, batchSize: 100, q: 0.3 });
+    const p = createPolicy('adaprivate-ts-amp', {
+      dim: 4,
+      horizon: 500,
+      seed: 2,
+      epsilon: 1,
+      batchSize: 100,
+      q: 0.3,
+    });
     play(p, stream, 0, 500);
     p.finish();
     const s = p.privacy();
@@ -162,7 +198,8 @@ describe('the ledger reports the guarantee actually spent', () => {
 
   test('AdaPrivate-TS-Amp with the paper grid refuses an unreachable epsilon', () => {
     assert.throws(
-      () => createPolicy('adaprivate-ts-amp', { dim: 4, horizon: 500, seed: 2, epsilon: 0.15, orders: 'paper' }),
+      () =>
+        createPolicy('adaprivate-ts-amp', { dim: 4, horizon: 500, seed: 2, epsilon: 0.15, orders: 'paper' }),
       /unreachable with the 'paper' order grid/,
     );
   });
@@ -226,5 +263,8 @@ test('AdaPrivate-TS-Amp with q = 1 is exactly AdaPrivate-TS', () => {
   a.finish();
   b.finish();
   assert.deepEqual(b.privacy(), a.privacy());
-  assert.deepEqual((b.snapshot().state as { own: unknown }).own, (a.snapshot().state as { own: unknown }).own);
+  assert.deepEqual(
+    (b.snapshot().state as { own: unknown }).own,
+    (a.snapshot().state as { own: unknown }).own,
+  );
 });

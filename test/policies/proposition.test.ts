@@ -41,7 +41,8 @@ function matInv(a: number[][]): number[][] {
   }
   return m.map((row) => row.slice(n));
 }
-const mul = (a: number[][], b: number[][]) => a.map((row) => b[0]!.map((_, j) => row.reduce((s, v, k) => s + v * b[k]![j]!, 0)));
+const mul = (a: number[][], b: number[][]) =>
+  a.map((row) => b[0]!.map((_, j) => row.reduce((s, v, k) => s + v * b[k]![j]!, 0)));
 
 test('Proposition: Cov(theta~) = sigma^2 A^{-2} + v^2 A^{-1}', () => {
   const rho = 0.5; // sigma = 1
@@ -64,7 +65,14 @@ test('Proposition: Cov(theta~) = sigma^2 A^{-2} + v^2 A^{-1}', () => {
   const samples: Float64Array[] = [];
   const f = new Float64Array(d);
   for (let m = 0; m < M; m++) {
-    const p = createPolicy('adaprivate-ts', { dim: d, horizon: 12, seed: 1000 + m, rho, v, batchSize: 12 }) as BatchedRidgePolicy;
+    const p = createPolicy('adaprivate-ts', {
+      dim: d,
+      horizon: 12,
+      seed: 1000 + m,
+      rho,
+      v,
+      batchSize: 12,
+    }) as BatchedRidgePolicy;
     xs.forEach((x, t) => {
       f.set(x);
       p.select(f, 1);
@@ -88,7 +96,8 @@ test('Proposition: Cov(theta~) = sigma^2 A^{-2} + v^2 A^{-1}', () => {
     const n = Math.hypot(...u);
     return u.map((c) => c / n);
   });
-  const quad = (S: number[][], u: number[]) => u.reduce((acc, ui, i) => acc + ui * S[i]!.reduce((a2, sij, j) => a2 + sij * u[j]!, 0), 0);
+  const quad = (S: number[][], u: number[]) =>
+    u.reduce((acc, ui, i) => acc + ui * S[i]!.reduce((a2, sij, j) => a2 + sij * u[j]!, 0), 0);
   let maxAltZ = 0;
   for (const u of dirs) {
     let ss = 0;

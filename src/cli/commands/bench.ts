@@ -4,7 +4,14 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
-import { createPolicy, isPolicyId, type PolicyId, type PolicyOptions, policyIds, policyInfo } from '../../policies/index.js';
+import {
+  createPolicy,
+  isPolicyId,
+  type PolicyId,
+  type PolicyOptions,
+  policyIds,
+  policyInfo,
+} from '../../policies/index.js';
 import { createRng } from '../../random/index.js';
 import { VERSION } from '../../version.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
@@ -140,7 +147,9 @@ export function registerBench(program: Command): void {
     .action((opts: Record<string, unknown>) => {
       const id = String(opts.policy);
       if (!isPolicyId(id)) {
-        throw new UsageError(`bench: --policy must be one of ${policyIds.join(', ')}. Got ${JSON.stringify(id)}.`);
+        throw new UsageError(
+          `bench: --policy must be one of ${policyIds.join(', ')}. Got ${JSON.stringify(id)}.`,
+        );
       }
       const epsilon = opts.epsilon as number;
       if (!(epsilon > 0)) throw new UsageError(`bench: --epsilon must be positive. Got ${epsilon}.`);

@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""A straightforward numpy LinTS, for comparison with `adaprivate bench` (docs/performance.md).
+
+Per round: A^{-1} by np.linalg.inv, theta_hat = A^{-1} b, theta~ from rng.multivariate_normal
+(theta_hat, v^2 A^{-1}) (an SVD inside), scores X theta~, then A += x x^T and b += r x. This is
+how LinTS is usually written in numpy (O(d^3) per round). Same stream design as the bench: unit-norm
+Gaussian features, K = 5, Bernoulli(sigmoid(x^T theta*)) rewards with ||theta*|| = 2, pre-generated
+(1024 rounds, cycled) outside the timed loop; best of --repeat runs.
+
+Usage: python3 bench/lints_numpy.py [--dims 20,50,100] [--repeat 3] [--json]
+"""
+import argparse
+import json
+import time
+
+import numpy as np
+
+
+def run(d: int, k: int, horizon: int, seed: int, repeat: int) -> dict:
+    rng = np.random.default_rng(seed)
+    theta = rng.standard_normal(d)
+    theta *= 2 / np.linalg.norm(theta)
+    n = min(1024, horizon)
+    feats = rng.standard_normal((n, k, d))
+    feats /= np.linalg.norm(feats, axis=2, keepdims=True)
+    rewards = (rng.random((n, k)) < 1 / (1 + np.exp(-feats @ theta))).astype(float)
+    best = float("inf")
+    checksum = 0
+    for _ in range(repeat):
+        a_mat = np.eye(d)
+        b = np.zeros(d)
+        prng = np.random.default_rng(seed + 1)
+        total = 0
+        t0 = time.perf_counter()
+        for t in range(horizon):
+            r = t % n
+            x_all = feats[r]
+            a_inv = np.linalg.inv(a_mat)
+            theta_hat = a_inv @ b
+            sample = prng.multivariate_normal(theta_hat, a_inv)
+            arm = int(np.argmax(x_all @ sample))
+            x = x_all[arm]
+            a_mat += np.outer(x, x)
+            b += rewards[r, arm] * x
+            total += arm
+        secs = time.perf_counter() - t0
+        best = min(best, secs)
+        checksum = total
+    return {
+        "implementation": "numpy LinTS (inv + multivariate_normal per round)",
+        "roundsPerSecond": round(horizon / best),
+        "dim": d,
+        "arms": k,
+        "horizon": horizon,
+        "repeat": repeat,
+        "seconds": best,
+        "checksum": checksum,
+        "numpy": np.__version__,
+    }
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--dims", default="20,50,100")
+    p.add_argument("--arms", type=int, default=5)
+    p.add_argument("--horizon", type=int, default=5000)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+    a = p.parse_args()
+    out = [run(int(d), a.arms, a.horizon, a.seed, a.repeat) for d in a.dims.split(",")]
+    if a.json:
+        print(json.dumps(out, indent=2))
+    else:
+        for r in out:
+            print(f"numpy LinTS d={r['dim']}: {r['roundsPerSecond']:,} rounds/s (T={r['horizon']}, best of {r['repeat']})")
+
+
+if __name__ == "__main__":
+    main()

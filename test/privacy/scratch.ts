@@ -1,0 +1,10 @@
+import { subsampledGaussianRdp, calibrateSigma, epsilonToRho, zcdpToEpsilon } from '../../src/privacy/index.js';
+console.log(subsampledGaussianRdp(0.1,1,2), 0.017036863236176551661835775971740358510564877518329290827298);
+console.log(subsampledGaussianRdp(0.3,0.5,5), 8.49503432282937627956736445482695997139461782727027861862774);
+console.log(subsampledGaussianRdp(1e-6,1000,3), 1.5000007500017498640567669870954482265855442303617753026588e-18);
+console.log(subsampledGaussianRdp(0.1,1,2.0000001), subsampledGaussianRdp(0.1,1,1.9999999));
+console.log(subsampledGaussianRdp(0.3,1,2.5), subsampledGaussianRdp(0.3,1,2), subsampledGaussianRdp(0.3,1,3));
+console.log(subsampledGaussianRdp(0.7,1,2.0000001), subsampledGaussianRdp(0.7,1,2));
+console.log(epsilonToRho(5,1e-5), epsilonToRho(5,1e-5,'improved'), zcdpToEpsilon(0.4496,1e-5));
+let t=performance.now(); const c = calibrateSigma(1,{q:0.3,delta:1e-5}); console.log(c, performance.now()-t);
+t=performance.now(); console.log(calibrateSigma(1,{q:1,delta:1e-5,orders:'paper'}), performance.now()-t);
