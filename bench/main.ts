@@ -26,7 +26,12 @@ interface Row {
   vsBestInGroup: number | null;
 }
 
-function parseArgs(argv: readonly string[]): { json: boolean; filters: string[]; time: number; list: boolean } {
+function parseArgs(argv: readonly string[]): {
+  json: boolean;
+  filters: string[];
+  time: number;
+  list: boolean;
+} {
   const out = { json: false, filters: [] as string[], time: 500, list: false };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -38,7 +43,8 @@ function parseArgs(argv: readonly string[]): { json: boolean; filters: string[];
       out.filters.push(v);
     } else if (a === '--time') {
       const v = Number(argv[++i]);
-      if (!(v > 0 && Number.isFinite(v))) throw new Error(`bench: --time must be a positive number of ms. Got ${argv[i]}.`);
+      if (!(v > 0 && Number.isFinite(v)))
+        throw new Error(`bench: --time must be a positive number of ms. Got ${argv[i]}.`);
       out.time = v;
     } else if (a === '--help' || a === '-h') {
       console.log('usage: npm run bench -- [--json] [--filter NAME]... [--time MS] [--list]');
@@ -50,7 +56,8 @@ function parseArgs(argv: readonly string[]): { json: boolean; filters: string[];
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  const matches = (id: string): boolean => args.filters.length === 0 || args.filters.some((f) => id.includes(f));
+  const matches = (id: string): boolean =>
+    args.filters.length === 0 || args.filters.some((f) => id.includes(f));
   const rows: Row[] = [];
   const failures: string[] = [];
   const loadStart = loadavg();
@@ -63,7 +70,7 @@ async function main(): Promise<void> {
     }
     if (!args.json) console.error(`# ${suite.name}: ${suite.description}`);
     for (const c of cases) {
-      const bench = new Bench({ time: args.time, warmupTime: Math.min(200, args.time), iterations: 32 });
+      const bench = new Bench({ time: args.time, warmupTime: Math.min(200, args.time), iterations: 10 });
       bench.add(c.name, c.fn, { async: false });
       bench.runSync();
       const task = bench.tasks[0];
@@ -116,11 +123,15 @@ async function main(): Promise<void> {
   if (args.json) {
     console.log(JSON.stringify({ machine, results: rows, failures }, null, 2));
   } else {
-    console.log(`node ${machine.node}, ${machine.cpus} x ${machine.cpu}, load ${loadStart.map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `node ${machine.node}, ${machine.cpus} x ${machine.cpu}, load ${loadStart.map((x) => x.toFixed(1)).join(' ')}`,
+    );
     console.log('suite\tcase\tns/op median\tns/op mean\tvs best in group');
     for (const r of rows) {
       const vs = r.vsBestInGroup === null ? '' : r.vsBestInGroup.toFixed(2);
-      console.log(`${r.suite}\t${r.case}\t${r.nsPerOpMedian.toPrecision(4)}\t${r.nsPerOpMean.toPrecision(4)}\t${vs}`);
+      console.log(
+        `${r.suite}\t${r.case}\t${r.nsPerOpMedian.toPrecision(4)}\t${r.nsPerOpMean.toPrecision(4)}\t${vs}`,
+      );
     }
     for (const f of failures) console.error(`FAILED ${f}`);
   }

@@ -19,7 +19,15 @@ const rates = new Map<string, number>();
 const results: unknown[] = [];
 for (const d of dims) {
   for (const id of chosen) {
-    const r = benchPolicy({ policy: id, dim: d, arms: 5, horizon: horizonFor(d), seed: 1, epsilon: 1, repeat });
+    const r = benchPolicy({
+      policy: id,
+      dim: d,
+      arms: 5,
+      horizon: horizonFor(d),
+      seed: 1,
+      epsilon: 1,
+      repeat,
+    });
     rates.set(`${id}@${d}`, r.roundsPerSecond);
     results.push(r);
     process.stderr.write(`${id} d=${d}: ${r.roundsPerSecond} rounds/s\n`);

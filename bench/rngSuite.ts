@@ -23,7 +23,8 @@ function polarPair(u01: () => number, out: Float64Array, i: number): void {
 function finiteCheck(label: string, get: () => number): () => void {
   return () => {
     const v = get();
-    if (!Number.isFinite(v) || v === 0) throw new Error(`${label}: checksum ${v} is not a finite non-zero number`);
+    if (!Number.isFinite(v) || v === 0)
+      throw new Error(`${label}: checksum ${v} is not a finite non-zero number`);
   };
 }
 
@@ -131,6 +132,17 @@ function cases(): BenchCase[] {
           throw new Error(`fillNormal: mean ${s / n}, variance ${s2 / n}`);
         }
       },
+    });
+  }
+  {
+    const r = createRng(4, 'bench');
+    const buf = new Float64Array(10_000);
+    out.push({
+      name: 'fillNormal 1e4 ours (ns per normal)',
+      group: 'fillNormal',
+      opsPerCall: 10_000,
+      fn: () => r.fillNormal(buf),
+      check: finiteCheck('fillNormal 1e4', () => buf[9999]!),
     });
   }
   {

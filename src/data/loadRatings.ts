@@ -58,6 +58,7 @@ export async function loadRatings(file: string, options: LoadRatingsOptions): Pr
 
   const starts = new Int32Array(MAX_FIELDS + 1);
   const ends = new Int32Array(MAX_FIELDS + 1);
+  const row = new Float64Array(100);
   let lineNo = 0;
   let badRows = 0;
   const badRowExamples: string[] = [];
@@ -162,27 +163,23 @@ export async function loadRatings(file: string, options: LoadRatingsOptions): Pr
     if (!Number.isInteger(count) || count < 0 || count > 100) {
       return `column 1 (number of jokes rated) must be an integer in [0, 100]. Got ${JSON.stringify(text(buf, starts[0]!, ends[0]!))}.`;
     }
-    const mark = ratings.length;
     let rated = 0;
     for (let j = 1; j <= 100; j++) {
       const v = parseNumberBytes(buf, starts[j]!, ends[j]!);
+      row[j - 1] = v;
       if (v === JESTER_MISSING) continue;
       if (!(v >= -10 && v <= 10)) {
-        users.truncate(mark);
-        items.truncate(mark);
-        ratings.truncate(mark);
         return `column ${j + 1} (joke ${j}) must be a rating in [-10, 10] or 99 (not rated). Got ${JSON.stringify(text(buf, starts[j]!, ends[j]!))}.`;
       }
       rated++;
+    }
+    if (rated !== count) return `column 1 says ${count} jokes were rated, but the row has ${rated} ratings.`;
+    for (let j = 1; j <= 100; j++) {
+      const v = row[j - 1]!;
+      if (v === JESTER_MISSING) continue;
       users.push(denseUser(lineNo));
       items.push(denseItem(j));
       ratings.push(v);
-    }
-    if (rated !== count) {
-      users.truncate(mark);
-      items.truncate(mark);
-      ratings.truncate(mark);
-      return `column 1 says ${count} jokes were rated, but the row has ${rated} ratings.`;
     }
     return undefined;
   };

@@ -111,7 +111,8 @@ async function runPooled(
   signal: AbortSignal | undefined,
 ): Promise<void> {
   const pool = new Tinypool({
-    filename: new URL('./cellWorker.js', import.meta.url).href,
+    // compiled: dist/src/experiments/cellWorker.js; under tsx (tests from source): cellWorker.ts
+    filename: new URL(`./cellWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href,
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: 1000,

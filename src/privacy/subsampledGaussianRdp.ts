@@ -16,8 +16,8 @@
  *   log space. For q < 1/2 we subtract sum_i C(alpha,i) q^i (1-q)^{alpha-i} = 1 term by term
  *   (each first-series term becomes C(alpha,i) q^i (1-q)^{alpha-i} expm1((i^2-i)/(2 sigma^2) + ln Phi(.))),
  *   which again yields A - 1 without cancellation. The alternating tail is summed until its terms
- *   fall below 1e-18 of the running total; if that takes more than MAX_TERMS terms, the last two
- *   partial sums are averaged (the tail alternates, so this halves the error bound).
+ *   fall below 1e-18 of the running total, or after 400 alternating terms the rest is summed by
+ *   Euler's iterated averaging of the last 13 partial sums (see logAFractional).
  * - q = 1: eps(alpha) = alpha / (2 sigma^2) exactly.
  *
  * Cost: O(alpha) for integer orders, O(terms) (typically 20-200) for fractional ones; no allocation.
@@ -68,22 +68,33 @@ function logAInteger(q: number, sigma: number, alpha: number): number {
 
 /**
  * ln A_alpha for fractional alpha > 1 and 0 < q < 1, by the MTZ 2019 series (see file comment).
+ *
+ * Truncation: past i = alpha + 1 the terms alternate in sign. Before z1 the first series can rise
+ * again, but its terms are bounded by |C(alpha, i)| e^{g(i)} with g convex, g(z1) = alpha ln(1-q) - z1^2/(2 sigma^2),
+ * so we may stop before z1 when that bound is negligible. Past z1 both series decay only like
+ * i^{-alpha-2} (slow for alpha near 1), so after TAIL_TERMS alternating terms the remaining tail is
+ * summed by iterated averaging of the last partial sums (Euler's transform for alternating series).
  */
-function logAFractional(q: number, sigma: number, alpha: number): number {
+const TAIL_TERMS = 400;
+const EULER_LEVELS = 12;
+
+function logAFractional(q: number, sigma: number, alpha: number, partial: Float64Array): number {
   const logQ = Math.log(q);
   const log1mQ = Math.log1p(-q);
   const s2 = sigma * sigma;
   const inv2s2 = 1 / (2 * s2);
   const invSqrt2Sigma = 1 / (Math.SQRT2 * sigma);
   const z1 = s2 * (log1mQ - logQ) + 0.5;
+  const riseBound = alpha * log1mQ - z1 * z1 * inv2s2 + Math.LN2; // log bound of terms up to z1 (times |C|)
   const minusOne = q < 0.5; // compute A - 1 (q < 1/2: the binomial series of the weights converges to 1)
+  const firstAlternating = Math.ceil(alpha) + 1;
   let pos = Number.NEGATIVE_INFINITY; // ln of the sum of positive terms
   let neg = Number.NEGATIVE_INFINITY; // ln of the sum of |negative terms|
   let logAbsC = 0; // ln |C(alpha, i)|, i = 0
   let signC = 1;
-  let prevTotal = Number.NaN;
-  let lastTotal = Number.NaN;
-  let converged = false;
+  let ref = Number.NaN; // scale of the linear partial sums in the tail
+  let nPartial = 0;
+  let tailStart = -1;
   for (let i = 0; i < MAX_TERMS; i++) {
     if (i > 0) {
       const f = alpha - i + 1; // C(alpha,i) = C(alpha,i-1) (alpha - i + 1)/i
@@ -95,20 +106,18 @@ function logAFractional(q: number, sigma: number, alpha: number): number {
     const x = (i * i - i) * inv2s2 + logHalfErfc((i - z1) * invSqrt2Sigma);
     let t1: number;
     let t1Sign: number;
-    if (minusOne) {
-      if (x === 0) {
-        t1 = Number.NEGATIVE_INFINITY;
-        t1Sign = 1;
-      } else if (x > 0) {
-        t1 = lw + logExpm1(x);
-        t1Sign = signC;
-      } else {
-        t1 = lw + Math.log(-Math.expm1(x));
-        t1Sign = -signC;
-      }
-    } else {
+    if (!minusOne) {
       t1 = lw + x;
       t1Sign = signC;
+    } else if (x > 0) {
+      t1 = lw + logExpm1(x);
+      t1Sign = signC;
+    } else if (x < 0) {
+      t1 = lw + Math.log(-Math.expm1(x));
+      t1Sign = -signC;
+    } else {
+      t1 = Number.NEGATIVE_INFINITY;
+      t1Sign = 1;
     }
     // second series: region z > z1, expansion in powers of (1 - q) mu0/(q mu1)
     const j = alpha - i;
@@ -117,20 +126,41 @@ function logAFractional(q: number, sigma: number, alpha: number): number {
     else neg = logAdd(neg, t1);
     if (signC > 0) pos = logAdd(pos, t2);
     else neg = logAdd(neg, t2);
+    if (i < firstAlternating) continue;
+    const total = neg >= pos ? Number.NEGATIVE_INFINITY : pos + Math.log1p(-Math.exp(neg - pos));
     const termMax = Math.max(t1, t2);
-    prevTotal = lastTotal;
-    lastTotal = neg === Number.NEGATIVE_INFINITY ? pos : pos + Math.log1p(-Math.exp(Math.min(0, neg - pos)));
-    if (i > alpha + 1 && i > z1 && termMax < lastTotal - 41.5) {
-      converged = true;
-      break;
+    const pastRise = i > z1 || logAbsC + riseBound < total - 41.5;
+    if (pastRise && termMax < total - 41.5) return finish(total, minusOne);
+    if (!pastRise) continue;
+    // alternating tail: record partial sums (linear, scaled by e^{-ref})
+    if (tailStart < 0) {
+      tailStart = i;
+      ref = pos;
+    }
+    partial[nPartial % partial.length] = Math.exp(pos - ref) - Math.exp(neg - ref);
+    nPartial++;
+    if (i - tailStart >= TAIL_TERMS && nPartial >= partial.length) {
+      // iterated averaging of the last partial sums (oldest first)
+      const n = partial.length;
+      const start = nPartial % n;
+      for (let k = 0; k < n; k++) scratchEuler[k] = partial[(start + k) % n]!;
+      for (let level = n - 1; level > 0; level--) {
+        for (let k = 0; k < level; k++) scratchEuler[k] = 0.5 * (scratchEuler[k]! + scratchEuler[k + 1]!);
+      }
+      const value = scratchEuler[0]!;
+      return finish(value > 0 ? ref + Math.log(value) : Number.NEGATIVE_INFINITY, minusOne);
     }
   }
-  let logTotal = lastTotal;
-  if (!converged && Number.isFinite(prevTotal)) {
-    // alternating tail: average of the last two partial sums
-    logTotal = logAdd(prevTotal, lastTotal) - Math.LN2;
-  }
-  if (!minusOne) return Math.max(0, logTotal);
+  const total = neg >= pos ? Number.NEGATIVE_INFINITY : pos + Math.log1p(-Math.exp(neg - pos));
+  return finish(total, minusOne);
+}
+
+const scratchEuler = new Float64Array(EULER_LEVELS + 1);
+const partialSums = new Float64Array(EULER_LEVELS + 1);
+
+/** ln A from ln(A - 1) (minusOne) or ln A itself. */
+function finish(logTotal: number, minusOne: boolean): number {
+  if (!minusOne) return logTotal > 0 ? logTotal : 0;
   if (!(logTotal > Number.NEGATIVE_INFINITY)) return 0;
   return log1pExp(logTotal);
 }
@@ -143,7 +173,7 @@ function logAFractional(q: number, sigma: number, alpha: number): number {
  */
 export function subsampledGaussianRdp(q: number, sigma: number, alpha: number): number {
   if (q >= 1) return alpha / (2 * sigma * sigma);
-  const logA = Number.isInteger(alpha) ? logAInteger(q, sigma, alpha) : logAFractional(q, sigma, alpha);
+  const logA = Number.isInteger(alpha) ? logAInteger(q, sigma, alpha) : logAFractional(q, sigma, alpha, partialSums);
   return Math.max(0, logA) / (alpha - 1);
 }
 

@@ -55,13 +55,15 @@ test('pairedTTest pairs by seed, not by position, and uses common seeds only', (
   const b = new Map([
     [2, 2],
     [1, 1],
-    [3, 1],
+    [3, 0],
     [4, 3],
   ]);
   const r = pairedTTest(a, b);
   assert.deepEqual(r.seeds, [1, 2, 3, 4]);
-  // diffs by seed 1..4: 1, 1, 0, 2 -> same as scipy's [2,3,1,5] vs [1,2,1,3] ... check mean directly
-  close(r.meanDifference, 1, 1e-12, 'mean difference');
+  // differences by seed 1..4: 1, 1, 1, 2 -> mean 1.25, sd 0.5, t = 1.25 / (0.5 / 2) = 5
+  // (pairing by insertion order would give -1, 1, 3, 2 and t ~ 1.41)
+  close(r.meanDifference, 1.25, 1e-12, 'mean difference');
+  close(r.t, 5, 1e-9, 't');
 });
 
 test('pairedTTest degenerate cases: fewer than two seeds, zero-variance differences', () => {

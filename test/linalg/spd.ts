@@ -27,7 +27,10 @@ export function randomVector(n: number, seed: number, stream = 'vec'): Float64Ar
 }
 
 /** fast-check arbitrary: (n in 1..40, seed) pairs; n shrinks towards 1. */
-export const sizeAndSeed = fc.record({ n: fc.integer({ min: 1, max: 40 }), seed: fc.nat({ max: 1_000_000 }) });
+export const sizeAndSeed = fc.record({
+  n: fc.integer({ min: 1, max: 40 }),
+  seed: fc.nat({ max: 1_000_000 }),
+});
 
 export function toMatrix(a: Float64Array, n: number): Matrix {
   const rows: number[][] = [];

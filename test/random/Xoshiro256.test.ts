@@ -126,10 +126,19 @@ describe('Rng samplers', () => {
       for (const v of out) assert.ok(v >= 0 && v < 100);
     }
     r.sampleWithoutReplacement(5, 5, out, scratch);
-    assert.deepEqual([...out].sort((a, b) => a - b), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      [...out].sort((a, b) => a - b),
+      [0, 1, 2, 3, 4],
+    );
     assert.throws(() => r.sampleWithoutReplacement(3, 4, out, scratch), /k must be an integer in \[0, n=3\]/);
-    assert.throws(() => r.sampleWithoutReplacement(200, 2, out, scratch), /scratch must have length >= n=200/);
-    assert.throws(() => r.sampleWithoutReplacement(10, 6, new Int32Array(5), scratch), /out must have length/);
+    assert.throws(
+      () => r.sampleWithoutReplacement(200, 2, out, scratch),
+      /scratch must have length >= n=200/,
+    );
+    assert.throws(
+      () => r.sampleWithoutReplacement(10, 6, new Int32Array(5), scratch),
+      /out must have length/,
+    );
   });
 });
 

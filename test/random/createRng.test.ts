@@ -44,7 +44,8 @@ describe('createRng', () => {
   it('gives different sequences for different stream names and seeds', () => {
     const names = ['', 'env', 'policy', 'noise', 'Env', 'env ', 'noise2', 'é'];
     const firsts = new Set<number>();
-    for (const s of names) for (const seed of [0, 1, 2, 2 ** 53 - 1]) firsts.add(createRng(seed, s).uniform());
+    for (const s of names)
+      for (const seed of [0, 1, 2, 2 ** 53 - 1]) firsts.add(createRng(seed, s).uniform());
     assert.equal(firsts.size, names.length * 4);
   });
 
