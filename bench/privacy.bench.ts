@@ -23,7 +23,8 @@ function cases(): BenchCase[] {
         sigma = calibrateSigma(eps, { q, delta: 1e-5 }).sigma;
       },
       check: () => {
-        if (!(sigma > 0 && Number.isFinite(sigma))) throw new Error(`calibrated sigma ${sigma} is not positive`);
+        if (!(sigma > 0 && Number.isFinite(sigma)))
+          throw new Error(`calibrated sigma ${sigma} is not positive`);
       },
     });
   }
@@ -36,7 +37,8 @@ function cases(): BenchCase[] {
       subsampledGaussianRdpCurve(0.3, 2.5, EXTENDED_ORDERS, 1, curve);
     },
     check: () => {
-      if (!curve.every((v) => Number.isFinite(v) && v > 0)) throw new Error('RDP curve has a non-finite value');
+      if (!curve.every((v) => Number.isFinite(v) && v > 0))
+        throw new Error('RDP curve has a non-finite value');
     },
   });
   return out;
@@ -72,6 +74,8 @@ if (invokedDirectly()) {
     c.check?.();
     times.sort((a, b) => a - b);
     const median = times[reps >> 1]!;
-    process.stdout.write(`${c.name}: median ${median.toFixed(2)} ms, best ${times[0]!.toFixed(2)} ms (${reps} runs)\n`);
+    process.stdout.write(
+      `${c.name}: median ${median.toFixed(2)} ms, best ${times[0]!.toFixed(2)} ms (${reps} runs)\n`,
+    );
   }
 }

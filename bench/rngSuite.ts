@@ -117,7 +117,7 @@ function cases(): BenchCase[] {
     const buf = new Float64Array(1_000_000);
     out.push({
       name: 'fillNormal 1e6 ours (ns per normal)',
-      group: 'fillNormal',
+      group: 'fillNormal 1e6',
       opsPerCall: 1_000_000,
       fn: () => r.fillNormal(buf),
       check: () => {
@@ -151,7 +151,7 @@ function cases(): BenchCase[] {
     const buf = new Float64Array(1_000_000);
     out.push({
       name: 'fillNormal 1e6 pure-rand + polar (ns per normal)',
-      group: 'fillNormal',
+      group: 'fillNormal 1e6',
       opsPerCall: 1_000_000,
       fn: () => {
         for (let i = 0; i < buf.length; i += 2) polarPair(u01, buf, i);

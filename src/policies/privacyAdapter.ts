@@ -9,10 +9,11 @@ import {
   type PrivacyEvent,
   PrivacyLedger,
   type PrivacySpent,
+  rdpOrderToEpsilon,
   rdpToEpsilon,
   resolveOrders,
   subsampledGaussianEvent,
-  subsampledGaussianRdpCurve,
+  subsampledGaussianRdp,
   UnreachablePrivacyTargetError,
   zcdpToEpsilon,
 } from '../privacy/index.js';
@@ -105,15 +106,23 @@ export function budgetEpsilon(config: PolicyConfig): number {
   return zcdpToEpsilon(config.rho as number, config.delta as number, 'classic');
 }
 
+const calibrationCache = new Map<string, { sigma: number; order: number }>();
+
 /**
  * LOCAL ADAPTER (src/privacy exports no calibrator yet): the smallest noise multiplier sigma such that
  * one Poisson-subsampled Gaussian release (rate q, sensitivity 1) is (epsilon, delta)-DP by the RDP
- * accountant on the order grid, by bisection in log sigma to relative precision 1e-9 (epsilon is
- * decreasing in sigma). Throws UnreachablePrivacyTargetError when even sigma -> infinity misses
- * the target (the conversion term ln(1/delta)/(alpha_max - 1) alone exceeds epsilon).
+ * accountant on the order grid, to relative precision 1e-9. Throws UnreachablePrivacyTargetError
+ * when even sigma -> infinity misses the target (the conversion term alone exceeds epsilon).
+ *
+ * Method (every order's epsilon is decreasing in sigma, so sigma* = min over orders of the sigma
+ * that meets the target at that order): bisection on the integer orders of the grid (cheap exact
+ * binomial sums) gives sigma_int; a fractional order can only lower sigma* if it already meets the
+ * target at sigma_int, and only those orders are bisected individually (their series are costly).
+ * Results are cached per (epsilon, delta, q, grid, conversion): experiment runs create many
+ * policies with the same budget.
  *
  * @example
- * calibrateSubsampledSigma(1, 1e-5, 0.3, 'paper', 'classic'); // returns sigma_amp for q = 0.3
+ * calibrateSubsampledSigma(1, 1e-5, 0.3, 'paper', 'classic').sigma; // returns the sigma_amp of q = 0.3
  */
 export function calibrateSubsampledSigma(
   epsilon: number,
@@ -122,34 +131,62 @@ export function calibrateSubsampledSigma(
   orders: 'paper' | 'extended',
   conversion: 'classic' | 'improved',
 ): { sigma: number; order: number } {
+  const key = `${epsilon}|${delta}|${q}|${orders}|${conversion}`;
+  const hit = calibrationCache.get(key);
+  if (hit !== undefined) return hit;
   const grid = resolveOrders(orders);
-  const curve = new Float64Array(grid.length);
-  const eps = (sigma: number) =>
-    rdpToEpsilon(grid, subsampledGaussianRdpCurve(q, sigma, grid, 1, curve), delta, conversion);
-  const zero = new Float64Array(grid.length);
-  const floor = rdpToEpsilon(grid, zero, delta, conversion).epsilon;
+  const floor = rdpToEpsilon(grid, new Float64Array(grid.length), delta, conversion).epsilon;
   if (floor >= epsilon) {
     throw new UnreachablePrivacyTargetError(
       `AdaPrivate-TS-Amp: epsilon ${epsilon} at delta ${delta} is unreachable with the '${orders}' order grid: the conversion term alone gives ${floor.toPrecision(4)}. Use orders 'extended' or a larger epsilon.`,
       floor,
     );
   }
-  let lo = 1e-3;
-  let hi = 1;
-  while (eps(hi).epsilon > epsilon) {
-    lo = hi;
-    hi *= 2;
-    if (hi > 1e12)
-      throw new UnreachablePrivacyTargetError(
-        'AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.',
-        floor,
-      );
+  const ints = grid.filter((a) => Number.isInteger(a));
+  const fracs = grid.filter((a) => !Number.isInteger(a));
+  const epsAt = (sigma: number, set: readonly number[]): number => {
+    let best = Number.POSITIVE_INFINITY;
+    for (const a of set) best = Math.min(best, rdpOrderToEpsilon(subsampledGaussianRdp(q, sigma, a), a, delta, conversion));
+    return best;
+  };
+  const solve = (set: readonly number[], hiStart: number): number => {
+    let hi = hiStart;
+    while (epsAt(hi, set) > epsilon) {
+      hi *= 2;
+      if (hi > 1e12) return Number.POSITIVE_INFINITY;
+    }
+    let lo = hi / 2;
+    while (epsAt(lo, set) <= epsilon) {
+      hi = lo;
+      lo /= 2;
+      if (lo < 1e-12) return hi;
+    }
+    for (let i = 0; i < 200 && hi / lo - 1 > 1e-10; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (epsAt(mid, set) <= epsilon) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  };
+  let sigma = ints.length > 0 ? solve(ints, 1) : Number.POSITIVE_INFINITY;
+  for (const a of fracs) {
+    const start = Number.isFinite(sigma) ? sigma : 1;
+    if (Number.isFinite(sigma) && epsAt(sigma, [a]) > epsilon) continue; // cannot improve on sigma
+    sigma = Math.min(sigma, solve([a], start));
   }
-  if (eps(lo).epsilon <= epsilon) lo = 1e-6;
-  for (let i = 0; i < 200 && hi / lo - 1 > 1e-10; i++) {
-    const mid = Math.sqrt(lo * hi);
-    if (eps(mid).epsilon <= epsilon) hi = mid;
-    else lo = mid;
+  if (!Number.isFinite(sigma)) {
+    throw new UnreachablePrivacyTargetError('AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.', floor);
   }
-  return { sigma: hi, order: eps(hi).order };
+  let order = grid[0]!;
+  let bestEps = Number.POSITIVE_INFINITY;
+  for (const a of grid) {
+    const e = rdpOrderToEpsilon(subsampledGaussianRdp(q, sigma, a), a, delta, conversion);
+    if (e < bestEps) {
+      bestEps = e;
+      order = a;
+    }
+  }
+  const result = Object.freeze({ sigma, order });
+  calibrationCache.set(key, result);
+  return result;
 }

@@ -8,10 +8,15 @@
  * Cost: ~30-40 RDP curve evaluations (~15 ms on the extended grid).
  */
 import type { Conversion } from './conversion.js';
-import { type RdpGuarantee, resolveSettings, epsilonForSigma, type SubsampledGaussianSettings } from './subsampledGaussianEpsilon.js';
-import { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 import { rdpOrderToEpsilon } from './conversion.js';
 import { EXTENDED_ORDERS } from './orders.js';
+import {
+  epsilonForSigma,
+  type RdpGuarantee,
+  resolveSettings,
+  type SubsampledGaussianSettings,
+} from './subsampledGaussianEpsilon.js';
+import { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 
 /** The result of a calibration. */
 export interface Calibration extends RdpGuarantee {
@@ -22,7 +27,11 @@ export interface Calibration extends RdpGuarantee {
 }
 
 /** The smallest epsilon reachable on a grid as sigma grows without bound: the conversion term alone. */
-export function epsilonFloor(orders: readonly number[], delta: number, conversion: Conversion): { epsilon: number; order: number } {
+export function epsilonFloor(
+  orders: readonly number[],
+  delta: number,
+  conversion: Conversion,
+): { epsilon: number; order: number } {
   let best = Number.POSITIVE_INFINITY;
   let order = orders[0]!;
   for (const a of orders) {
@@ -53,7 +62,9 @@ export function calibrateSigma(epsilon: number, settings: SubsampledGaussianSett
     const ext = epsilonFloor(EXTENDED_ORDERS, r.delta, r.conversion);
     const extImproved = epsilonFloor(EXTENDED_ORDERS, r.delta, 'improved');
     const term =
-      r.conversion === 'classic' ? 'ln(1/delta)/(alpha-1)' : 'ln((alpha-1)/alpha) - (ln delta + ln alpha)/(alpha-1)';
+      r.conversion === 'classic'
+        ? 'ln(1/delta)/(alpha-1)'
+        : 'ln((alpha-1)/alpha) - (ln delta + ln alpha)/(alpha-1)';
     throw new UnreachablePrivacyTargetError(
       `epsilon=${epsilon} at delta=${r.delta} is unreachable with orders up to ${r.orders.at(-1)} and the ${r.conversion} conversion: ` +
         `its conversion term ${term} alone is at least ${floor.epsilon.toPrecision(4)} (at order ${floor.order}) for any noise. ` +

@@ -56,7 +56,8 @@ export function eventRho(event: PrivacyEvent): number {
 }
 
 function refuse(event: unknown, accountant: string): never {
-  const kind = typeof event === 'object' && event !== null ? String((event as { kind?: unknown }).kind) : String(event);
+  const kind =
+    typeof event === 'object' && event !== null ? String((event as { kind?: unknown }).kind) : String(event);
   throw new UnsupportedPrivacyEventError(kind, accountant, 'unknown event kind (never counted as free).');
 }
 

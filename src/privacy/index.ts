@@ -20,7 +20,11 @@ export type { LedgerEntry, PrivacyLedgerJSON, PrivacyLedgerOptions, PrivacySpent
 export { PrivacyLedger } from './ledger.js';
 export type { OrderSpec } from './orders.js';
 export { EXTENDED_ORDERS, PAPER_ORDERS, resolveOrders } from './orders.js';
-export type { RdpGuarantee, ResolvedSettings, SubsampledGaussianSettings } from './subsampledGaussianEpsilon.js';
+export type {
+  RdpGuarantee,
+  ResolvedSettings,
+  SubsampledGaussianSettings,
+} from './subsampledGaussianEpsilon.js';
 export { epsilonForSigma, resolveSettings, subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
 export { subsampledGaussianRdp, subsampledGaussianRdpCurve } from './subsampledGaussianRdp.js';
 export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';

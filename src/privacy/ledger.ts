@@ -17,8 +17,8 @@
  * (curves are cached per (q, sigma)). `spent()` is cached until the next record.
  */
 import { assertConversion, assertDelta, type Conversion, rdpToEpsilon } from './conversion.js';
-import { assertPrivacyEvent, type PrivacyEvent } from './events.js';
 import { eventCost, needsRdp } from './eventCost.js';
+import { assertPrivacyEvent, type PrivacyEvent } from './events.js';
 import { type OrderSpec, resolveOrders } from './orders.js';
 import { zcdpToEpsilonUnchecked } from './zcdp.js';
 
@@ -194,7 +194,9 @@ export class PrivacyLedger {
     assertConversion(conversion, 'PrivacyLedger: conversion');
     const logLimit = options.logLimit ?? 64;
     if (!Number.isSafeInteger(logLimit) || logLimit < 1 || logLimit > 1e6) {
-      throw new RangeError(`PrivacyLedger: logLimit must be an integer in [1, 1000000]. Got ${String(logLimit)}.`);
+      throw new RangeError(
+        `PrivacyLedger: logLimit must be an integer in [1, 1000000]. Got ${String(logLimit)}.`,
+      );
     }
     this.delta = options.delta;
     this.composition = options.composition;
@@ -210,7 +212,10 @@ export class PrivacyLedger {
    * Throws RangeError on a malformed event or info, and UnsupportedPrivacyEventError on an event
    * kind no accountant handles (nothing is recorded then).
    */
-  record(event: PrivacyEvent, info: { readonly round: number; readonly partition: number; readonly label: string }): void {
+  record(
+    event: PrivacyEvent,
+    info: { readonly round: number; readonly partition: number; readonly label: string },
+  ): void {
     if (typeof info !== 'object' || info === null) {
       throw new RangeError('PrivacyLedger.record: info must be { round, partition, label }.');
     }
@@ -276,7 +281,8 @@ export class PrivacyLedger {
       const c = eventCost(event, this.orders);
       // fold the zCDP part into the curve so the cache holds one array per event
       curve = new Float64Array(this.orders.length);
-      for (let i = 0; i < curve.length; i++) curve[i] = this.orders[i]! * c.rho + (c.rdp === null ? 0 : c.rdp[i]!);
+      for (let i = 0; i < curve.length; i++)
+        curve[i] = this.orders[i]! * c.rho + (c.rdp === null ? 0 : c.rdp[i]!);
       if (this.curveCache.size >= MAX_CURVE_CACHE) this.curveCache.clear();
       this.curveCache.set(key, curve);
     }
@@ -351,7 +357,15 @@ export class PrivacyLedger {
     const zcdpName = this.conversion === 'classic' ? 'zcdp-classic' : 'zcdp-cks';
     const rdpName = this.conversion === 'classic' ? 'rdp-classic' : 'rdp-improved';
     if (this.releases === 0) {
-      result = { ...base, rho: 0, epsilon: 0, composition: 'none', conversion: 'none', order: null, orderAtEdge: false };
+      result = {
+        ...base,
+        rho: 0,
+        epsilon: 0,
+        composition: 'none',
+        conversion: 'none',
+        order: null,
+        orderAtEdge: false,
+      };
     } else if (this.composition === 'sequential') {
       if (this.seqRdp === null) {
         result = {
@@ -469,7 +483,8 @@ export class PrivacyLedger {
     ledger.releases = num(j.releases, 'releases');
     ledger.seqRho = num(j.rho, 'rho');
     ledger.seqRdp = curve(j.rdp, 'rdp');
-    if (!Array.isArray(j.partitions)) throw new RangeError('PrivacyLedger.fromJSON: partitions must be an array.');
+    if (!Array.isArray(j.partitions))
+      throw new RangeError('PrivacyLedger.fromJSON: partitions must be an array.');
     for (const [p, rho, c] of j.partitions) {
       num(p, 'partition');
       ledger.seenPartitions.add(p);
@@ -485,7 +500,8 @@ export class PrivacyLedger {
       for (const p of ledger.seenPartitions) {
         const r = ledger.partRho.get(p) ?? 0;
         const c = ledger.partRdp.get(p);
-        for (let i = 0; i < n; i++) m[i] = Math.max(m[i]!, ledger.orders[i]! * r + (c === undefined ? 0 : c[i]!));
+        for (let i = 0; i < n; i++)
+          m[i] = Math.max(m[i]!, ledger.orders[i]! * r + (c === undefined ? 0 : c[i]!));
       }
       ledger.maxCurve = m;
     }

@@ -68,7 +68,13 @@ export function resolveSettings(where: string, s: SubsampledGaussianSettings): R
 export function epsilonForSigma(sigma: number, r: ResolvedSettings, scratch: Float64Array): RdpGuarantee {
   subsampledGaussianRdpCurve(r.q, sigma, r.orders, r.steps, scratch);
   const e = rdpToEpsilon(r.orders, scratch, r.delta, r.conversion);
-  return { epsilon: e.epsilon, delta: r.delta, order: e.order, orderAtEdge: e.edge, conversion: r.conversion };
+  return {
+    epsilon: e.epsilon,
+    delta: r.delta,
+    order: e.order,
+    orderAtEdge: e.edge,
+    conversion: r.conversion,
+  };
 }
 
 /**
@@ -77,7 +83,9 @@ export function epsilonForSigma(sigma: number, r: ResolvedSettings, scratch: Flo
  */
 export function subsampledGaussianEpsilon(sigma: number, settings: SubsampledGaussianSettings): RdpGuarantee {
   if (typeof sigma !== 'number' || !Number.isFinite(sigma) || sigma <= 0) {
-    throw new RangeError(`subsampledGaussianEpsilon: sigma must be a positive finite number. Got ${String(sigma)}.`);
+    throw new RangeError(
+      `subsampledGaussianEpsilon: sigma must be a positive finite number. Got ${String(sigma)}.`,
+    );
   }
   const r = resolveSettings('subsampledGaussianEpsilon', settings);
   return epsilonForSigma(sigma, r, new Float64Array(r.orders.length));

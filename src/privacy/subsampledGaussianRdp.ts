@@ -160,7 +160,7 @@ const partialSums = new Float64Array(EULER_LEVELS + 1);
 
 /** ln A from ln(A - 1) (minusOne) or ln A itself. */
 function finish(logTotal: number, minusOne: boolean): number {
-  if (!minusOne) return logTotal > 0 ? logTotal : 0;
+  if (!minusOne) return Math.max(0, logTotal);
   if (!(logTotal > Number.NEGATIVE_INFINITY)) return 0;
   return log1pExp(logTotal);
 }
@@ -173,7 +173,9 @@ function finish(logTotal: number, minusOne: boolean): number {
  */
 export function subsampledGaussianRdp(q: number, sigma: number, alpha: number): number {
   if (q >= 1) return alpha / (2 * sigma * sigma);
-  const logA = Number.isInteger(alpha) ? logAInteger(q, sigma, alpha) : logAFractional(q, sigma, alpha, partialSums);
+  const logA = Number.isInteger(alpha)
+    ? logAInteger(q, sigma, alpha)
+    : logAFractional(q, sigma, alpha, partialSums);
   return Math.max(0, logA) / (alpha - 1);
 }
 

@@ -122,7 +122,8 @@ export function groupRho(rho: number, k: number): number {
   if (typeof rho !== 'number' || !Number.isFinite(rho) || rho < 0) {
     throw new RangeError(`groupRho: rho must be a finite number >= 0. Got ${String(rho)}.`);
   }
-  if (!Number.isSafeInteger(k) || k <= 0) throw new RangeError(`groupRho: k must be a positive integer. Got ${String(k)}.`);
+  if (!Number.isSafeInteger(k) || k <= 0)
+    throw new RangeError(`groupRho: k must be a positive integer. Got ${String(k)}.`);
   return k * k * rho;
 }
 
@@ -132,6 +133,7 @@ export function groupRho(rho: number, k: number): number {
  */
 export function perRecordRho(userRho: number, k: number): number {
   checkPositive('perRecordRho', 'userRho', userRho);
-  if (!Number.isSafeInteger(k) || k <= 0) throw new RangeError(`perRecordRho: k must be a positive integer. Got ${String(k)}.`);
+  if (!Number.isSafeInteger(k) || k <= 0)
+    throw new RangeError(`perRecordRho: k must be a positive integer. Got ${String(k)}.`);
   return userRho / (k * k);
 }

@@ -62,6 +62,7 @@ export function optionsFor(id: PolicyId, extra: Partial<Record<string, unknown>>
   const base: Record<string, unknown> = { dim: 4, horizon: 2000, seed: 7 };
   if (policyInfo(id).isPrivate) base.epsilon = 1;
   if (id.startsWith('adaprivate')) base.batchSize = 25;
+  if (id === 'adaprivate-ts-amp') base.orders = 'paper'; // integer orders: exact and fast accounting
   return { ...base, ...extra } as unknown as PolicyOptions;
 }
 

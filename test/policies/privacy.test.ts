@@ -53,8 +53,9 @@ describe('within a batch, actions do not depend on that batch rewards', () => {
     test(id, () => {
       const B = 40;
       const opts = { dim: 4, horizon: 400, seed: 3, epsilon: 2, batchSize: B };
-      const a = createPolicy(id, opts);
-      const b = createPolicy(id, opts);
+      const o = id === 'adaprivate-ts-amp' ? { ...opts, orders: 'paper' as const } : opts;
+      const a = createPolicy(id, o);
+      const b = createPolicy(id, o);
       const actsA: number[] = [];
       const actsB: number[] = [];
       for (let t = 0; t < 4 * B; t++) {
@@ -132,8 +133,8 @@ describe('released increments carry the calibrated Gaussian noise', () => {
 
   test('AdaPrivate-TS-Amp: coordinates without data carry N(0, (sigma_amp / q)^2)', () => {
     const q = 0.5;
-    const { sigma } = calibrateSubsampledSigma(1, 1e-5, q, 'extended', 'classic');
-    const z = releasedNoise('adaprivate-ts-amp', { q }, 1500, sigma / q);
+    const { sigma } = calibrateSubsampledSigma(1, 1e-5, q, 'paper', 'classic');
+    const z = releasedNoise('adaprivate-ts-amp', { q, orders: 'paper' }, 1500, sigma / q);
     assert.equal(z.length, 3000);
     const ks = ksNormal(z);
     assert.ok(ks < ksCritical(z.length, 1e-4), `KS ${ks}`);

@@ -70,8 +70,14 @@ test('calibration validates its inputs', () => {
   assert.throws(() => calibrateSigma(0, { q: 0.3, delta: 1e-5 }), /epsilon must be a positive finite number/);
   assert.throws(() => calibrateSigma(1, { q: 0, delta: 1e-5 }), /q must be in \(0, 1\]/);
   assert.throws(() => calibrateSigma(1, { q: 0.5, delta: 2 }), /delta must be in \(0, 1\)/);
-  assert.throws(() => calibrateSigma(1, { q: 0.5, delta: 1e-5, orders: [0.5, 2] }), /every order must be a finite number > 1/);
-  assert.throws(() => calibrateSigma(1, { q: 0.5, delta: 1e-5, steps: 0 }), /steps must be a positive integer/);
+  assert.throws(
+    () => calibrateSigma(1, { q: 0.5, delta: 1e-5, orders: [0.5, 2] }),
+    /every order must be a finite number > 1/,
+  );
+  assert.throws(
+    () => calibrateSigma(1, { q: 0.5, delta: 1e-5, steps: 0 }),
+    /steps must be a positive integer/,
+  );
 });
 
 test('the improved conversion needs less noise than the classic one', () => {

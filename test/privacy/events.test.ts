@@ -25,7 +25,10 @@ test('constructors build frozen readonly events', () => {
 });
 
 test('constructors refuse bad parameters with a message naming the option, value and rule', () => {
-  assert.throws(() => gaussianEvent(0, 1), /gaussianEvent: sensitivity must be a positive finite number\. Got 0\./);
+  assert.throws(
+    () => gaussianEvent(0, 1),
+    /gaussianEvent: sensitivity must be a positive finite number\. Got 0\./,
+  );
   assert.throws(() => gaussianEvent(1, Number.NaN), /sigma/);
   assert.throws(() => subsampledGaussianEvent(0, 1), /q must be in \(0, 1\]\. Got 0\./);
   assert.throws(() => subsampledGaussianEvent(1.5, 1), /q must be in \(0, 1\]/);
@@ -37,10 +40,15 @@ test('constructors refuse bad parameters with a message naming the option, value
 });
 
 test('assertPrivacyEvent refuses unknown kinds and malformed nested events', () => {
-  assert.throws(() => assertPrivacyEvent({ kind: 'laplace', scale: 1 }), /unknown privacy event kind "laplace"/);
+  assert.throws(
+    () => assertPrivacyEvent({ kind: 'laplace', scale: 1 }),
+    /unknown privacy event kind "laplace"/,
+  );
   assert.throws(
     () => assertPrivacyEvent({ kind: 'composed', events: [{ kind: 'gaussian', sensitivity: 1, sigma: 0 }] }),
     /events\[0\]: sigma/,
   );
-  assert.doesNotThrow(() => assertPrivacyEvent(JSON.parse(JSON.stringify(selfComposedEvent(zcdpEvent(1), 2)))));
+  assert.doesNotThrow(() =>
+    assertPrivacyEvent(JSON.parse(JSON.stringify(selfComposedEvent(zcdpEvent(1), 2)))),
+  );
 });

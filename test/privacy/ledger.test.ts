@@ -87,9 +87,20 @@ test('subsampled releases are accounted with RDP and match the direct accountant
   assert.equal(s.conversion, 'rdp-classic');
   relClose(s.epsilon, direct.epsilon, 1e-12, 'parallel = one release');
   assert.equal(s.order, direct.order);
-  const seq = new PrivacyLedger({ delta: 1e-5, composition: 'sequential', orders: 'paper', conversion: 'improved' });
+  const seq = new PrivacyLedger({
+    delta: 1e-5,
+    composition: 'sequential',
+    orders: 'paper',
+    conversion: 'improved',
+  });
   for (let k = 0; k < batches; k++) seq.record(subsampledGaussianEvent(q, sigma), info(k * 300, k, 'amp'));
-  const d20 = subsampledGaussianEpsilon(sigma, { q, delta: 1e-5, orders: 'paper', steps: batches, conversion: 'improved' });
+  const d20 = subsampledGaussianEpsilon(sigma, {
+    q,
+    delta: 1e-5,
+    orders: 'paper',
+    steps: batches,
+    conversion: 'improved',
+  });
   relClose(seq.spent().epsilon, d20.epsilon, 1e-12, 'sequential = 20 steps');
   assert.equal(seq.spent().conversion, 'rdp-improved');
 });

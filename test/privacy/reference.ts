@@ -26,7 +26,9 @@ let cached: Reference | null = null;
 /** Reads the reference file (tests run from the repository root). */
 export function loadReference(): Reference {
   if (cached === null) {
-    cached = JSON.parse(readFileSync(join(process.cwd(), 'test/fixtures/privacy/reference.json'), 'utf8')) as Reference;
+    cached = JSON.parse(
+      readFileSync(join(process.cwd(), 'test/fixtures/privacy/reference.json'), 'utf8'),
+    ) as Reference;
   }
   return cached;
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { rdpToEpsilon } from '../../src/privacy/conversion.js';
 import {
   EXTENDED_ORDERS,
   eventRho,
@@ -9,7 +10,6 @@ import {
   subsampledGaussianRdpCurve,
   zcdpToEpsilon,
 } from '../../src/privacy/index.js';
-import { rdpToEpsilon } from '../../src/privacy/conversion.js';
 import { loadReference, relClose } from './reference.js';
 
 test('integer orders match the exact mpmath binomial sum (rel. 1e-9), including extreme corners', () => {
@@ -33,7 +33,8 @@ test('fractional orders (MTZ 2019 series) match mpmath numerical integration (re
 test('differential: at q = 1 the RDP is alpha/(2 sigma^2) and matches the zCDP path', () => {
   for (const sigma of [0.3, 1, 7.5, 1000]) {
     const rho = eventRho(gaussianEvent(1, sigma));
-    for (const a of [1.5, 2, 3.25, 64, 1024]) relClose(subsampledGaussianRdp(1, sigma, a), a * rho, 1e-15, `a=${a}`);
+    for (const a of [1.5, 2, 3.25, 64, 1024])
+      relClose(subsampledGaussianRdp(1, sigma, a), a * rho, 1e-15, `a=${a}`);
     // zCDP conversion is the classic RDP conversion minimised over all orders: a fine grid gets close from above
     const orders = Array.from({ length: 4000 }, (_, i) => 1 + (i + 1) * 0.01);
     const curve = subsampledGaussianRdpCurve(1, sigma, orders, 1, new Float64Array(orders.length));

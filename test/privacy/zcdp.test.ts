@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { epsilonToRho, gaussianRho, groupRho, perRecordRho, sigmaForRho, zcdpToEpsilon } from '../../src/privacy/index.js';
+import {
+  epsilonToRho,
+  gaussianRho,
+  groupRho,
+  perRecordRho,
+  sigmaForRho,
+  zcdpToEpsilon,
+} from '../../src/privacy/index.js';
 import { loadReference, relClose } from './reference.js';
 
 test('Gaussian mechanism: rho = Delta^2/(2 sigma^2) and sigma = Delta/sqrt(2 rho)', () => {
@@ -54,7 +61,10 @@ test('the CKS conversion allows more rho (less noise) than the classic one, and 
 test('zCDP functions validate their inputs', () => {
   assert.throws(() => epsilonToRho(0, 1e-5), /epsilon must be a positive finite number/);
   assert.throws(() => epsilonToRho(1, 1), /delta must be in \(0, 1\)/);
-  assert.throws(() => zcdpToEpsilon(0.1, 1e-5, 'paper' as never), /conversion must be 'classic' or 'improved'/);
+  assert.throws(
+    () => zcdpToEpsilon(0.1, 1e-5, 'paper' as never),
+    /conversion must be 'classic' or 'improved'/,
+  );
   assert.throws(() => groupRho(0.1, 0), /k must be a positive integer/);
   assert.equal(zcdpToEpsilon(0, 1e-5), 0);
 });

@@ -65,7 +65,9 @@ function parseOrders(raw: string): OrderSpec {
   const parts = raw.split(',').map((s) => s.trim());
   const list = parts.map(Number);
   if (parts.some((s) => s === '') || list.some((v) => !Number.isFinite(v))) {
-    throw new UsageError(`--orders must be paper, extended or a comma-separated list of numbers. Got ${JSON.stringify(raw)}.`);
+    throw new UsageError(
+      `--orders must be paper, extended or a comma-separated list of numbers. Got ${JSON.stringify(raw)}.`,
+    );
   }
   for (const a of list) {
     if (!(a > 1)) throw new UsageError(`--orders: every order must be > 1. Got ${a}.`);
@@ -73,7 +75,8 @@ function parseOrders(raw: string): OrderSpec {
   return list;
 }
 
-const fmt = (v: number, digits = 6): string => (Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : String(v));
+const fmt = (v: number, digits = 6): string =>
+  Number.isFinite(v) ? Number(v.toPrecision(digits)).toString() : String(v);
 
 interface TableOptions {
   readonly delta: number;
@@ -105,7 +108,13 @@ export function privacyTable(o: TableOptions): TableCell[] {
   for (const epsilon of TABLE_EPSILONS) {
     for (const q of TABLE_QS) {
       try {
-        const c = calibrateSigma(epsilon, { q, delta: o.delta, steps: o.steps, orders: o.orders, conversion: o.conversion });
+        const c = calibrateSigma(epsilon, {
+          q,
+          delta: o.delta,
+          steps: o.steps,
+          orders: o.orders,
+          conversion: o.conversion,
+        });
         cells.push({ epsilon, q, sigma: c.sigma, order: c.order, orderAtEdge: c.orderAtEdge, error: null });
       } catch (e) {
         if (!(e instanceof Error) || e.name !== 'UnreachablePrivacyTargetError') throw e;
@@ -120,7 +129,9 @@ export function privacyTable(o: TableOptions): TableCell[] {
 export function registerPrivacy(program: Command): void {
   const privacy = program
     .command('privacy')
-    .description('privacy accounting: zCDP and RDP of the (subsampled) Gaussian mechanism, calibration, group privacy');
+    .description(
+      'privacy accounting: zCDP and RDP of the (subsampled) Gaussian mechanism, calibration, group privacy',
+    );
   privacy.exitOverride();
 
   privacy
@@ -128,7 +139,11 @@ export function registerPrivacy(program: Command): void {
     .description('zCDP rho (and the sensitivity-1 noise sigma) for a target (epsilon, delta)')
     .requiredOption('--epsilon <E>', 'target epsilon (> 0)', parseNumber('--epsilon'))
     .requiredOption('--delta <D>', 'target delta, in (0, 1)', parseNumber('--delta'))
-    .option('--conversion <C>', 'classic (the paper, Bun-Steinke 2016) or cks (Canonne-Kamath-Steinke 2020)', 'classic')
+    .option(
+      '--conversion <C>',
+      'classic (the paper, Bun-Steinke 2016) or cks (Canonne-Kamath-Steinke 2020)',
+      'classic',
+    )
     .option('--json', 'print JSON {"rho", "sigma", ...}')
     .exitOverride()
     .action((o: { epsilon: number; delta: number; conversion: string; json?: boolean }) => {
@@ -161,11 +176,15 @@ export function registerPrivacy(program: Command): void {
       checkPositive('--sigma', o.sigma);
       checkQ(o.q);
       const orders = usage(() => resolveOrders(parseOrders(o.orders)));
-      const rdp = Array.from(subsampledGaussianRdpCurve(o.q, o.sigma, orders, o.steps, new Float64Array(orders.length)));
+      const rdp = Array.from(
+        subsampledGaussianRdpCurve(o.q, o.sigma, orders, o.steps, new Float64Array(orders.length)),
+      );
       if (o.json) {
         printJson({ orders, rdp, sigma: o.sigma, q: o.q, steps: o.steps });
       } else {
-        process.stdout.write(`RDP of ${o.steps} subsampled Gaussian release(s), q=${o.q}, sigma=${o.sigma}:\n`);
+        process.stdout.write(
+          `RDP of ${o.steps} subsampled Gaussian release(s), q=${o.q}, sigma=${o.sigma}:\n`,
+        );
         orders.forEach((a, i) => {
           process.stdout.write(`  order ${a}: ${fmt(rdp[i]!)}\n`);
         });
@@ -179,18 +198,36 @@ export function registerPrivacy(program: Command): void {
     .requiredOption('--q <Q>', 'sampling rate, in (0, 1]', parseNumber('--q'))
     .requiredOption('--delta <D>', 'delta, in (0, 1)', parseNumber('--delta'))
     .option('--steps <N>', 'number of composed releases', parsePositiveInt('--steps'), 1)
-    .option('--orders <LIST>', 'paper, extended (default) or a comma-separated list of orders > 1', 'extended')
-    .option('--conversion <C>', 'classic (Mironov 2017, the paper) or improved (Balle et al. 2020)', 'classic')
+    .option(
+      '--orders <LIST>',
+      'paper, extended (default) or a comma-separated list of orders > 1',
+      'extended',
+    )
+    .option(
+      '--conversion <C>',
+      'classic (Mironov 2017, the paper) or improved (Balle et al. 2020)',
+      'classic',
+    )
     .option('--json', 'print JSON {"epsilon", "order", ...}')
     .exitOverride()
     .action(
-      (o: { sigma: number; q: number; delta: number; steps: number; orders: string; conversion: string; json?: boolean }) => {
+      (o: {
+        sigma: number;
+        q: number;
+        delta: number;
+        steps: number;
+        orders: string;
+        conversion: string;
+        json?: boolean;
+      }) => {
         checkPositive('--sigma', o.sigma);
         checkQ(o.q);
         checkDelta(o.delta);
         const conversion = rdpConversion(o.conversion);
         const orders = parseOrders(o.orders);
-        const g = usage(() => subsampledGaussianEpsilon(o.sigma, { q: o.q, delta: o.delta, steps: o.steps, orders, conversion }));
+        const g = usage(() =>
+          subsampledGaussianEpsilon(o.sigma, { q: o.q, delta: o.delta, steps: o.steps, orders, conversion }),
+        );
         if (o.json) {
           printJson({
             epsilon: g.epsilon,
@@ -218,18 +255,36 @@ export function registerPrivacy(program: Command): void {
     .requiredOption('--delta <D>', 'delta, in (0, 1)', parseNumber('--delta'))
     .requiredOption('--q <Q>', 'sampling rate, in (0, 1]', parseNumber('--q'))
     .option('--steps <N>', 'number of composed releases', parsePositiveInt('--steps'), 1)
-    .option('--orders <LIST>', 'paper, extended (default) or a comma-separated list of orders > 1', 'extended')
-    .option('--conversion <C>', 'classic (Mironov 2017, the paper) or improved (Balle et al. 2020)', 'classic')
+    .option(
+      '--orders <LIST>',
+      'paper, extended (default) or a comma-separated list of orders > 1',
+      'extended',
+    )
+    .option(
+      '--conversion <C>',
+      'classic (Mironov 2017, the paper) or improved (Balle et al. 2020)',
+      'classic',
+    )
     .option('--json', 'print JSON {"sigma", "order", "epsilon", ...}')
     .exitOverride()
     .action(
-      (o: { epsilon: number; delta: number; q: number; steps: number; orders: string; conversion: string; json?: boolean }) => {
+      (o: {
+        epsilon: number;
+        delta: number;
+        q: number;
+        steps: number;
+        orders: string;
+        conversion: string;
+        json?: boolean;
+      }) => {
         checkPositive('--epsilon', o.epsilon);
         checkDelta(o.delta);
         checkQ(o.q);
         const conversion = rdpConversion(o.conversion);
         const orders = parseOrders(o.orders);
-        const c = usage(() => calibrateSigma(o.epsilon, { q: o.q, delta: o.delta, steps: o.steps, orders, conversion }));
+        const c = usage(() =>
+          calibrateSigma(o.epsilon, { q: o.q, delta: o.delta, steps: o.steps, orders, conversion }),
+        );
         if (o.json) {
           printJson({
             sigma: c.sigma,
@@ -253,7 +308,9 @@ export function registerPrivacy(program: Command): void {
 
   privacy
     .command('group')
-    .description('per-record zCDP rho that gives a user-level (epsilon, delta) for groups of K records (k^2 rho)')
+    .description(
+      'per-record zCDP rho that gives a user-level (epsilon, delta) for groups of K records (k^2 rho)',
+    )
     .requiredOption('--epsilon <E>', 'user-level epsilon (> 0)', parseNumber('--epsilon'))
     .requiredOption('--delta <D>', 'user-level delta, in (0, 1)', parseNumber('--delta'))
     .requiredOption('--k <K>', 'records per user (group size)', parsePositiveInt('--k'))
@@ -267,7 +324,14 @@ export function registerPrivacy(program: Command): void {
       const rho = usage(() => epsilonToRho(o.epsilon, o.delta, conversion));
       const rhoPerRecord = rho / (o.k * o.k);
       if (o.json) {
-        printJson({ rho, rhoPerRecord, k: o.k, sigmaPerRecord: sigmaForRho(rhoPerRecord), epsilon: o.epsilon, delta: o.delta });
+        printJson({
+          rho,
+          rhoPerRecord,
+          k: o.k,
+          sigmaPerRecord: sigmaForRho(rhoPerRecord),
+          epsilon: o.epsilon,
+          delta: o.delta,
+        });
       } else {
         process.stdout.write(
           `user-level (epsilon=${o.epsilon}, delta=${o.delta}) is rho = ${fmt(rho)}; protecting k=${o.k} records ` +
@@ -278,10 +342,16 @@ export function registerPrivacy(program: Command): void {
 
   privacy
     .command('table')
-    .description('calibrated sigma for epsilon in {0.1,0.5,1,2,5,10} x q in {1,0.7,0.5,0.3,0.1} (the docs table)')
+    .description(
+      'calibrated sigma for epsilon in {0.1,0.5,1,2,5,10} x q in {1,0.7,0.5,0.3,0.1} (the docs table)',
+    )
     .option('--delta <D>', 'delta, in (0, 1)', parseNumber('--delta'), 1e-5)
     .option('--steps <N>', 'number of composed releases', parsePositiveInt('--steps'), 1)
-    .option('--orders <LIST>', 'paper, extended (default) or a comma-separated list of orders > 1', 'extended')
+    .option(
+      '--orders <LIST>',
+      'paper, extended (default) or a comma-separated list of orders > 1',
+      'extended',
+    )
     .option('--conversion <C>', 'classic or improved', 'classic')
     .option('--json', 'print JSON {"cells": [...]}')
     .exitOverride()
@@ -301,7 +371,11 @@ export function registerPrivacy(program: Command): void {
       for (const e of TABLE_EPSILONS) {
         const row = cells
           .filter((c) => c.epsilon === e)
-          .map((c) => (c.sigma === null ? 'unreachable' : `${fmt(c.sigma, 5)} (${c.order}${c.orderAtEdge ? ', edge' : ''})`));
+          .map((c) =>
+            c.sigma === null
+              ? 'unreachable'
+              : `${fmt(c.sigma, 5)} (${c.order}${c.orderAtEdge ? ', edge' : ''})`,
+          );
         lines.push(`| ${e} | ${row.join(' | ')} |`);
       }
       process.stdout.write(
