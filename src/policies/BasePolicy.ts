@@ -19,6 +19,12 @@ import type { PolicyConfig } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
 import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 
+/**
+ * Vectors whose squared norm exceeds 1 by at most this are rescaled but not counted as clipped
+ * (a normalised vector can come out at 1 + 2^-52 by rounding).
+ */
+const CLIP_COUNT_TOLERANCE = 1e-12;
+
 /** Version of the snapshot layout written by {@link BasePolicy.snapshot}. */
 export const SNAPSHOT_VERSION = 1;
 
@@ -232,7 +238,8 @@ export abstract class BasePolicy implements Policy {
       if (n2 > 1) {
         const s = 1 / Math.sqrt(n2);
         for (let i = 0; i < d; i++) f[o + i] = f[o + i]! * s;
-        this.clipped++;
+        // rescaled always; counted only when the excess is more than rounding of a unit vector
+        if (n2 > 1 + CLIP_COUNT_TOLERANCE) this.clipped++;
       }
     }
     const arm = this.choose(k);

@@ -3,9 +3,10 @@
  * batched Gaussian release with q = 1): the smallest noise multiplier sigma whose RDP guarantee
  * after `steps` releases is at most the target epsilon at delta, on the chosen order grid and
  * conversion. epsilon(sigma) is decreasing in sigma, so a bracket is found by doubling and then
- * bisected in log sigma until hi/lo - 1 <= 1e-8 (relative precision better than 1e-6). The upper
+ * narrowed in log sigma by the Illinois variant of regula falsi (with bisection safeguards)
+ * until hi/lo - 1 <= 1e-8 (relative precision better than 1e-6). The upper
  * end is returned, so the returned sigma itself meets the target (never above it).
- * Cost: ~30-40 RDP curve evaluations (~15 ms on the extended grid).
+ * Cost: ~10-15 RDP curve evaluations (each ~2 ms on the extended grid).
  */
 import type { Conversion } from './conversion.js';
 import { rdpOrderToEpsilon } from './conversion.js';
@@ -103,16 +104,47 @@ export function calibrateSigma(epsilon: number, settings: SubsampledGaussianSett
     }
     best = meets(hi)!;
   }
-  // invariant: meets(hi) holds, meets(lo) fails (or lo tiny)
-  while (hi / lo - 1 > REL_PRECISION) {
-    const mid = Math.sqrt(lo * hi);
-    const g = meets(mid);
-    if (g !== null) {
-      hi = mid;
-      best = g;
-    } else {
-      lo = mid;
+  // invariant: meets(hi) holds, meets(lo) fails (or lo tiny). Illinois regula falsi on
+  // y(x) = ln eps(e^x) - ln target, which is smooth and monotone between order switches; every
+  // third step that does not shrink the bracket enough is replaced by a bisection step.
+  const y = (g: RdpGuarantee): number => Math.log(Math.max(g.epsilon, 1e-300)) - Math.log(epsilon);
+  let xLo = Math.log(lo);
+  let xHi = Math.log(hi);
+  let yLo = y(epsilonForSigma(lo, r, scratch));
+  let yHi = y(best!);
+  let side = 0;
+  let stale = 0;
+  for (let it = 0; it < 200 && Math.exp(xHi - xLo) - 1 > REL_PRECISION; it++) {
+    const width = xHi - xLo;
+    let x = yLo > yHi ? (xLo * yHi - xHi * yLo) / (yHi - yLo) : 0.5 * (xLo + xHi);
+    if (!(x > xLo && x < xHi) || stale >= 2) {
+      x = 0.5 * (xLo + xHi);
+      stale = 0;
     }
+    const g = epsilonForSigma(Math.exp(x), r, scratch);
+    const yx = y(g);
+    if (g.epsilon <= epsilon) {
+      xHi = x;
+      yHi = yx;
+      best = g;
+      if (side === 1) yLo /= 2; // Illinois: the other end was kept twice
+      side = 1;
+    } else {
+      xLo = x;
+      yLo = yx;
+      if (side === -1) yHi /= 2;
+      side = -1;
+    }
+    stale = xHi - xLo > 0.5 * width ? stale + 1 : 0;
+  }
+  hi = Math.exp(xHi);
+  // exp(log(sigma)) may round: make sure the returned sigma itself meets the target
+  const final = epsilonForSigma(hi, r, scratch);
+  if (final.epsilon > epsilon) {
+    hi *= 1 + 1e-12;
+    best = epsilonForSigma(hi, r, scratch);
+  } else {
+    best = final;
   }
   return { ...best!, sigma: hi, targetEpsilon: epsilon };
 }

@@ -116,5 +116,5 @@ test('Proposition: Cov(theta~) = sigma^2 A^{-2} + v^2 A^{-1}', () => {
     maxAltZ = Math.max(maxAltZ, Math.abs((varHat / quad(sigmaNoPrivacy, u) - 1) / Math.sqrt(2 / M)));
   }
   // power: the covariance without the privacy term is clearly rejected
-  assert.ok(maxAltZ > 20, `the test cannot tell v^2 A^{-1} from the true covariance (max z ${maxAltZ})`);
+  assert.ok(maxAltZ > 10, `the test cannot tell v^2 A^{-1} from the true covariance (max z ${maxAltZ})`);
 });
