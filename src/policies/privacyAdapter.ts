@@ -146,7 +146,8 @@ export function calibrateSubsampledSigma(
   const fracs = grid.filter((a) => !Number.isInteger(a));
   const epsAt = (sigma: number, set: readonly number[]): number => {
     let best = Number.POSITIVE_INFINITY;
-    for (const a of set) best = Math.min(best, rdpOrderToEpsilon(subsampledGaussianRdp(q, sigma, a), a, delta, conversion));
+    for (const a of set)
+      best = Math.min(best, rdpOrderToEpsilon(subsampledGaussianRdp(q, sigma, a), a, delta, conversion));
     return best;
   };
   const solve = (set: readonly number[], hiStart: number): number => {
@@ -175,7 +176,10 @@ export function calibrateSubsampledSigma(
     sigma = Math.min(sigma, solve([a], start));
   }
   if (!Number.isFinite(sigma)) {
-    throw new UnreachablePrivacyTargetError('AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.', floor);
+    throw new UnreachablePrivacyTargetError(
+      'AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.',
+      floor,
+    );
   }
   let order = grid[0]!;
   let bestEps = Number.POSITIVE_INFINITY;

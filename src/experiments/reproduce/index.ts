@@ -1,0 +1,17 @@
+// Public API of the reproduction module: the synthetic study, its plan, analysis, claims and document.
+export type { MethodRow, SyntheticAnalysis, SyntheticResults } from './syntheticAnalysis.js';
+export { analyseSynthetic } from './syntheticAnalysis.js';
+export type { ReproduceSyntheticOptions, SyntheticReproduction } from './reproduceSynthetic.js';
+export { reproduceSynthetic } from './reproduceSynthetic.js';
+export type { ReproductionDocInput, RunTiming } from './reproductionMarkdown.js';
+export { claimsTable, reproductionMarkdown } from './reproductionMarkdown.js';
+export type { NamedChart } from './syntheticCharts.js';
+export { syntheticCharts } from './syntheticCharts.js';
+export type { Claim } from './syntheticClaims.js';
+export { REAL_DATA_CLAIMS, syntheticClaims } from './syntheticClaims.js';
+export type { GroupBudget, SyntheticPlan } from './syntheticPlan.js';
+export { groupBudgets, NON_PRIVATE_REFERENCE, syntheticPlan } from './syntheticPlan.js';
+export type { SyntheticScale, SyntheticScaleName } from './syntheticScale.js';
+export { syntheticScale } from './syntheticScale.js';
+export type { ClaimPart, Estimate, Verdict } from './verdict.js';
+export { atLeastVerdict, combineVerdicts, rangeVerdict } from './verdict.js';
