@@ -91,11 +91,15 @@ export interface FetchResult {
 export async function fetchDataset(name: string, options: FetchOptions = {}): Promise<FetchResult> {
   const source = DATASETS[name];
   if (source === undefined) {
-    throw new Error(`data fetch: dataset must be one of ${Object.keys(DATASETS).join(', ')}. Got ${JSON.stringify(name)}.`);
+    throw new Error(
+      `data fetch: dataset must be one of ${Object.keys(DATASETS).join(', ')}. Got ${JSON.stringify(name)}.`,
+    );
   }
   const expected = (options.sha256 ?? source.sha256)?.toLowerCase() ?? null;
   if (expected !== null && !/^[0-9a-f]{64}$/.test(expected)) {
-    throw new Error(`data fetch: sha256 must be 64 hexadecimal digits. Got ${JSON.stringify(options.sha256)}.`);
+    throw new Error(
+      `data fetch: sha256 must be 64 hexadecimal digits. Got ${JSON.stringify(options.sha256)}.`,
+    );
   }
   const dir = options.dir ?? 'data';
   const url = options.url ?? source.url;
@@ -205,7 +209,11 @@ function unzip(archive: string, dir: string): Promise<string[]> {
   return new Promise((resolve, reject) => {
     yauzl.open(archive, { lazyEntries: true }, (err, zip) => {
       if (err || zip === undefined) {
-        reject(new Error(`data fetch: ${archive} is not a readable zip archive (${err?.message ?? 'unknown error'}).`));
+        reject(
+          new Error(
+            `data fetch: ${archive} is not a readable zip archive (${err?.message ?? 'unknown error'}).`,
+          ),
+        );
         return;
       }
       const files: string[] = [];
@@ -218,7 +226,9 @@ function unzip(archive: string, dir: string): Promise<string[]> {
       zip.on('entry', (entry: yauzl.Entry) => {
         const rel = normalize(entry.fileName);
         if (rel.startsWith('..') || rel.startsWith(sep) || rel.includes(`..${sep}`)) {
-          fail(new Error(`data fetch: ${archive} has an unsafe entry name ${JSON.stringify(entry.fileName)}.`));
+          fail(
+            new Error(`data fetch: ${archive} has an unsafe entry name ${JSON.stringify(entry.fileName)}.`),
+          );
           return;
         }
         const target = join(dir, rel);

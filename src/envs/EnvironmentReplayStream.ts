@@ -42,7 +42,8 @@ export class EnvironmentReplayStream implements ReplayStream {
   }
 
   loggedReward(): number {
-    if (this.logged < 0) throw new Error('EnvironmentReplayStream: loggedReward called before the first nextStep.');
+    if (this.logged < 0)
+      throw new Error('EnvironmentReplayStream: loggedReward called before the first nextStep.');
     return this.env.reward(this.logged);
   }
 
@@ -58,6 +59,10 @@ export class EnvironmentReplayStream implements ReplayStream {
  * const s = replayFromEnvironment(createSyntheticEnvironment({}, 1), 1000, 1);
  * s.nextStep(new Float64Array(s.armsPerRound * s.dim)); // returns the logged arm, in [0, 5)
  */
-export function replayFromEnvironment(env: Environment, length: number, seed: number): EnvironmentReplayStream {
+export function replayFromEnvironment(
+  env: Environment,
+  length: number,
+  seed: number,
+): EnvironmentReplayStream {
   return new EnvironmentReplayStream(env, length, seed);
 }

@@ -81,11 +81,15 @@ export class SyntheticEnvironment implements Environment {
       );
     }
     if (typeof o.thetaNorm !== 'number' || !Number.isFinite(o.thetaNorm) || o.thetaNorm <= 0) {
-      throw new RangeError(`SyntheticEnvironment: thetaNorm must be a finite number > 0. Got ${String(o.thetaNorm)}.`);
+      throw new RangeError(
+        `SyntheticEnvironment: thetaNorm must be a finite number > 0. Got ${String(o.thetaNorm)}.`,
+      );
     }
     this.thetaNorm = o.thetaNorm;
     if (o.link !== 'logistic' && o.link !== 'linear') {
-      throw new RangeError(`SyntheticEnvironment: link must be 'logistic' or 'linear'. Got ${String(o.link)}.`);
+      throw new RangeError(
+        `SyntheticEnvironment: link must be 'logistic' or 'linear'. Got ${String(o.link)}.`,
+      );
     }
     this.link = o.link;
     this.seed = seed;
@@ -133,7 +137,9 @@ export class SyntheticEnvironment implements Environment {
   reward(arm: number): number {
     if (!this.started) throw new Error('SyntheticEnvironment: reward called before the first nextRound.');
     if (!Number.isInteger(arm) || arm < 0 || arm >= this.armsPerRound) {
-      throw new RangeError(`SyntheticEnvironment: arm must be an integer in [0, ${this.armsPerRound}). Got ${arm}.`);
+      throw new RangeError(
+        `SyntheticEnvironment: arm must be an integer in [0, ${this.armsPerRound}). Got ${arm}.`,
+      );
     }
     return this.u < this.offeredMeans[arm]! ? 1 : 0;
   }
@@ -178,6 +184,9 @@ function normaliseInto(rng: Rng, out: Float64Array, off: number, d: number, norm
  * const x = new Float64Array(env.armsPerRound * env.dim), mu = new Float64Array(env.armsPerRound);
  * env.nextRound(x, mu); // mu[0] is in (0, 1); every row of x has norm 1
  */
-export function createSyntheticEnvironment(options: SyntheticEnvironmentOptions, seed: number): SyntheticEnvironment {
+export function createSyntheticEnvironment(
+  options: SyntheticEnvironmentOptions,
+  seed: number,
+): SyntheticEnvironment {
   return new SyntheticEnvironment(options, seed);
 }

@@ -3,4 +3,8 @@ export type { Environment } from './Environment.js';
 export { EnvironmentReplayStream, replayFromEnvironment } from './EnvironmentReplayStream.js';
 export type { ReplayStream } from './ReplayStream.js';
 export type { SyntheticEnvironmentOptions } from './SyntheticEnvironment.js';
-export { createSyntheticEnvironment, SYNTHETIC_DEFAULTS, SyntheticEnvironment } from './SyntheticEnvironment.js';
+export {
+  createSyntheticEnvironment,
+  SYNTHETIC_DEFAULTS,
+  SyntheticEnvironment,
+} from './SyntheticEnvironment.js';

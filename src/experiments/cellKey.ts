@@ -10,8 +10,5 @@ import type { CellConfig } from './types.js';
  * cellKey(cell, '0.1.0'); // returns e.g. '3f1c9a0b5e2d7c4a9b8e1f60'
  */
 export function cellKey(config: CellConfig, version: string): string {
-  return createHash('sha256')
-    .update(canonicalJson({ config, version }))
-    .digest('hex')
-    .slice(0, 24);
+  return createHash('sha256').update(canonicalJson({ config, version })).digest('hex').slice(0, 24);
 }

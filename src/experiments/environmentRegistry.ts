@@ -13,7 +13,13 @@ import type { EnvConfig } from './types.js';
 
 function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Environment {
   return createSyntheticEnvironment(
-    { dim: env.dim, arms: env.arms, armsPerRound: env.armsPerRound, thetaNorm: env.thetaNorm, link: env.link },
+    {
+      dim: env.dim,
+      arms: env.arms,
+      armsPerRound: env.armsPerRound,
+      thetaNorm: env.thetaNorm,
+      link: env.link,
+    },
     seed,
   );
 }

@@ -1,10 +1,11 @@
 // Public API of the experiments module: configs, the parallel runner, statistics and writers.
+
+export { canonicalJson } from './canonicalJson.js';
 export type { CachedCell } from './cellCache.js';
 export { cachePath, readCachedCell, writeCachedCell } from './cellCache.js';
-export { canonicalJson } from './canonicalJson.js';
 export { cellKey } from './cellKey.js';
-export { createEnvironment, createReplay } from './environmentRegistry.js';
 export { ExperimentConfigError } from './ExperimentConfigError.js';
+export { createEnvironment, createReplay } from './environmentRegistry.js';
 export { expandGrid, paramCombinations } from './expandGrid.js';
 export { loadExperimentConfig } from './loadExperimentConfig.js';
 export type { BySeed } from './pairedTTest.js';

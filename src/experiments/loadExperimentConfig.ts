@@ -23,7 +23,9 @@ export function loadExperimentConfig(path: string): ExperimentConfig {
     raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     const first = ((err as Error).message.split('\n')[0] ?? '').trim();
-    throw new ExperimentConfigError(`config file ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${first}`);
+    throw new ExperimentConfigError(
+      `config file ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${first}`,
+    );
   }
   return validateExperimentConfig(raw);
 }

@@ -7,7 +7,9 @@ import tQuantile from '@stdlib/stats-base-dists-t-quantile';
 import type { PairedTTest } from './types.js';
 
 /** Values keyed by seed. */
-export type BySeed = ReadonlyMap<number, number> | { readonly perSeed: readonly number[]; readonly seeds: readonly number[] };
+export type BySeed =
+  | ReadonlyMap<number, number>
+  | { readonly perSeed: readonly number[]; readonly seeds: readonly number[] };
 
 function toMap(x: BySeed): ReadonlyMap<number, number> {
   if (x instanceof Map) return x;
@@ -33,7 +35,16 @@ export function pairedTTest(a: BySeed, b: BySeed): PairedTTest {
   let mean = 0;
   for (const d of diffs) mean += d;
   mean = n > 0 ? mean / n : Number.NaN;
-  if (n < 2) return { n, meanDifference: mean, t: Number.NaN, df: Math.max(n - 1, 0), pValue: Number.NaN, ci95: [Number.NaN, Number.NaN], seeds };
+  if (n < 2)
+    return {
+      n,
+      meanDifference: mean,
+      t: Number.NaN,
+      df: Math.max(n - 1, 0),
+      pValue: Number.NaN,
+      ci95: [Number.NaN, Number.NaN],
+      seeds,
+    };
   let ss = 0;
   for (const d of diffs) ss += (d - mean) * (d - mean);
   const se = Math.sqrt(ss / (n - 1)) / Math.sqrt(n);

@@ -17,7 +17,8 @@ import { createEnvironment, createReplay } from './environmentRegistry.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
 function buildPolicy(cell: CellConfig, dim: number) {
-  if (!isPolicyId(cell.policy)) throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
+  if (!isPolicyId(cell.policy))
+    throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
   const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
@@ -104,7 +105,14 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
   }
   policy.finish();
   const ctr = effective > 0 ? cumR / effective : 0;
-  return { policy, checkpoints, meanReward: ctr, meanRealisedReward: ctr, regret: null, effectiveSteps: effective };
+  return {
+    policy,
+    checkpoints,
+    meanReward: ctr,
+    meanRealisedReward: ctr,
+    regret: null,
+    effectiveSteps: effective,
+  };
 }
 
 /**
@@ -139,7 +147,7 @@ export function runCell(cell: CellConfig, version: string = VERSION): CellResult
     meanRealisedReward: out.meanRealisedReward,
     regret: out.regret,
     effectiveSteps: out.effectiveSteps,
-    privacy: out.policy.privacy(),
+    privacy: cell.epsilon === null ? null : out.policy.privacy(),
     clippedCount: out.policy.clippedCount,
   };
 }

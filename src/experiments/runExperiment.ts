@@ -19,7 +19,14 @@ import { type CachedCell, readCachedCell, writeCachedCell } from './cellCache.js
 import { cellKey } from './cellKey.js';
 import { expandGrid } from './expandGrid.js';
 import { runCell } from './runCell.js';
-import type { CellConfig, CellResult, CellTiming, ExperimentConfig, ExperimentResult, RunOptions } from './types.js';
+import type {
+  CellConfig,
+  CellResult,
+  CellTiming,
+  ExperimentConfig,
+  ExperimentResult,
+  RunOptions,
+} from './types.js';
 
 function abortError(): Error {
   const err = new Error('The experiment was interrupted; finished cells are cached.');
@@ -43,7 +50,10 @@ function describeCell(c: CellConfig): string {
  * const r = await runExperiment(validateExperimentConfig({ policies: ['lints'], seeds: 2, horizon: 200 }), { workers: 2 });
  * r.cells.length; // returns 2
  */
-export async function runExperiment(config: ExperimentConfig, options: RunOptions = {}): Promise<ExperimentResult> {
+export async function runExperiment(
+  config: ExperimentConfig,
+  options: RunOptions = {},
+): Promise<ExperimentResult> {
   const workers = options.workers ?? availableParallelism();
   if (!Number.isSafeInteger(workers) || workers <= 0) {
     throw new RangeError(`runExperiment: workers must be a positive integer. Got ${workers}.`);
@@ -65,7 +75,8 @@ export async function runExperiment(config: ExperimentConfig, options: RunOption
   const report = () => onProgress?.({ done: done.size, total: unique, cached: cachedCount });
   report();
   const accept = (key: string, c: CachedCell) => {
-    if (c.result.key !== key) throw new Error(`runExperiment: worker returned cell ${c.result.key}, expected ${key}.`);
+    if (c.result.key !== key)
+      throw new Error(`runExperiment: worker returned cell ${c.result.key}, expected ${key}.`);
     if (cacheDir !== undefined) writeCachedCell(cacheDir, c);
     done.set(key, { ...c, cached: false });
     report();
@@ -110,9 +121,11 @@ async function runPooled(
   accept: (key: string, c: CachedCell) => void,
   signal: AbortSignal | undefined,
 ): Promise<void> {
+  // compiled: dist/src/experiments/cellWorker.js; from source under tsx: cellWorker.ts with the tsx loader
+  const fromSource = import.meta.url.endsWith('.ts');
   const pool = new Tinypool({
-    // compiled: dist/src/experiments/cellWorker.js; under tsx (tests from source): cellWorker.ts
-    filename: new URL(`./cellWorker.${import.meta.url.endsWith('.ts') ? 'ts' : 'js'}`, import.meta.url).href,
+    filename: new URL(`./cellWorker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
+    ...(fromSource ? { execArgv: ['--import', 'tsx'] } : {}),
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: 1000,

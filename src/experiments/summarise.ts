@@ -74,10 +74,12 @@ export function summarise(cells: readonly CellResult[]): SettingSummary[] {
             group.map((c) => c.regret ?? Number.NaN),
             seeds,
           ),
-      epsilonSpent: seedStats(
-        group.map((c) => c.privacy.epsilon),
-        seeds,
-      ),
+      epsilonSpent: group.some((c) => c.privacy === null)
+        ? null
+        : seedStats(
+            group.map((c) => c.privacy?.epsilon ?? Number.NaN),
+            seeds,
+          ),
       curve,
       config: first.config,
     });

@@ -131,8 +131,8 @@ export interface CellResult {
   readonly regret: number | null;
   /** Replay: effective steps at the end (else null). */
   readonly effectiveSteps: number | null;
-  /** `policy.privacy()` after `finish()`. */
-  readonly privacy: PrivacySpent;
+  /** `policy.privacy()` after `finish()`; null for non-private policies (whose epsilon is infinite, not JSON). */
+  readonly privacy: PrivacySpent | null;
   /** `policy.clippedCount` at the end. */
   readonly clippedCount: number;
 }
@@ -231,8 +231,8 @@ export interface SettingSummary {
   readonly meanReward: SeedStats;
   /** Final cumulative regret (null for replay). */
   readonly regret: SeedStats | null;
-  /** Final privacy epsilon actually spent per seed (from the ledger). */
-  readonly epsilonSpent: SeedStats;
+  /** Final privacy epsilon actually spent per seed (from the ledger); null for non-private policies. */
+  readonly epsilonSpent: SeedStats | null;
   /** Mean checkpoint curves over seeds: round, mean and 95% CI of average reward and regret. */
   readonly curve: readonly CurvePoint[];
   /** A representative cell config (seed of the first cell). */

@@ -19,26 +19,39 @@ import { ExperimentConfigError } from './ExperimentConfigError.js';
 import type { EnvConfig, ExperimentConfig, ParamValue, PolicyGridEntry, Protocol } from './types.js';
 
 const RESERVED = new Set(['dim', 'horizon', 'seed', 'epsilon', 'delta', 'rho']);
-const TOP_KEYS = new Set(['name', 'env', 'protocol', 'policies', 'epsilons', 'delta', 'seeds', 'horizon', 'checkpoints']);
+const TOP_KEYS = new Set([
+  'name',
+  'env',
+  'protocol',
+  'policies',
+  'epsilons',
+  'delta',
+  'seeds',
+  'horizon',
+  'checkpoints',
+]);
 
 function fail(msg: string): never {
   throw new ExperimentConfigError(`experiment config: ${msg}`);
 }
 
-const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v));
+const show = (v: unknown): string =>
+  typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function posInt(path: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0) fail(`${path} must be a positive integer. Got ${show(v)}.`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v <= 0)
+    fail(`${path} must be a positive integer. Got ${show(v)}.`);
   return v;
 }
 
 function unknownKeys(path: string, obj: Record<string, unknown>, allowed: ReadonlySet<string>): void {
   for (const k of Object.keys(obj)) {
-    if (!allowed.has(k)) fail(`${path} has an unknown field ${JSON.stringify(k)} (known: ${[...allowed].join(', ')}).`);
+    if (!allowed.has(k))
+      fail(`${path} has an unknown field ${JSON.stringify(k)} (known: ${[...allowed].join(', ')}).`);
   }
 }
 
@@ -63,7 +76,8 @@ function validateEnv(raw: unknown): EnvConfig {
     fail(`env.thetaNorm must be a finite number > 0. Got ${show(thetaNorm)}.`);
   }
   const link = raw.link ?? 'logistic';
-  if (link !== 'logistic' && link !== 'linear') fail(`env.link must be 'logistic' or 'linear'. Got ${show(link)}.`);
+  if (link !== 'logistic' && link !== 'linear')
+    fail(`env.link must be 'logistic' or 'linear'. Got ${show(link)}.`);
   return { kind: 'synthetic', dim, arms, armsPerRound, thetaNorm, link };
 }
 
@@ -76,16 +90,19 @@ function validateParamValue(path: string, v: unknown): ParamValue {
 function validatePolicy(raw: unknown, i: number): PolicyGridEntry {
   const path = `policies[${i}]`;
   const entry: Record<string, unknown> = typeof raw === 'string' ? { policy: raw } : isObject(raw) ? raw : {};
-  if (typeof raw !== 'string' && !isObject(raw)) fail(`${path} must be a policy id or { policy, params?, tune? }. Got ${show(raw)}.`);
+  if (typeof raw !== 'string' && !isObject(raw))
+    fail(`${path} must be a policy id or { policy, params?, tune? }. Got ${show(raw)}.`);
   unknownKeys(path, entry, new Set(['policy', 'params', 'tune']));
   const id = entry.policy;
   if (typeof id !== 'string' || !isPolicyId(id)) {
     fail(`${path}.policy must be a known policy id. Got ${show(id)}.`);
   }
   const info = policyInfo(id);
-  if (entry.tune !== undefined && typeof entry.tune !== 'boolean') fail(`${path}.tune must be true or false. Got ${show(entry.tune)}.`);
+  if (entry.tune !== undefined && typeof entry.tune !== 'boolean')
+    fail(`${path}.tune must be true or false. Got ${show(entry.tune)}.`);
   const rawParams = entry.params ?? {};
-  if (!isObject(rawParams)) fail(`${path}.params must be an object of values or value lists. Got ${show(rawParams)}.`);
+  if (!isObject(rawParams))
+    fail(`${path}.params must be an object of values or value lists. Got ${show(rawParams)}.`);
   const merged: Record<string, unknown> = entry.tune === true ? { ...info.tuningGrid } : {};
   Object.assign(merged, rawParams);
   const params: Record<string, readonly ParamValue[]> = {};
@@ -98,7 +115,8 @@ function validatePolicy(raw: unknown, i: number): PolicyGridEntry {
     const list = Array.isArray(v) ? v : [v];
     if (list.length === 0) fail(`${path}.params.${k} must have at least one value.`);
     const values = list.map((x, j) => validateParamValue(`${path}.params.${k}[${j}]`, x));
-    if (new Set(values).size !== values.length) fail(`${path}.params.${k} has duplicate values: ${show(values)}.`);
+    if (new Set(values).size !== values.length)
+      fail(`${path}.params.${k} has duplicate values: ${show(values)}.`);
     params[k] = Object.freeze(values);
   }
   return Object.freeze({ policy: id, params: Object.freeze(params) });
@@ -109,9 +127,11 @@ function validateSeeds(raw: unknown): number[] {
     posInt('seeds', raw);
     return Array.from({ length: raw }, (_, i) => i + 1);
   }
-  if (!Array.isArray(raw) || raw.length === 0) fail(`seeds must be a positive count or a non-empty list of seeds. Got ${show(raw)}.`);
+  if (!Array.isArray(raw) || raw.length === 0)
+    fail(`seeds must be a positive count or a non-empty list of seeds. Got ${show(raw)}.`);
   raw.forEach((s, i) => {
-    if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0) fail(`seeds[${i}] must be a non-negative integer. Got ${show(s)}.`);
+    if (typeof s !== 'number' || !Number.isSafeInteger(s) || s < 0)
+      fail(`seeds[${i}] must be a non-negative integer. Got ${show(s)}.`);
   });
   if (new Set(raw).size !== raw.length) fail(`seeds must be distinct. Got ${show(raw)}.`);
   return raw as number[];
@@ -127,7 +147,8 @@ export function validateExperimentConfig(raw: unknown): ExperimentConfig {
   if (!isObject(raw)) fail(`must be an object. Got ${show(raw)}.`);
   unknownKeys('the top level', raw, TOP_KEYS);
   const name = raw.name ?? 'experiment';
-  if (typeof name !== 'string' || name.length === 0) fail(`name must be a non-empty string. Got ${show(name)}.`);
+  if (typeof name !== 'string' || name.length === 0)
+    fail(`name must be a non-empty string. Got ${show(name)}.`);
   const env = validateEnv(raw.env);
   const protocol = raw.protocol ?? 'full-information';
   if (protocol !== 'full-information' && protocol !== 'replay') {
@@ -141,13 +162,16 @@ export function validateExperimentConfig(raw: unknown): ExperimentConfig {
   const rawEps = raw.epsilons ?? [];
   if (!Array.isArray(rawEps)) fail(`epsilons must be a list of numbers. Got ${show(rawEps)}.`);
   const epsilons = rawEps.map((e, i) => {
-    if (typeof e !== 'number' || !Number.isFinite(e) || e <= 0) fail(`epsilons[${i}] must be a finite number > 0. Got ${show(e)}.`);
+    if (typeof e !== 'number' || !Number.isFinite(e) || e <= 0)
+      fail(`epsilons[${i}] must be a finite number > 0. Got ${show(e)}.`);
     return e;
   });
   if (new Set(epsilons).size !== epsilons.length) fail(`epsilons must be distinct. Got ${show(epsilons)}.`);
-  if (anyPrivate && epsilons.length === 0) fail('epsilons must list at least one budget when a private policy is run.');
+  if (anyPrivate && epsilons.length === 0)
+    fail('epsilons must list at least one budget when a private policy is run.');
   const delta = raw.delta ?? 1e-5;
-  if (typeof delta !== 'number' || !(delta > 0 && delta < 1)) fail(`delta must be a number in (0, 1). Got ${show(delta)}.`);
+  if (typeof delta !== 'number' || !(delta > 0 && delta < 1))
+    fail(`delta must be a number in (0, 1). Got ${show(delta)}.`);
   if (raw.seeds === undefined) fail('seeds is required (a count N for seeds 1..N, or a list).');
   const seeds = validateSeeds(raw.seeds);
   if (raw.horizon === undefined) fail('horizon is required (a positive integer).');

@@ -59,9 +59,9 @@ export function cellsCsv(result: ExperimentResult): string {
       c.meanRealisedReward,
       c.regret,
       c.effectiveSteps,
-      c.privacy.epsilon,
-      c.privacy.rho,
-      c.privacy.releases,
+      c.privacy?.epsilon,
+      c.privacy?.rho,
+      c.privacy?.releases,
       c.clippedCount,
     ]);
   }

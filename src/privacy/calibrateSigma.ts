@@ -51,7 +51,7 @@ const REL_PRECISION = 1e-8;
  * @param epsilon target, > 0.
  * @param settings q in (0, 1], delta in (0, 1), steps (default 1), orders (default 'extended'), conversion (default 'classic').
  * Throws {@link UnreachablePrivacyTargetError} when no sigma meets the target on this grid, saying why and what would work.
- * @example calibrateSigma(1, { q: 1, delta: 1e-5, orders: 'paper' }).sigma // ~ 4.4 (classic, order 32 or so)
+ * @example calibrateSigma(1, { q: 0.3, delta: 1e-5, orders: 'paper' }) // { sigma: ~2.59315, order: 16, ... }
  */
 export function calibrateSigma(epsilon: number, settings: SubsampledGaussianSettings): Calibration {
   if (typeof epsilon !== 'number' || !Number.isFinite(epsilon) || epsilon <= 0) {

@@ -17,7 +17,7 @@ function buildExtended(): readonly number[] {
 /**
  * The default grid outside paper reproduction: fractional orders from 1.05 to 11.5 (needed for
  * large epsilon), every integer from 12 to 64, then up to 1024 (needed for small epsilon and
- * many steps). 93 orders.
+ * many steps). 99 orders.
  */
 export const EXTENDED_ORDERS: readonly number[] = buildExtended();
 

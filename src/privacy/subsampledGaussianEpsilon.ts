@@ -79,7 +79,7 @@ export function epsilonForSigma(sigma: number, r: ResolvedSettings, scratch: Flo
 
 /**
  * epsilon of `steps` subsampled Gaussian releases with noise multiplier `sigma`.
- * @example subsampledGaussianEpsilon(1, { q: 1, delta: 1e-5, orders: [2, 4, 8, 16, 32] }).epsilon // 0.5 * 16/1 ... ~ 4.6 at order 4? see docs
+ * @example subsampledGaussianEpsilon(2.5, { q: 0.3, delta: 1e-5, orders: 'paper' }) // { epsilon: ~1.0404, order: 16, ... }
  */
 export function subsampledGaussianEpsilon(sigma: number, settings: SubsampledGaussianSettings): RdpGuarantee {
   if (typeof sigma !== 'number' || !Number.isFinite(sigma) || sigma <= 0) {

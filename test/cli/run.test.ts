@@ -17,7 +17,18 @@ function run(args: string[]) {
   return spawnSync(process.execPath, [...nodeArgs, 'run', ...args], { encoding: 'utf8' });
 }
 
-const grid = ['--env', 'synthetic', '--policy', 'adaprivate-ts,lints', '--epsilon', '1,5', '--seeds', '2', '--horizon', '100'];
+const grid = [
+  '--env',
+  'synthetic',
+  '--policy',
+  'adaprivate-ts,lints',
+  '--epsilon',
+  '1,5',
+  '--seeds',
+  '2',
+  '--horizon',
+  '100',
+];
 const small = ['--dim', '4', '--arms', '10', '--batch', '20', '--workers', '2'];
 
 test('run --json prints one object with a results array (policy, epsilon, meanReward, std, perSeed, regret, config)', () => {
@@ -58,7 +69,8 @@ test('run --json prints one object with a results array (policy, epsilon, meanRe
       assert.deepEqual(e.config.seeds, [1, 2]);
     }
     assert.deepEqual(out.results[0]!.config.params, { batchSize: 20 });
-    for (const f of ['results.json', 'cells.csv', 'checkpoints.csv', 'timings.json']) assert.ok(existsSync(join(dir, f)), f);
+    for (const f of ['results.json', 'cells.csv', 'checkpoints.csv', 'timings.json'])
+      assert.ok(existsSync(join(dir, f)), f);
     const saved = JSON.parse(readFileSync(join(dir, 'results.json'), 'utf8')) as { cells: unknown[] };
     assert.equal(saved.cells.length, 6);
     // a second run is served from the cache and prints the same numbers
@@ -82,8 +94,14 @@ test('bad input gives a one-line error and exit code 2', () => {
   const cases: [string[], RegExp][] = [
     [['--policy', 'nope', '--seeds', '1', '--horizon', '10'], /--policy "nope" is not a policy id/],
     [['--policy', 'lints', '--seeds', '0', '--horizon', '10'], /--seeds must be a positive integer/],
-    [['--policy', 'adaprivate-ts', '--seeds', '1', '--horizon', '10'], /epsilons must list at least one budget/],
-    [['--env', 'movielens', '--policy', 'lints', '--seeds', '1', '--horizon', '10'], /--env must be 'synthetic'/],
+    [
+      ['--policy', 'adaprivate-ts', '--seeds', '1', '--horizon', '10'],
+      /epsilons must list at least one budget/,
+    ],
+    [
+      ['--env', 'movielens', '--policy', 'lints', '--seeds', '1', '--horizon', '10'],
+      /--env must be 'synthetic'/,
+    ],
     [['--policy', 'lints', '--horizon', '10'], /--seeds N is required/],
     [['--config', 'x.yaml', '--policy', 'lints'], /--config cannot be combined/],
   ];

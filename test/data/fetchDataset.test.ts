@@ -67,7 +67,10 @@ before(async () => {
     const m = range === undefined ? null : /^bytes=(\d+)-$/.exec(range);
     if (m !== null && req.url !== '/norange.zip') {
       const start = Number(m[1]);
-      res.writeHead(206, { 'Content-Length': zip.length - start, 'Content-Range': `bytes ${start}-${zip.length - 1}/${zip.length}` });
+      res.writeHead(206, {
+        'Content-Length': zip.length - start,
+        'Content-Range': `bytes ${start}-${zip.length - 1}/${zip.length}`,
+      });
       res.end(zip.subarray(start));
       return;
     }
@@ -90,12 +93,20 @@ after(() => rmSync(root, { recursive: true, force: true }));
 describe('fetchDataset (local HTTP server)', () => {
   it('downloads, verifies and unpacks an archive', async () => {
     const dir = join(root, 'a');
-    const r = await fetchDataset('movielens-latest-small', { dir, url: `${base}/ml-latest-small.zip`, sha256: sha });
+    const r = await fetchDataset('movielens-latest-small', {
+      dir,
+      url: `${base}/ml-latest-small.zip`,
+      sha256: sha,
+    });
     assert.equal(r.verified, true);
     assert.equal(r.sha256, sha);
     assert.equal(readFileSync(join(dir, 'ml-latest-small', 'ratings.csv'), 'utf8'), ratings);
     assert.deepEqual(readdirSync(dir).sort(), ['ml-latest-small', 'ml-latest-small.zip']);
-    const again = await fetchDataset('movielens-latest-small', { dir, url: `${base}/ml-latest-small.zip`, sha256: sha });
+    const again = await fetchDataset('movielens-latest-small', {
+      dir,
+      url: `${base}/ml-latest-small.zip`,
+      sha256: sha,
+    });
     assert.equal(again.downloaded, 0, 'a complete, verified archive is not downloaded again');
   });
 
@@ -109,7 +120,11 @@ describe('fetchDataset (local HTTP server)', () => {
     assert.ok(existsSync(join(dir, 'ml-latest-small.zip.part')), 'the partial download is kept for resuming');
     assert.ok(!existsSync(join(dir, 'ml-latest-small.zip')), 'no half-written archive under the real name');
     requests.length = 0;
-    const r = await fetchDataset('movielens-latest-small', { dir, url: `${base}/ml-latest-small.zip`, sha256: sha });
+    const r = await fetchDataset('movielens-latest-small', {
+      dir,
+      url: `${base}/ml-latest-small.zip`,
+      sha256: sha,
+    });
     assert.equal(r.resumed, true);
     assert.equal(requests[0]?.range, 'bytes=1000-');
     assert.equal(r.downloaded, zip.length - 1000);
@@ -120,7 +135,9 @@ describe('fetchDataset (local HTTP server)', () => {
   it('restarts cleanly when the server ignores the range', async () => {
     const dir = join(root, 'c');
     interruptNext = true;
-    await assert.rejects(fetchDataset('movielens-latest-small', { dir, url: `${base}/norange.zip`, sha256: sha }));
+    await assert.rejects(
+      fetchDataset('movielens-latest-small', { dir, url: `${base}/norange.zip`, sha256: sha }),
+    );
     const r = await fetchDataset('movielens-latest-small', { dir, url: `${base}/norange.zip`, sha256: sha });
     assert.equal(r.resumed, false);
     assert.equal(r.downloaded, zip.length);
@@ -130,7 +147,11 @@ describe('fetchDataset (local HTTP server)', () => {
   it('refuses a checksum mismatch and leaves nothing behind', async () => {
     const dir = join(root, 'd');
     await assert.rejects(
-      fetchDataset('movielens-latest-small', { dir, url: `${base}/ml-latest-small.zip`, sha256: 'a'.repeat(64) }),
+      fetchDataset('movielens-latest-small', {
+        dir,
+        url: `${base}/ml-latest-small.zip`,
+        sha256: 'a'.repeat(64),
+      }),
       /checksum mismatch.*expected sha256 a{64}, got [0-9a-f]{64}/,
     );
     assert.deepEqual(readdirSync(dir), []);
@@ -138,8 +159,14 @@ describe('fetchDataset (local HTTP server)', () => {
 
   it('reports HTTP errors, unknown datasets and bad checksums', async () => {
     const dir = join(root, 'e');
-    await assert.rejects(fetchDataset('movielens-latest-small', { dir, url: `${base}/missing.zip` }), /HTTP 404/);
+    await assert.rejects(
+      fetchDataset('movielens-latest-small', { dir, url: `${base}/missing.zip` }),
+      /HTTP 404/,
+    );
     await assert.rejects(fetchDataset('netflix', { dir }), /dataset must be one of movielens-25m, /);
-    await assert.rejects(fetchDataset('jester-1', { dir, sha256: 'xyz' }), /sha256 must be 64 hexadecimal digits/);
+    await assert.rejects(
+      fetchDataset('jester-1', { dir, sha256: 'xyz' }),
+      /sha256 must be 64 hexadecimal digits/,
+    );
   });
 });

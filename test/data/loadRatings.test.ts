@@ -39,9 +39,12 @@ describe('loadRatings', () => {
   });
 
   it('reads ml-1m ratings.dat (::) and ml-100k u.data (tab)', async () => {
-    const dat = await loadRatings(file('ratings.dat', '1::1193::5::978300760\n1::661::3::978302109\n2::1193::4::978301968\n'), {
-      format: 'movielens-dat',
-    });
+    const dat = await loadRatings(
+      file('ratings.dat', '1::1193::5::978300760\n1::661::3::978302109\n2::1193::4::978301968\n'),
+      {
+        format: 'movielens-dat',
+      },
+    );
     assert.deepEqual(Array.from(dat.userIds), [1, 2]);
     assert.deepEqual(Array.from(dat.itemIds), [1193, 661]);
     assert.deepEqual(Array.from(dat.ratings), [5, 3, 4]);
@@ -66,9 +69,12 @@ describe('loadRatings', () => {
     assert.deepEqual(Array.from(d.userIds), [1, 2]);
     assert.deepEqual(Array.from(d.itemIds), [1, 5, 100, 2]);
     assert.deepEqual(Array.from(d.ratings), [Math.fround(-7.82), 8.5, 0, 10]);
-    const j2 = await loadRatings(file('jester_ratings.dat', '1\t\t5\t\t0.219\n1  7 -9.281\n63978\t150\t10\n'), {
-      format: 'jester-2',
-    });
+    const j2 = await loadRatings(
+      file('jester_ratings.dat', '1\t\t5\t\t0.219\n1  7 -9.281\n63978\t150\t10\n'),
+      {
+        format: 'jester-2',
+      },
+    );
     assert.deepEqual(Array.from(j2.userIds), [1, 63978]);
     assert.deepEqual(Array.from(j2.itemIds), [5, 7, 150]);
     assert.deepEqual(Array.from(j2.ratings), [Math.fround(0.219), Math.fround(-9.281), 10]);
@@ -76,8 +82,16 @@ describe('loadRatings', () => {
 
   it('fails on the first bad row with the file name and line number', async () => {
     const cases: [string, string, RegExp][] = [
-      ['userId,movieId,rating,timestamp\n1,2,4,5\n1,3,abc,6\n', 'movielens-csv', /:3: rating must be a number in \[0\.5, 5\]\. Got "abc"/],
-      ['userId,movieId,rating,timestamp\r\n1,2,4,5\r\n1,3,4\r\n', 'movielens-csv', /:3: expected 4 columns\. Got 3/],
+      [
+        'userId,movieId,rating,timestamp\n1,2,4,5\n1,3,abc,6\n',
+        'movielens-csv',
+        /:3: rating must be a number in \[0\.5, 5\]\. Got "abc"/,
+      ],
+      [
+        'userId,movieId,rating,timestamp\r\n1,2,4,5\r\n1,3,4\r\n',
+        'movielens-csv',
+        /:3: expected 4 columns\. Got 3/,
+      ],
       ['userId,movieId,rating,timestamp\n1,2,5.5,5\n', 'movielens-csv', /:2: rating must be .*Got "5\.5"/],
       ['1,2,4,5\n', 'movielens-csv', /:1: expected the header/],
       ['userId,movieId,rating,timestamp\n1,2,4,5\n1,3', 'movielens-csv', /:3: expected 4 columns.*truncated/],
@@ -87,14 +101,23 @@ describe('loadRatings', () => {
       ['1 2 11\n', 'jester-2', /:1: rating must be a number in \[-10, 10\]/],
       ['x 2 1\n', 'jester-2', /:1: user id must be a non-negative integer/],
       [`2,${['1', '2', ...Array(98).fill('99')].join(',')}\n5,1\n`, 'jester-1', /:2: expected 101 columns/],
-      [`3,${['1', '2', ...Array(98).fill('99')].join(',')}\n`, 'jester-1', /:1: column 1 says 3 jokes were rated, but the row has 2/],
-      [`1,${['12', ...Array(99).fill('99')].join(',')}\n`, 'jester-1', /:1: column 2 \(joke 1\) must be a rating in \[-10, 10\] or 99/],
+      [
+        `3,${['1', '2', ...Array(98).fill('99')].join(',')}\n`,
+        'jester-1',
+        /:1: column 1 says 3 jokes were rated, but the row has 2/,
+      ],
+      [
+        `1,${['12', ...Array(99).fill('99')].join(',')}\n`,
+        'jester-1',
+        /:1: column 2 \(joke 1\) must be a rating in \[-10, 10\] or 99/,
+      ],
     ];
     for (const [text, format, re] of cases) {
       const p = file('bad.txt', text);
       await assert.rejects(
         loadRatings(p, { format: format as never }),
-        (err: unknown) => err instanceof DataFormatError && re.test(err.message) && err.message.includes('bad.txt'),
+        (err: unknown) =>
+          err instanceof DataFormatError && re.test(err.message) && err.message.includes('bad.txt'),
         `${format}: ${JSON.stringify(text.slice(0, 60))} should fail with ${re}`,
       );
     }
@@ -117,7 +140,8 @@ describe('loadRatings', () => {
 
   it('streams a file larger than one read chunk with lines split across chunks', async () => {
     const lines = ['userId,movieId,rating,timestamp'];
-    for (let i = 0; i < 60000; i++) lines.push(`${(i % 997) + 1},${(i * 7) % 5003},${((i % 10) + 1) / 2},${1000000 + i}`);
+    for (let i = 0; i < 60000; i++)
+      lines.push(`${(i % 997) + 1},${(i * 7) % 5003},${((i % 10) + 1) / 2},${1000000 + i}`);
     const d = await loadRatings(file('ratings.csv', `${lines.join('\n')}\n`), { format: 'movielens-csv' });
     assert.equal(d.count, 60000);
     assert.equal(d.userIds.length, 997);

@@ -16,7 +16,8 @@ test('paper defaults: d=20, n=100, K=5, ||theta*||=2, logistic link; unit-norm p
     [20, 100, 5, 2, 'logistic'],
   );
   assert.ok(Math.abs(rowNorm(env.theta, 0, 20) - 2) < 1e-12);
-  for (let i = 0; i < env.arms; i++) assert.ok(Math.abs(rowNorm(env.pool, i * 20, 20) - 1) < 1e-12, `arm ${i}`);
+  for (let i = 0; i < env.arms; i++)
+    assert.ok(Math.abs(rowNorm(env.pool, i * 20, 20) - 1) < 1e-12, `arm ${i}`);
   for (let i = 0; i < env.arms; i++) {
     let z = 0;
     for (let j = 0; j < 20; j++) z += env.pool[i * 20 + j]! * env.theta[j]!;
@@ -42,7 +43,10 @@ test('every round offers K distinct pool arms with their expected rewards (prope
           assert.equal(new Set(idx).size, k);
           idx.forEach((i, a) => {
             assert.ok(i >= 0 && i < arms);
-            assert.deepEqual(Array.from(x.subarray(a * dim, (a + 1) * dim)), Array.from(env.pool.subarray(i * dim, (i + 1) * dim)));
+            assert.deepEqual(
+              Array.from(x.subarray(a * dim, (a + 1) * dim)),
+              Array.from(env.pool.subarray(i * dim, (i + 1) * dim)),
+            );
             assert.equal(mu[a], env.poolMeans[i]);
             assert.ok(mu[a]! >= 0 && mu[a]! <= 1);
             const r = env.reward(a);
@@ -127,9 +131,18 @@ test('common random numbers: same seed, same rounds and reward noise whatever ar
 
 test('bad options are refused with the option, the value and the rule', () => {
   assert.throws(() => new SyntheticEnvironment({ dim: 0 }, 1), /dim must be an integer >= 1\. Got 0\./);
-  assert.throws(() => new SyntheticEnvironment({ arms: 3, armsPerRound: 5 }, 1), /armsPerRound must be at most arms \(3\)\. Got 5\./);
-  assert.throws(() => new SyntheticEnvironment({ thetaNorm: -1 }, 1), /thetaNorm must be a finite number > 0\. Got -1\./);
-  assert.throws(() => new SyntheticEnvironment({ link: 'probit' as never }, 1), /link must be 'logistic' or 'linear'/);
+  assert.throws(
+    () => new SyntheticEnvironment({ arms: 3, armsPerRound: 5 }, 1),
+    /armsPerRound must be at most arms \(3\)\. Got 5\./,
+  );
+  assert.throws(
+    () => new SyntheticEnvironment({ thetaNorm: -1 }, 1),
+    /thetaNorm must be a finite number > 0\. Got -1\./,
+  );
+  assert.throws(
+    () => new SyntheticEnvironment({ link: 'probit' as never }, 1),
+    /link must be 'logistic' or 'linear'/,
+  );
   const env = createSyntheticEnvironment({}, 1);
   assert.throws(() => env.reward(0), /before the first nextRound/);
   env.nextRound(new Float64Array(100), new Float64Array(5));

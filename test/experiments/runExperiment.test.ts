@@ -39,7 +39,8 @@ test('byte-identical results with 1 and 2 workers and in-process; ordered by key
   assert.ok(Math.abs(cell.meanReward - last.cumulativeExpectedReward! / 120) < 1e-15);
   assert.ok(cell.regret! >= 0);
   const priv = one.cells.find((c) => c.config.policy === 'adaprivate-ts' && c.config.epsilon === 1)!;
-  assert.ok(priv.privacy.epsilon <= 1 + 1e-9 && priv.privacy.releases > 0);
+  assert.ok(priv.privacy !== null && priv.privacy.epsilon <= 1 + 1e-9 && priv.privacy.releases > 0);
+  assert.equal(cell.privacy, null);
   // the same seed gives every policy the same rounds: best possible reward is shared
   const seed1 = one.cells.filter((c) => c.seed === 1);
   const bestPlusRegret = seed1.map((c) => c.checkpoints.at(-1)!.cumulativeExpectedReward! + c.regret!);
@@ -50,18 +51,26 @@ test('cache: a rerun reuses every cell; a deleted cell alone is recomputed, with
   const dir = mkdtempSync(join(tmpdir(), 'adaprivate-cache-'));
   try {
     const progress: RunProgress[] = [];
-    const first = await runExperiment(config, { workers: 2, cacheDir: dir, onProgress: (p) => progress.push(p) });
+    const first = await runExperiment(config, {
+      workers: 2,
+      cacheDir: dir,
+      onProgress: (p) => progress.push(p),
+    });
     assert.equal(readdirSync(dir).filter((f) => f.endsWith('.json')).length, 6);
     assert.deepEqual(progress.at(-1), { done: 6, total: 6, cached: 0 });
     assert.ok(first.timings.every((t) => !t.cached));
     const victim = first.cells[2]!.key;
-    const others = first.cells.filter((c) => c.key !== victim).map((c) => statSync(cachePath(dir, c.key)).mtimeMs);
+    const others = first.cells
+      .filter((c) => c.key !== victim)
+      .map((c) => statSync(cachePath(dir, c.key)).mtimeMs);
     rmSync(cachePath(dir, victim));
     const second = await runExperiment(config, { workers: 2, cacheDir: dir });
     const recomputed = second.timings.filter((t) => !t.cached).map((t) => t.key);
     assert.deepEqual(recomputed, [victim]);
     assert.equal(resultsToJson(second), resultsToJson(first));
-    const after = first.cells.filter((c) => c.key !== victim).map((c) => statSync(cachePath(dir, c.key)).mtimeMs);
+    const after = first.cells
+      .filter((c) => c.key !== victim)
+      .map((c) => statSync(cachePath(dir, c.key)).mtimeMs);
     assert.deepEqual(after, others, 'cached cells are not rewritten');
     assert.equal(readdirSync(dir).filter((f) => f.includes('.tmp-')).length, 0, 'no temporary files left');
   } finally {
@@ -72,7 +81,9 @@ test('cache: a rerun reuses every cell; a deleted cell alone is recomputed, with
 test('abort: an aborted signal rejects with AbortError', async () => {
   const controller = new AbortController();
   controller.abort();
-  await assert.rejects(runExperiment(config, { workers: 1, signal: controller.signal }), { name: 'AbortError' });
+  await assert.rejects(runExperiment(config, { workers: 1, signal: controller.signal }), {
+    name: 'AbortError',
+  });
   const c2 = new AbortController();
   const p = runExperiment(config, {
     inProcess: true,

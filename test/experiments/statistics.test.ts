@@ -31,7 +31,10 @@ test('pairedTTest matches scipy.stats.ttest_rel (n = 6)', () => {
 });
 
 test('pairedTTest matches scipy on two more samples, and is antisymmetric', () => {
-  const r = pairedTTest({ seeds: seeds(4), perSeed: [1, 2, 3, 5] }, { seeds: seeds(4), perSeed: [1, 1, 2, 3] });
+  const r = pairedTTest(
+    { seeds: seeds(4), perSeed: [1, 2, 3, 5] },
+    { seeds: seeds(4), perSeed: [1, 1, 2, 3] },
+  );
   close(r.t, 2.449489742783178, 1e-9, 't');
   close(r.pValue, 0.09172111331157186, 1e-7, 'p');
   const a3 = [3.1, 2.9, 3.3, 3.0, 3.2, 2.8, 3.05, 3.15, 2.95, 3.25, 3.1, 3.0];

@@ -8,7 +8,13 @@ import { cellsCsv, checkpointsCsv } from '../../src/experiments/writeResultsCsv.
 
 const env = { kind: 'synthetic', dim: 2, arms: 4, armsPerRound: 2, thetaNorm: 2, link: 'logistic' } as const;
 
-function cell(policy: string, epsilon: number | null, params: Record<string, number>, seed: number, mean: number): CellResult {
+function cell(
+  policy: string,
+  epsilon: number | null,
+  params: Record<string, number>,
+  seed: number,
+  mean: number,
+): CellResult {
   const config: CellConfig = {
     env,
     protocol: 'full-information',
@@ -28,14 +34,32 @@ function cell(policy: string, epsilon: number | null, params: Record<string, num
     environment: {},
     policyConfig: {},
     checkpoints: [
-      { round: 5, cumulativeReward: 2, cumulativeExpectedReward: 5 * mean, cumulativeRegret: 1, effectiveSteps: null, ctr: null },
-      { round: 10, cumulativeReward: 4, cumulativeExpectedReward: 10 * mean, cumulativeRegret: 2 * seed, effectiveSteps: null, ctr: null },
+      {
+        round: 5,
+        cumulativeReward: 2,
+        cumulativeExpectedReward: 5 * mean,
+        cumulativeRegret: 1,
+        effectiveSteps: null,
+        ctr: null,
+      },
+      {
+        round: 10,
+        cumulativeReward: 4,
+        cumulativeExpectedReward: 10 * mean,
+        cumulativeRegret: 2 * seed,
+        effectiveSteps: null,
+        ctr: null,
+      },
     ],
     meanReward: mean,
     meanRealisedReward: 0.4,
     regret: 2 * seed,
     effectiveSteps: null,
-    privacy: { rho: null, epsilon: epsilon ?? 0, delta: 0, releases: 1, composition: 'none', conversion: 'none', order: null },
+    privacy:
+      epsilon === null
+        ? null
+        : // only `epsilon` is read by the code under test
+          ({ rho: null, epsilon, delta: 0, releases: 1, composition: 'none', conversion: 'none', order: null } as unknown as CellResult['privacy']),
     clippedCount: 0,
   };
 }
@@ -88,7 +112,7 @@ test('CSV writers: header, one row per cell / checkpoint, empty fields for null'
   const rows = cellsCsv(result).trimEnd().split('\n');
   assert.equal(rows.length, 7);
   assert.match(rows[0]!, /^key,policy,epsilon,delta,params,seed,horizon,meanReward,/);
-  assert.equal(rows[5], 'lints-null-{}-1,lints,,,,1,10,0.8,0.4,2,,0,,1,0');
+  assert.equal(rows[5], 'lints-null-{}-1,lints,,,,1,10,0.8,0.4,2,,,,,0');
   const cp = checkpointsCsv(result).trimEnd().split('\n');
   assert.equal(cp.length, 13);
 });

@@ -10,7 +10,14 @@ import { policyInfo } from '../../src/policies/index.js';
 
 test('defaults are filled in, the result is frozen and itself valid', () => {
   const c = validateExperimentConfig({ policies: ['adaprivate-ts'], epsilons: [1], seeds: 3, horizon: 1000 });
-  assert.deepEqual(c.env, { kind: 'synthetic', dim: 20, arms: 100, armsPerRound: 5, thetaNorm: 2, link: 'logistic' });
+  assert.deepEqual(c.env, {
+    kind: 'synthetic',
+    dim: 20,
+    arms: 100,
+    armsPerRound: 5,
+    thetaNorm: 2,
+    link: 'logistic',
+  });
   assert.equal(c.protocol, 'full-information');
   assert.equal(c.delta, 1e-5);
   assert.deepEqual(c.seeds, [1, 2, 3]);
@@ -58,12 +65,21 @@ test('bad configs are refused with the field, the value and the rule', () => {
     [{ ...base, epsilons: [1, -2] }, /epsilons\[1\] must be a finite number > 0\. Got -2\./],
     [{ ...base, epsilons: [] }, /epsilons must list at least one budget/],
     [{ ...base, policies: ['nope'] }, /policies\[0\]\.policy must be a known policy id\. Got "nope"\./],
-    [{ ...base, policies: [{ policy: 'lints', params: { alpha: 1 } }] }, /params\.alpha is not a hyperparameter of lints/],
-    [{ ...base, policies: [{ policy: 'adaprivate-ts', params: { epsilon: 1 } }] }, /params\.epsilon is not a hyperparameter/],
+    [
+      { ...base, policies: [{ policy: 'lints', params: { alpha: 1 } }] },
+      /params\.alpha is not a hyperparameter of lints/,
+    ],
+    [
+      { ...base, policies: [{ policy: 'adaprivate-ts', params: { epsilon: 1 } }] },
+      /params\.epsilon is not a hyperparameter/,
+    ],
     [{ ...base, seeds: [1, 1] }, /seeds must be distinct/],
     [{ ...base, seeds: [-1] }, /seeds\[0\] must be a non-negative integer/],
     [{ ...base, delta: 2 }, /delta must be a number in \(0, 1\)\. Got 2\./],
-    [{ ...base, env: { kind: 'synthetic', armsPerRound: 500 } }, /env\.armsPerRound must be an integer in \[2, arms = 100\]\. Got 500\./],
+    [
+      { ...base, env: { kind: 'synthetic', armsPerRound: 500 } },
+      /env\.armsPerRound must be an integer in \[2, arms = 100\]\. Got 500\./,
+    ],
     [{ ...base, env: { kind: 'mars' } }, /env\.kind must be 'synthetic' or 'ratings'/],
     [{ ...base, protocol: 'online' }, /protocol must be 'full-information' or 'replay'/],
     [{ ...base, checkpoints: 101 }, /checkpoints must be at most horizon \(100\)/],
@@ -71,11 +87,14 @@ test('bad configs are refused with the field, the value and the rule', () => {
     [{ ...base, seeds: undefined }, /seeds is required/],
   ];
   for (const [raw, re] of cases) {
-    assert.throws(() => validateExperimentConfig(raw), (err: Error) => {
-      assert.equal(err.name, 'ExperimentConfigError');
-      assert.match(err.message, re);
-      return true;
-    });
+    assert.throws(
+      () => validateExperimentConfig(raw),
+      (err: Error) => {
+        assert.equal(err.name, 'ExperimentConfigError');
+        assert.match(err.message, re);
+        return true;
+      },
+    );
   }
 });
 

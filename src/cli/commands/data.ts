@@ -19,7 +19,10 @@ import { UsageError } from '../UsageError.js';
  * A progress reporter for long steps: a cli-progress bar on an interactive terminal (stderr), nothing
  * otherwise. A bar appears only once a step has run for more than a second.
  */
-export function stepProgress(): { update: (step: string, done: number, total: number) => void; stop: () => void } {
+export function stepProgress(): {
+  update: (step: string, done: number, total: number) => void;
+  stop: () => void;
+} {
   if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
   let bar: cliProgress.SingleBar | undefined;
   let step = '';
@@ -59,7 +62,9 @@ function resolveFormat(source: string, raw: string | undefined): RatingsFormat {
   }
   const g = guessRatingsFormat(source);
   if (g === undefined) {
-    throw new UsageError(`--format is required: cannot tell the layout of ${source} from its name (one of ${RATINGS_FORMATS.join(', ')}).`);
+    throw new UsageError(
+      `--format is required: cannot tell the layout of ${source} from its name (one of ${RATINGS_FORMATS.join(', ')}).`,
+    );
   }
   return g;
 }
@@ -78,7 +83,9 @@ export function registerData(program: Command): void {
     .option('--json', 'print the result as JSON')
     .action(async (name: string, opts: { dir: string; url?: string; sha256?: string; json?: boolean }) => {
       if (DATASETS[name] === undefined) {
-        throw new UsageError(`dataset must be one of ${Object.keys(DATASETS).join(', ')}. Got ${JSON.stringify(name)}.`);
+        throw new UsageError(
+          `dataset must be one of ${Object.keys(DATASETS).join(', ')}. Got ${JSON.stringify(name)}.`,
+        );
       }
       const progress = stepProgress();
       try {
@@ -104,11 +111,19 @@ export function registerData(program: Command): void {
   data
     .command('prepare')
     .description('load a ratings file, split it, compute rank-d SVD features and write a features file')
-    .requiredOption('--source <file>', 'ratings file (ratings.csv, ratings.dat, u.data, jester-data-1.csv, jester_ratings.dat)')
+    .requiredOption(
+      '--source <file>',
+      'ratings file (ratings.csv, ratings.dat, u.data, jester-data-1.csv, jester_ratings.dat)',
+    )
     .option('--format <format>', `one of ${RATINGS_FORMATS.join(', ')} (default: from the file name)`)
     .requiredOption('--out <file>', 'features file to write (reused when its header matches)')
     .option('--rank <d>', 'SVD rank', parsePositiveInt('--rank'), DEFAULT_FEATURE_PARAMS.rank)
-    .option('--eval-fraction <f>', 'fraction of each user’s ratings held out for the bandit', parseNumber('--eval-fraction'), 0.5)
+    .option(
+      '--eval-fraction <f>',
+      'fraction of each user’s ratings held out for the bandit',
+      parseNumber('--eval-fraction'),
+      0.5,
+    )
     .option('--seed <n>', 'seed of the split and the SVD', parseNumber('--seed'), 1)
     .option('--power-iterations <q>', 'SVD power iterations', parseNumber('--power-iterations'), 4)
     .option('--skip-bad-rows', 'skip and count malformed rows instead of failing')

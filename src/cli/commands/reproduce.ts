@@ -1,4 +1,114 @@
-import type { Command } from 'commander';
+/**
+ * `adaprivate reproduce`: the paper's experiments end to end. `reproduce synthetic` runs the
+ * synthetic study (main table, tuning, TS vs UCB tests, amplification, ablation, robustness, group
+ * privacy) and writes results, tables, charts, an HTML report and REPRODUCTION.md. Real-data
+ * studies register their own subcommands on the same `reproduce` command (one call each).
+ */
+import { SingleBar } from 'cli-progress';
+import { type Command, Option } from 'commander';
+import { reproduceSynthetic, type SyntheticScaleName } from '../../experiments/reproduce/index.js';
+import { parsePositiveInt, printJson } from '../output.js';
+import { UsageError } from '../UsageError.js';
 
-/** Registers the `reproduce` command group (not yet implemented). */
-export function registerReproduce(_program: Command): void {}
+interface SyntheticFlags {
+  quick?: boolean;
+  tiny?: boolean;
+  out?: string;
+  workers?: number;
+  json?: boolean;
+  writeDoc?: boolean | string;
+  cache?: boolean;
+}
+
+/**
+ * Adds `synthetic` to the `reproduce` command.
+ *
+ * @example
+ * addReproduceSynthetic(program.command('reproduce')); // `adaprivate reproduce synthetic --quick`
+ */
+export function addReproduceSynthetic(reproduce: Command): Command {
+  const cmd = reproduce
+    .command('synthetic')
+    .description(
+      "every synthetic experiment of the paper: main table (11 policies, 6 budgets, default and tuned), TS vs UCB t-tests, amplification, ablation, robustness and group privacy; writes JSON/CSV results, Markdown tables, SVG charts, report.html and REPRODUCTION.md to --out, and prints the main table",
+    )
+    .option('--quick', 'reduced run in under a minute: 3 seeds, T = 2000, small tuning grids (docs/REPRODUCTION.md)')
+    .addOption(new Option('--tiny', 'smoke-test size (d = 5, 2 seeds, T = 200)').hideHelp())
+    .option('--out <dir>', 'output directory', 'results/synthetic')
+    .option('--workers <n>', 'worker threads (default: all cores)', parsePositiveInt('--workers'))
+    .option('--no-cache', 'do not reuse or keep finished cells in <out>/cache')
+    .option(
+      '--write-doc [path]',
+      'also write the document with its charts (default path docs/REPRODUCTION.md, charts in docs/img/reproduction/)',
+    )
+    .option('--json', 'print one JSON object (claims, tables, timing, files) instead of the table')
+    .action(async (flags: SyntheticFlags) => {
+      if (flags.quick === true && flags.tiny === true) throw new UsageError('reproduce synthetic: --quick and --tiny exclude each other.');
+      const scale: SyntheticScaleName = flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
+      const docPath = flags.writeDoc === true ? 'docs/REPRODUCTION.md' : typeof flags.writeDoc === 'string' ? flags.writeDoc : undefined;
+      const out = flags.out ?? 'results/synthetic';
+      const command = `adaprivate reproduce synthetic${scale === 'full' ? '' : ` --${scale}`}`;
+      const showBar = flags.json !== true && process.stderr.isTTY === true;
+      const bar = showBar
+        ? new SingleBar({
+            stream: process.stderr,
+            format: ' {study} [{bar}] {value}/{total} cells | ETA {eta_formatted}',
+            hideCursor: true,
+          })
+        : null;
+      let current = '';
+      const r = await reproduceSynthetic({
+        scale,
+        outDir: out,
+        command,
+        ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+        ...(flags.cache === false ? { cacheDir: null } : {}),
+        ...(docPath === undefined ? {} : { docPath }),
+        ...(bar === null
+          ? {}
+          : {
+              onProgress: (study: string, p: { done: number; total: number }) => {
+                if (study !== current) {
+                  if (current !== '') bar.stop();
+                  current = study;
+                  bar.start(p.total, p.done, { study });
+                } else bar.update(p.done, { study });
+              },
+            }),
+      }).finally(() => bar?.stop());
+      if (flags.json === true) {
+        printJson({
+          scale,
+          out,
+          timing: r.timing,
+          claims: r.claims,
+          tables: r.tables.map((t) => ({ title: t.title, columns: t.columns.map((c) => c.header), rows: t.raw ?? t.rows })),
+          files: r.files,
+        });
+        return;
+      }
+      process.stdout.write(`${r.tables[0]!.title}\n\n${r.mainTableMarkdown}\n`);
+      for (const c of r.claims) process.stdout.write(`${c.verdict.padEnd(15)} ${c.title}\n`);
+      process.stdout.write(
+        `\n${r.timing.cellsRun} cells run, ${r.timing.cellsCached} cached, ${r.timing.wallSeconds.toFixed(1)} s (${Math.round(r.timing.roundsPerSecond)} rounds/s). Outputs in ${out}/ (report.html, REPRODUCTION.md, tables.md, svg/, */results.json)${docPath === undefined ? '' : ` and ${docPath}`}.\n`,
+      );
+    });
+  cmd.exitOverride();
+  return cmd;
+}
+
+/**
+ * Registers the `reproduce` command group and returns it, so that other studies add a subcommand
+ * with one call (e.g. `addReproduceMovielens(registerReproduce(program))`).
+ *
+ * @example
+ * const reproduce = registerReproduce(program); // then: adaprivate reproduce synthetic --quick
+ */
+export function registerReproduce(program: Command): Command {
+  const reproduce = program
+    .command('reproduce')
+    .description("reproduce the paper's experiments (synthetic; real-data studies add their own subcommands)");
+  addReproduceSynthetic(reproduce);
+  reproduce.exitOverride();
+  return reproduce;
+}

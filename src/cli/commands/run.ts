@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import {
-  ExperimentConfigError,
   type ExperimentConfig,
+  ExperimentConfigError,
   type ExperimentResult,
   loadExperimentConfig,
   runExperiment,
@@ -64,18 +64,25 @@ const GRID_FLAGS = [
 
 function configFromFlags(f: RunFlags): ExperimentConfig {
   if (f.env !== undefined && f.env !== 'synthetic') {
-    throw new UsageError(`run: --env must be 'synthetic' (real-data experiments take --config FILE). Got ${JSON.stringify(f.env)}.`);
+    throw new UsageError(
+      `run: --env must be 'synthetic' (real-data experiments take --config FILE). Got ${JSON.stringify(f.env)}.`,
+    );
   }
   if (f.policy === undefined) throw new UsageError('run: --policy ID[,ID..] is required (or --config FILE).');
   const ids = f.policy.split(',').map((s) => s.trim());
   for (const id of ids) {
-    if (!isPolicyId(id)) throw new UsageError(`run: --policy ${JSON.stringify(id)} is not a policy id. Known: ${policyIds.join(', ')}.`);
+    if (!isPolicyId(id))
+      throw new UsageError(
+        `run: --policy ${JSON.stringify(id)} is not a policy id. Known: ${policyIds.join(', ')}.`,
+      );
   }
   if (f.seeds === undefined) throw new UsageError('run: --seeds N is required.');
   if (f.horizon === undefined) throw new UsageError('run: --horizon T is required.');
   const usesBatch = ids.filter((id) => isPolicyId(id) && policyInfo(id).options.includes('batchSize'));
   if (f.batch !== undefined && usesBatch.length === 0) {
-    throw new UsageError(`run: --batch applies to batched policies only, and none of ${ids.join(', ')} is batched.`);
+    throw new UsageError(
+      `run: --batch applies to batched policies only, and none of ${ids.join(', ')} is batched.`,
+    );
   }
   const policies = ids.map((id) => {
     const params: Record<string, number> = {};
@@ -115,7 +122,7 @@ function resultEntry(s: SettingSummary) {
     seeds: s.meanReward.seeds,
     regret: s.regret === null ? null : s.regret.mean,
     regretStd: s.regret === null ? null : s.regret.std,
-    epsilonSpent: s.epsilonSpent.mean,
+    epsilonSpent: s.epsilonSpent === null ? null : s.epsilonSpent.mean,
     config: { ...cell, seeds: s.meanReward.seeds },
   };
 }
@@ -141,10 +148,13 @@ function jsonReport(result: ExperimentResult, summaries: readonly SettingSummary
   };
 }
 
-const fmt = (v: number | null, digits = 4): string => (v === null || Number.isNaN(v) ? '-' : v.toFixed(digits));
+const fmt = (v: number | null, digits = 4): string =>
+  v === null || Number.isNaN(v) ? '-' : v.toFixed(digits);
 
 function table(summaries: readonly SettingSummary[]): string {
-  const rows = [['policy', 'epsilon', 'params', 'mean reward', 'std', '95% CI', 'regret', 'eps spent', 'seeds']];
+  const rows = [
+    ['policy', 'epsilon', 'params', 'mean reward', 'std', '95% CI', 'regret', 'eps spent', 'seeds'],
+  ];
   for (const s of summaries) {
     const params = Object.entries(s.params)
       .map(([k, v]) => `${k}=${v}`)
@@ -157,12 +167,19 @@ function table(summaries: readonly SettingSummary[]): string {
       fmt(s.meanReward.std),
       `[${fmt(s.meanReward.ci95[0])}, ${fmt(s.meanReward.ci95[1])}]`,
       s.regret === null ? '-' : fmt(s.regret.mean, 1),
-      fmt(s.epsilonSpent.mean, 3),
+      s.epsilonSpent === null ? '-' : fmt(s.epsilonSpent.mean, 3),
       String(s.meanReward.n),
     ]);
   }
   const widths = rows[0]!.map((_, j) => Math.max(...rows.map((r) => r[j]!.length)));
-  return rows.map((r) => r.map((c, j) => (j >= 3 ? c.padStart(widths[j]!) : c.padEnd(widths[j]!))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, j) => (j >= 3 ? c.padStart(widths[j]!) : c.padEnd(widths[j]!)))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 async function runCommand(f: RunFlags): Promise<void> {
@@ -171,7 +188,9 @@ async function runCommand(f: RunFlags): Promise<void> {
     if (f.config !== undefined) {
       const clash = GRID_FLAGS.filter((k) => f[k] !== undefined);
       if (clash.length > 0) {
-        throw new UsageError(`run: --config cannot be combined with grid flags (${clash.map((k) => `--${k}`).join(', ')}).`);
+        throw new UsageError(
+          `run: --config cannot be combined with grid flags (${clash.map((k) => `--${k}`).join(', ')}).`,
+        );
       }
       config = loadExperimentConfig(f.config);
     } else {
@@ -185,7 +204,8 @@ async function runCommand(f: RunFlags): Promise<void> {
   const showBar = f.json !== true && process.stderr.isTTY === true;
   const bar = showBar
     ? new SingleBar({
-        format: 'run [{bar}] {value}/{total} cells | {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted}',
+        format:
+          'run [{bar}] {value}/{total} cells | {percentage}% | ETA {eta_formatted} | elapsed {duration_formatted}',
         stream: process.stderr,
         hideCursor: true,
       })
@@ -240,7 +260,11 @@ export function registerRun(program: Command): void {
     .description('run an experiment grid (policies x epsilons x hyperparameters x seeds) in parallel')
     .option('--env <kind>', "environment: 'synthetic' (the paper's, SPEC section 5)")
     .option('--policy <ids>', `comma-separated policy ids (${policyIds.join(', ')})`)
-    .option('--epsilon <list>', 'comma-separated privacy budgets for private policies', parseNumberList('--epsilon'))
+    .option(
+      '--epsilon <list>',
+      'comma-separated privacy budgets for private policies',
+      parseNumberList('--epsilon'),
+    )
     .option('--delta <number>', 'privacy delta (default 1e-5)', parseNumber('--delta'))
     .option('--seeds <n>', 'number of seeds (seeds 1..N)', parsePositiveInt('--seeds'))
     .option('--horizon <T>', 'rounds per run', parsePositiveInt('--horizon'))
@@ -248,7 +272,11 @@ export function registerRun(program: Command): void {
     .option('--tune', "sweep each policy's SPEC tuning grid and report the best setting")
     .option('--dim <d>', 'feature dimension (default 20)', parsePositiveInt('--dim'))
     .option('--arms <n>', 'arm pool size (default 100)', parsePositiveInt('--arms'))
-    .option('--arms-per-round <K>', 'arms offered per round (default 5)', parsePositiveInt('--arms-per-round'))
+    .option(
+      '--arms-per-round <K>',
+      'arms offered per round (default 5)',
+      parsePositiveInt('--arms-per-round'),
+    )
     .option('--theta-norm <S>', '||theta*|| (default 2)', parseNumber('--theta-norm'))
     .option('--link <link>', "'logistic' (default) or 'linear'")
     .option('--checkpoints <n>', 'checkpoints per run (default 20)', parsePositiveInt('--checkpoints'))

@@ -49,7 +49,9 @@ function rewardCell(s: SettingSummary | undefined): string {
  * @example
  * await runRealDataReproduction({ dataset: 'jester', source: 'jester-data-1.csv', format: 'jester-1', outDir: 'out', quick: true });
  */
-export async function runRealDataReproduction(o: RealDataReproductionOptions): Promise<{ markdown: string; results: ExperimentResult[] }> {
+export async function runRealDataReproduction(
+  o: RealDataReproductionOptions,
+): Promise<{ markdown: string; results: ExperimentResult[] }> {
   await mkdir(o.outDir, { recursive: true });
   const featuresFile = join(o.outDir, 'features.bin');
   const prep = await prepareFeaturesFile({
@@ -91,20 +93,36 @@ export async function runRealDataReproduction(o: RealDataReproductionOptions): P
   const mainS = summarise(main.cells);
   const ampS = summarise(amp.cells);
   const find = (ss: SettingSummary[], policy: string, eps: number | null, q?: number) =>
-    ss.find((s) => s.policy === policy && (s.epsilon === eps || s.epsilon === null) && (q === undefined || s.params.q === q));
+    ss.find(
+      (s) =>
+        s.policy === policy &&
+        (s.epsilon === eps || s.epsilon === null) &&
+        (q === undefined || s.params.q === q),
+    );
   // table 1: policies x eps (CTR over effective steps)
   const t1 = {
     title: `${o.dataset}: replay CTR by policy and epsilon`,
-    columns: [{ header: 'policy' }, ...epsilons.map((e) => ({ header: `eps=${e}`, align: 'right' as const }))],
+    columns: [
+      { header: 'policy' },
+      ...epsilons.map((e) => ({ header: `eps=${e}`, align: 'right' as const })),
+    ],
     rows: policyIds.map((p) => [p, ...epsilons.map((e) => rewardCell(find(mainS, p, e)))]),
   };
   const effective = main.cells.map((c) => c.effectiveSteps ?? 0);
   // table 2: amplification
   const t2 = {
     title: `${o.dataset}: amplification (AdaPrivate-TS-Amp) vs AdaPrivate-TS`,
-    columns: [{ header: 'setting' }, { header: 'eps=1', align: 'right' as const }, { header: 'eps=5', align: 'right' as const }],
+    columns: [
+      { header: 'setting' },
+      { header: 'eps=1', align: 'right' as const },
+      { header: 'eps=5', align: 'right' as const },
+    ],
     rows: [
-      ['AdaPrivate-TS', rewardCell(find(ampS, 'adaprivate-ts', 1)), rewardCell(find(ampS, 'adaprivate-ts', 5))],
+      [
+        'AdaPrivate-TS',
+        rewardCell(find(ampS, 'adaprivate-ts', 1)),
+        rewardCell(find(ampS, 'adaprivate-ts', 5)),
+      ],
       ...[0.1, 0.3, 0.5, 0.7].map((q) => [
         `Amp q=${q}`,
         rewardCell(find(ampS, 'adaprivate-ts-amp', 1, q)),
@@ -116,14 +134,15 @@ export async function runRealDataReproduction(o: RealDataReproductionOptions): P
   const curveRows: string[] = ['policy,round,ctr_mean,ctr_lo,ctr_hi'];
   for (const s of mainS) {
     if (s.epsilon !== 1 && s.epsilon !== null) continue;
-    for (const pt of s.curve) curveRows.push(`${s.policy},${pt.round},${pt.reward.mean},${pt.reward.lo},${pt.reward.hi}`);
+    for (const pt of s.curve)
+      curveRows.push(`${s.policy},${pt.round},${pt.reward.mean},${pt.reward.lo},${pt.reward.hi}`);
   }
   await writeFile(join(o.outDir, 'ctr-over-time-eps1.csv'), `${curveRows.join('\n')}\n`);
   const ts1 = find(mainS, 'adaprivate-ts', 1);
   const ucb1 = find(mainS, 'adaprivate-ucb', 1);
   const verdict =
     ts1 !== undefined && ucb1 !== undefined
-      ? `At eps=1, AdaPrivate-TS ${fmt(ts1.meanReward.mean)} vs AdaPrivate-UCB ${fmt(ucb1.meanReward.mean)} (${(((ts1.meanReward.mean / ucb1.meanReward.mean) - 1) * 100).toFixed(1)}%).`
+      ? `At eps=1, AdaPrivate-TS ${fmt(ts1.meanReward.mean)} vs AdaPrivate-UCB ${fmt(ucb1.meanReward.mean)} (${((ts1.meanReward.mean / ucb1.meanReward.mean - 1) * 100).toFixed(1)}%).`
       : 'n/a';
   const h = prep.header;
   const markdown = [

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Command } from 'commander';
+import { registerReproduceRealData } from '../../src/cli/commands/reproduceRealData.js';
+import { createRng } from '../../src/random/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'adaprivate-rrd-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('reproduce jester --quick (tiny generated dataset)', () => {
+  it('runs the real-data tables end to end and writes results, curves and the section', async () => {
+    const rng = createRng(3, 'jester');
+    const rows: string[] = [];
+    for (let u = 0; u < 60; u++) {
+      const taste = rng.normal();
+      const vals = Array.from({ length: 100 }, (_, j) =>
+        j < 20 ? Math.max(-10, Math.min(10, Math.round((taste * 5 * Math.cos(j) + 2 * rng.normal()) * 100) / 100)) : 99,
+      );
+      rows.push([20, ...vals].join(','));
+    }
+    const data = join(dir, 'jester-data-1.csv');
+    writeFileSync(data, `${rows.join('\n')}\n`);
+    const out = join(dir, 'out');
+    const doc = join(dir, 'section.md');
+    const program = new Command();
+    program.exitOverride();
+    const reproduce = program.command('reproduce');
+    registerReproduceRealData(reproduce);
+    const write = process.stdout.write;
+    let printed = '';
+    process.stdout.write = ((s: string) => {
+      printed += s;
+      return true;
+    }) as typeof process.stdout.write;
+    try {
+      await program.parseAsync(
+        ['reproduce', 'jester', '--data', data, '--quick', '--out', out, '--workers', '1', '--horizon', '300', '--seeds', '2', '--doc', doc],
+        { from: 'user' },
+      );
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.ok(existsSync(join(out, 'features.bin')));
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    assert.ok(results.main.cells.length > 0);
+    for (const c of results.main.cells) {
+      assert.equal(c.config.protocol, 'replay');
+      assert.ok(c.effectiveSteps > 0 && c.effectiveSteps < 300);
+      assert.ok(c.meanReward >= 0 && c.meanReward <= 1);
+    }
+    assert.ok(results.amp.cells.some((c: { config: { params: { q?: number } } }) => c.config.params.q === 0.3));
+    assert.match(readFileSync(join(out, 'ctr-over-time-eps1.csv'), 'utf8'), /^policy,round,ctr_mean/);
+    const md = readFileSync(doc, 'utf8');
+    assert.match(md, /## Real data: jester \(quick run\)/);
+    assert.match(md, /\*\*Paper:\*\*/);
+    assert.match(printed, /replay CTR by policy and epsilon/);
+  });
+});

@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { atLeastVerdict, combineVerdicts, rangeVerdict } from '../../../src/experiments/reproduce/verdict.js';
+import { groupBudgets } from '../../../src/experiments/reproduce/syntheticPlan.js';
+
+test('rangeVerdict: CI meeting the range, same sign, opposite sign', () => {
+  assert.equal(rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]), 'reproduced');
+  assert.equal(rangeVerdict({ mean: 5, lo: 4, hi: 6 }, [0.5, 1.5]), 'partly');
+  assert.equal(rangeVerdict({ mean: -1, lo: -2, hi: -0.6 }, [0.5, 1.5]), 'not reproduced');
+  assert.equal(rangeVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [0.5, 1.5]), 'not tested');
+  // the tolerance widens the CI
+  assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5]), 'reproduced');
+  assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5], 0), 'partly');
+});
+
+test('atLeastVerdict and combineVerdicts', () => {
+  assert.equal(atLeastVerdict([95.1, 96.2], 94.1), 'reproduced');
+  assert.equal(atLeastVerdict([91, 96.2], 94.1), 'partly');
+  assert.equal(atLeastVerdict([80, 96.2], 94.1), 'not reproduced');
+  assert.equal(combineVerdicts(['reproduced', 'not tested']), 'reproduced');
+  assert.equal(combineVerdicts(['reproduced', 'not reproduced']), 'partly');
+  assert.equal(combineVerdicts(['not reproduced', 'not reproduced']), 'not reproduced');
+  assert.equal(combineVerdicts(['not tested']), 'not tested');
+});
+
+test('a CI containing the paper value is always reproduced', () => {
+  fc.assert(
+    fc.property(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0, max: 10, noNaN: true }), (m, h) =>
+      rangeVerdict({ mean: m, lo: m - h, hi: m + h }, [m, m]) === 'reproduced',
+    ),
+  );
+});
+
+test('group budgets: the paper figures at user-level eps = 5, delta = 1e-5', () => {
+  const b = groupBudgets(5, 1e-5, [1, 5, 10]);
+  assert.ok(Math.abs(b[0]!.recordRho - 0.4496) < 1e-3, String(b[0]!.recordRho));
+  assert.ok(Math.abs(b[1]!.recordRho - 0.018) < 1e-3);
+  assert.ok(Math.abs(b[2]!.recordRho - 0.0045) < 1e-4);
+  assert.ok(Math.abs(b[0]!.epsilon - 5) < 1e-6);
+});
