@@ -30,9 +30,12 @@ export function addReproduceSynthetic(reproduce: Command): Command {
   const cmd = reproduce
     .command('synthetic')
     .description(
-      "every synthetic experiment of the paper: main table (11 policies, 6 budgets, default and tuned), TS vs UCB t-tests, amplification, ablation, robustness and group privacy; writes JSON/CSV results, Markdown tables, SVG charts, report.html and REPRODUCTION.md to --out, and prints the main table",
+      'every synthetic experiment of the paper: main table (11 policies, 6 budgets, default and tuned), TS vs UCB t-tests, amplification, ablation, robustness and group privacy; writes JSON/CSV results, Markdown tables, SVG charts, report.html and REPRODUCTION.md to --out, and prints the main table',
     )
-    .option('--quick', 'reduced run in under a minute: 3 seeds, T = 2000, small tuning grids (docs/REPRODUCTION.md)')
+    .option(
+      '--quick',
+      'reduced run in under a minute: 3 seeds, T = 2000, small tuning grids (docs/REPRODUCTION.md)',
+    )
     .addOption(new Option('--tiny', 'smoke-test size (d = 5, 2 seeds, T = 200)').hideHelp())
     .option('--out <dir>', 'output directory', 'results/synthetic')
     .option('--workers <n>', 'worker threads (default: all cores)', parsePositiveInt('--workers'))
@@ -43,9 +46,16 @@ export function addReproduceSynthetic(reproduce: Command): Command {
     )
     .option('--json', 'print one JSON object (claims, tables, timing, files) instead of the table')
     .action(async (flags: SyntheticFlags) => {
-      if (flags.quick === true && flags.tiny === true) throw new UsageError('reproduce synthetic: --quick and --tiny exclude each other.');
-      const scale: SyntheticScaleName = flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
-      const docPath = flags.writeDoc === true ? 'docs/REPRODUCTION.md' : typeof flags.writeDoc === 'string' ? flags.writeDoc : undefined;
+      if (flags.quick === true && flags.tiny === true)
+        throw new UsageError('reproduce synthetic: --quick and --tiny exclude each other.');
+      const scale: SyntheticScaleName =
+        flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
+      const docPath =
+        flags.writeDoc === true
+          ? 'docs/REPRODUCTION.md'
+          : typeof flags.writeDoc === 'string'
+            ? flags.writeDoc
+            : undefined;
       const out = flags.out ?? 'results/synthetic';
       const command = `adaprivate reproduce synthetic${scale === 'full' ? '' : ` --${scale}`}`;
       const showBar = flags.json !== true && process.stderr.isTTY === true;
@@ -82,7 +92,11 @@ export function addReproduceSynthetic(reproduce: Command): Command {
           out,
           timing: r.timing,
           claims: r.claims,
-          tables: r.tables.map((t) => ({ title: t.title, columns: t.columns.map((c) => c.header), rows: t.raw ?? t.rows })),
+          tables: r.tables.map((t) => ({
+            title: t.title,
+            columns: t.columns.map((c) => c.header),
+            rows: t.raw ?? t.rows,
+          })),
           files: r.files,
         });
         return;
@@ -107,7 +121,9 @@ export function addReproduceSynthetic(reproduce: Command): Command {
 export function registerReproduce(program: Command): Command {
   const reproduce = program
     .command('reproduce')
-    .description("reproduce the paper's experiments (synthetic; real-data studies add their own subcommands)");
+    .description(
+      "reproduce the paper's experiments (synthetic; real-data studies add their own subcommands)",
+    );
   addReproduceSynthetic(reproduce);
   reproduce.exitOverride();
   return reproduce;

@@ -47,7 +47,9 @@ export interface BandChartOptions {
 export function bandChartSpec(series: readonly ChartSeries[], options: BandChartOptions): TopLevelSpec {
   const labels = series.map((s) => s.label);
   if (new Set(labels).size !== labels.length) {
-    throw new RangeError(`bandChartSpec "${options.title}": series labels must be unique. Got ${labels.join(', ')}.`);
+    throw new RangeError(
+      `bandChartSpec "${options.title}": series labels must be unique. Got ${labels.join(', ')}.`,
+    );
   }
   const values: { series: string; x: number; mean: number; lo: number; hi: number }[] = [];
   for (const s of series) {

@@ -21,7 +21,11 @@ export function statsPoint(x: number, stats: SeedStats): SeriesPoint {
  * @example
  * curveSeries(summary, 'reward', 'AdaPrivate-TS').points[0].x; // returns the first checkpoint round, e.g. 500
  */
-export function curveSeries(summary: SettingSummary, metric: 'reward' | 'regret', label: string): ChartSeries {
+export function curveSeries(
+  summary: SettingSummary,
+  metric: 'reward' | 'regret',
+  label: string,
+): ChartSeries {
   const points: SeriesPoint[] = [];
   for (const c of summary.curve) {
     const m = metric === 'reward' ? c.reward : c.regret;

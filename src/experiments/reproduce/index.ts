@@ -1,10 +1,11 @@
 // Public API of the reproduction module: the synthetic study, its plan, analysis, claims and document.
-export type { MethodRow, SyntheticAnalysis, SyntheticResults } from './syntheticAnalysis.js';
-export { analyseSynthetic } from './syntheticAnalysis.js';
+
 export type { ReproduceSyntheticOptions, SyntheticReproduction } from './reproduceSynthetic.js';
 export { reproduceSynthetic } from './reproduceSynthetic.js';
 export type { ReproductionDocInput, RunTiming } from './reproductionMarkdown.js';
 export { claimsTable, reproductionMarkdown } from './reproductionMarkdown.js';
+export type { MethodRow, SyntheticAnalysis, SyntheticResults } from './syntheticAnalysis.js';
+export { analyseSynthetic } from './syntheticAnalysis.js';
 export type { NamedChart } from './syntheticCharts.js';
 export { syntheticCharts } from './syntheticCharts.js';
 export type { Claim } from './syntheticClaims.js';

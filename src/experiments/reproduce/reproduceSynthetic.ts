@@ -4,13 +4,14 @@
  * (JSON, CSV), Markdown tables, SVG charts, a self-contained HTML report and REPRODUCTION.md.
  */
 import { mkdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
+import { tableToCsv } from '../report/csv.js';
 import { buildHtmlReport, type ReportSection } from '../report/htmlReport.js';
 import { markdownSection, markdownTable } from '../report/markdownTable.js';
 import type { ReportTable } from '../report/ReportTable.js';
-import { tableToCsv } from '../report/csv.js';
 import { renderSvg } from '../report/renderSvg.js';
 import { runExperiment } from '../runExperiment.js';
 import type { ExperimentConfig, ExperimentResult, RunProgress } from '../types.js';
@@ -78,7 +79,9 @@ const STUDIES = ['main', 'amplification', 'robustness', 'group', 'tuning'] as co
  * const r = await reproduceSynthetic({ scale: 'quick', outDir: 'results/synthetic' });
  * r.claims.length; // returns 7
  */
-export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}): Promise<SyntheticReproduction> {
+export async function reproduceSynthetic(
+  options: ReproduceSyntheticOptions = {},
+): Promise<SyntheticReproduction> {
   const scale = syntheticScale(options.scale ?? 'full');
   const outDir = options.outDir ?? 'results/synthetic';
   const cacheDir = options.cacheDir === undefined ? join(outDir, 'cache') : options.cacheDir;
@@ -93,7 +96,6 @@ export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}
 
   const t0 = performance.now();
   const results: Partial<Record<(typeof STUDIES)[number], ExperimentResult>> = {};
-  let workers = 1;
   for (const study of STUDIES) {
     const config: ExperimentConfig = plan[study];
     const result = await runExperiment(config, {
@@ -101,14 +103,21 @@ export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}
       ...(cacheDir === null ? {} : { cacheDir }),
       ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined ? {} : { onProgress: (p: RunProgress) => options.onProgress?.(study, p) }),
+      ...(options.onProgress === undefined
+        ? {}
+        : { onProgress: (p: RunProgress) => options.onProgress?.(study, p) }),
     });
     results[study] = result;
     const dir = join(outDir, study);
     mkdirSync(dir, { recursive: true });
     writeResultsJson(result, join(dir, 'results.json'), join(dir, 'timings.json'));
     writeResultsCsv(result, dir);
-    files.push(join(dir, 'results.json'), join(dir, 'timings.json'), join(dir, 'cells.csv'), join(dir, 'checkpoints.csv'));
+    files.push(
+      join(dir, 'results.json'),
+      join(dir, 'timings.json'),
+      join(dir, 'cells.csv'),
+      join(dir, 'checkpoints.csv'),
+    );
   }
   const wallSeconds = (performance.now() - t0) / 1000;
   let cellsRun = 0;
@@ -127,7 +136,8 @@ export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}
       }
     });
   }
-  workers = options.inProcess === true ? 1 : (options.workers ?? (await import('node:os')).availableParallelism());
+  const workers =
+    options.inProcess === true ? 1 : (options.workers ?? availableParallelism());
   const timing: RunTiming = {
     wallSeconds,
     cellsRun,
@@ -160,7 +170,9 @@ export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}
     'robustness-decay',
     'group-privacy',
   ];
-  tables.forEach((t, i) => write(join(outDir, `${tableNames[i]}.csv`), tableToCsv(t)));
+  tables.forEach((t, i) => {
+    write(join(outDir, `${tableNames[i]}.csv`), tableToCsv(t));
+  });
   write(join(outDir, 'tuning-grid.csv'), tableToCsv(gridTable));
   write(join(outDir, 'tables.md'), tables.map((t) => markdownSection(t, 2)).join('\n'));
 
@@ -180,7 +192,12 @@ export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}
     seeds: analysis.seeds,
     timing,
     claims,
-    tables: tables.map((t, i) => ({ name: tableNames[i], title: t.title, columns: t.columns.map((c) => c.header), rows: t.raw })),
+    tables: tables.map((t, i) => ({
+      name: tableNames[i],
+      title: t.title,
+      columns: t.columns.map((c) => c.header),
+      rows: t.raw,
+    })),
     configs: Object.fromEntries(STUDIES.map((s) => [s, plan[s]])),
   };
   write(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
@@ -222,7 +239,10 @@ export async function reproduceSynthetic(options: ReproduceSyntheticOptions = {}
         svgBlock('reward-vs-epsilon-tuned'),
       ],
     },
-    { heading: 'Amplification', blocks: [{ kind: 'table', table: tables[3]! }, svgBlock('amplification-vs-q')] },
+    {
+      heading: 'Amplification',
+      blocks: [{ kind: 'table', table: tables[3]! }, svgBlock('amplification-vs-q')],
+    },
     { heading: 'Ablation', blocks: [{ kind: 'table', table: tables[4]! }] },
     {
       heading: 'Robustness',

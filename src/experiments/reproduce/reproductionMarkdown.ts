@@ -84,7 +84,12 @@ export function reproductionMarkdown(input: ReproductionDocInput): string {
       markdownTable(
         reportTable({
           title: c.title,
-          columns: [{ header: 'Part' }, { header: 'Paper' }, { header: 'Ours (mean [95% CI])' }, { header: 'Verdict' }],
+          columns: [
+            { header: 'Part' },
+            { header: 'Paper' },
+            { header: 'Ours (mean [95% CI])' },
+            { header: 'Verdict' },
+          ],
           rows: c.parts.map((p) => [p.label, p.paper, p.ours, p.verdict]),
         }),
       ),
@@ -107,7 +112,7 @@ export function reproductionMarkdown(input: ReproductionDocInput): string {
     ),
   );
   out.push(
-    '\nNot run here: the paper\'s remark that on a purely linear environment the TS advantage is 1.2-1.8% (`adaprivate run --link linear` can check it).\n',
+    "\nNot run here: the paper's remark that on a purely linear environment the TS advantage is 1.2-1.8% (`adaprivate run --link linear` can check it).\n",
   );
   out.push('## Tables\n');
   for (const t of input.tables) out.push(markdownSection(t, 3));

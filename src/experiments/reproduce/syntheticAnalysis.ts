@@ -3,9 +3,10 @@
  * (default and tuned), TS vs UCB tests, amplification, ablation, robustness and group privacy.
  * Tables, charts, claims and the Markdown document all read this one object.
  */
+
+import { policyIds, policyInfo } from '../../policies/index.js';
 import { pairedTTest } from '../pairedTTest.js';
 import { percentOf } from '../percentOf.js';
-import { policyIds, policyInfo } from '../../policies/index.js';
 import { seedStats } from '../seedStats.js';
 import { summarise } from '../summarise.js';
 import { tune } from '../tune.js';
@@ -93,7 +94,10 @@ export function epsKey(eps: number | null): string {
   return eps === null ? 'none' : String(eps);
 }
 
-function sameParams(a: Readonly<Record<string, ParamValue>>, b: Readonly<Record<string, ParamValue>>): boolean {
+function sameParams(
+  a: Readonly<Record<string, ParamValue>>,
+  b: Readonly<Record<string, ParamValue>>,
+): boolean {
   const ka = Object.keys(a);
   return ka.length === Object.keys(b).length && ka.every((k) => a[k] === b[k]);
 }
@@ -107,7 +111,9 @@ function find(
 ): SettingSummary {
   const s = summaries.find((x) => x.policy === policy && x.epsilon === eps && sameParams(x.params, params));
   if (s === undefined) {
-    throw new Error(`synthetic analysis: no result for ${what}: ${policy} eps=${eps} params=${JSON.stringify(params)}.`);
+    throw new Error(
+      `synthetic analysis: no result for ${what}: ${policy} eps=${eps} params=${JSON.stringify(params)}.`,
+    );
   }
   return s;
 }
@@ -159,7 +165,11 @@ export function methodRows(): MethodRow[] {
 export const ABLATION_STEPS: readonly AblationStep[] = [
   { label: 'Batched private UCB (AdaPrivate-UCB)', rowId: 'adaprivate-ucb', parent: -1 },
   { label: '+ Thompson sampling (AdaPrivate-TS)', rowId: 'adaprivate-ts', parent: 0 },
-  { label: '+ adaptive decay (AdaPrivate-TS-Adaptive), on step 1', rowId: 'adaprivate-ts-adaptive', parent: 1 },
+  {
+    label: '+ adaptive decay (AdaPrivate-TS-Adaptive), on step 1',
+    rowId: 'adaprivate-ts-adaptive',
+    parent: 1,
+  },
   { label: '+ amplification q = 0.3 (AdaPrivate-TS-Amp), on step 1', rowId: 'adaprivate-ts-amp', parent: 1 },
 ];
 
@@ -169,7 +179,11 @@ export const ABLATION_STEPS: readonly AblationStep[] = [
  * @example
  * analyseSynthetic(scale, plan, results).tsVsUcb['1'].test.pValue; // returns e.g. 0.003
  */
-export function analyseSynthetic(scale: SyntheticScale, plan: SyntheticPlan, results: SyntheticResults): SyntheticAnalysis {
+export function analyseSynthetic(
+  scale: SyntheticScale,
+  plan: SyntheticPlan,
+  results: SyntheticResults,
+): SyntheticAnalysis {
   const mainS = summarise(results.main.cells);
   const tuningS = summarise(results.tuning.cells);
   const ampS = summarise(results.amplification.cells);
@@ -229,7 +243,8 @@ export function analyseSynthetic(scale: SyntheticScale, plan: SyntheticPlan, res
   const amplification: Record<string, Record<string, Cell>> = {};
   for (const eps of plan.amplification.epsilons) {
     const byQ: Record<string, Cell> = {};
-    for (const q of scale.ampQ) byQ[String(q)] = cellOf(find(ampS, 'adaprivate-ts-amp', eps, { q }, 'amplification'), ampNp);
+    for (const q of scale.ampQ)
+      byQ[String(q)] = cellOf(find(ampS, 'adaprivate-ts-amp', eps, { q }, 'amplification'), ampNp);
     amplification[epsKey(eps)] = byQ;
   }
 
@@ -239,7 +254,10 @@ export function analyseSynthetic(scale: SyntheticScale, plan: SyntheticPlan, res
   const ad = policyInfo('adaprivate-ts-adaptive').defaults;
   const robustnessB: Record<string, Cell> = {};
   for (const b of scale.batchSizes) {
-    robustnessB[String(b)] = cellOf(find(robS, 'adaprivate-ts', re, { batchSize: b, v: ts.v as number }, 'B sweep'), robNp);
+    robustnessB[String(b)] = cellOf(
+      find(robS, 'adaprivate-ts', re, { batchSize: b, v: ts.v as number }, 'B sweep'),
+      robNp,
+    );
   }
   const robustnessV: Record<string, Cell> = {};
   for (const v of scale.vs) {
@@ -252,7 +270,13 @@ export function analyseSynthetic(scale: SyntheticScale, plan: SyntheticPlan, res
   for (const v0 of scale.decayV0) {
     for (const gamma of scale.decayGamma) {
       robustnessDecay[`${v0}|${gamma}`] = cellOf(
-        find(robS, 'adaprivate-ts-adaptive', re, { batchSize: ad.batchSize as number, gamma, v0 }, 'decay grid'),
+        find(
+          robS,
+          'adaprivate-ts-adaptive',
+          re,
+          { batchSize: ad.batchSize as number, gamma, v0 },
+          'decay grid',
+        ),
         robNp,
       );
     }

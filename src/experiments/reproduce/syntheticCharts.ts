@@ -68,7 +68,13 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     title: 'Mean reward vs epsilon per method (default settings, 95% CI)',
     spec: bandChartSpec(
       a.rows.map((r) => byEps(r.label, (e) => a.main[r.id]![epsKey(e)]!)),
-      { title: 'Mean reward vs epsilon (defaults)', xTitle: 'epsilon', yTitle: 'mean expected reward', xScale: 'log', points: true },
+      {
+        title: 'Mean reward vs epsilon (defaults)',
+        xTitle: 'epsilon',
+        yTitle: 'mean expected reward',
+        xScale: 'log',
+        points: true,
+      },
     ),
   });
   charts.push({
@@ -76,7 +82,13 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     title: 'Mean reward vs epsilon per method (best setting of each tuning grid, 95% CI)',
     spec: bandChartSpec(
       policyIds.map((id) => byEps(policyInfo(id).displayName, (e) => a.tuned[id]![epsKey(e)]!.best)),
-      { title: 'Mean reward vs epsilon (tuned)', xTitle: 'epsilon', yTitle: 'mean expected reward', xScale: 'log', points: true },
+      {
+        title: 'Mean reward vs epsilon (tuned)',
+        xTitle: 'epsilon',
+        yTitle: 'mean expected reward',
+        xScale: 'log',
+        points: true,
+      },
     ),
   });
   charts.push({
@@ -95,7 +107,12 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     name: 'sweep-batch-size',
     title: `Robustness: batch size B at eps = ${re}`,
     spec: bandChartSpec(
-      [{ label: 'AdaPrivate-TS', points: a.scale.batchSizes.map((b) => percentPoint(b, a.robustnessB[String(b)]!)) }],
+      [
+        {
+          label: 'AdaPrivate-TS',
+          points: a.scale.batchSizes.map((b) => percentPoint(b, a.robustnessB[String(b)]!)),
+        },
+      ],
       { title: `Batch size sweep, eps = ${re}`, xTitle: 'B', yTitle: '% of non-private LinTS', points: true },
     ),
   });
@@ -123,7 +140,13 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     title: `Group privacy: percent of non-private vs group size k (user-level eps = ${a.scale.groupEpsilon})`,
     spec: bandChartSpec(
       [{ label: 'AdaPrivate-TS', points: a.group.map(({ budget, cell }) => percentPoint(budget.k, cell)) }],
-      { title: 'Group privacy', xTitle: 'k (records per user)', yTitle: '% of non-private LinTS', points: true, yZero: true },
+      {
+        title: 'Group privacy',
+        xTitle: 'k (records per user)',
+        yTitle: '% of non-private LinTS',
+        points: true,
+        yZero: true,
+      },
     ),
   });
   return charts;

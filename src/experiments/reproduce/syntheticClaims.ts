@@ -77,7 +77,14 @@ function defaultGapClaim(a: SyntheticAnalysis): Claim {
         : ahead && t.pValue < 0.1
           ? 'partly'
           : 'not reproduced';
-    sig.push(part(`eps = ${e}: paired t-test`, paperText, `p = ${formatPValue(t.pValue)} (t = ${formatNumber(t.t, 2)}, n = ${t.n})`, v));
+    sig.push(
+      part(
+        `eps = ${e}: paired t-test`,
+        paperText,
+        `p = ${formatPValue(t.pValue)} (t = ${formatNumber(t.t, 2)}, n = ${t.n})`,
+        v,
+      ),
+    );
   }
   const all = [...parts, ...sig];
   return {
@@ -97,11 +104,25 @@ function adaptiveClaim(a: SyntheticAnalysis): Claim {
   for (const e of [0.1, 0.5]) {
     if (!has(a, e)) continue;
     const c = a.adaptiveTunedVsUcb[epsKey(e)]!;
-    parts.push(part(`eps = ${e}: TS-Adaptive (tuned) vs UCB`, '+7% to +9%', gapText(c.gap), rangeVerdict(est(c.gap), [7, 9])));
+    parts.push(
+      part(
+        `eps = ${e}: TS-Adaptive (tuned) vs UCB`,
+        '+7% to +9%',
+        gapText(c.gap),
+        rangeVerdict(est(c.gap), [7, 9]),
+      ),
+    );
   }
   if (has(a, 5)) {
     const c = a.adaptiveTunedVsUcb[epsKey(5)]!;
-    parts.push(part('eps = 5: TS-Adaptive (tuned) vs UCB', 'up to +18%', gapText(c.gap), rangeVerdict(est(c.gap), [18, 18])));
+    parts.push(
+      part(
+        'eps = 5: TS-Adaptive (tuned) vs UCB',
+        'up to +18%',
+        gapText(c.gap),
+        rangeVerdict(est(c.gap), [18, 18]),
+      ),
+    );
   }
   return {
     id: 'ts-adaptive-tuned',
@@ -150,7 +171,8 @@ function accountingClaim(a: SyntheticAnalysis): Claim {
   }
   return {
     id: 'accounting',
-    title: 'RDP accounting: optimal order 16 at eps = 1 and 3 at eps = 5; final eps varies < 0.5% with the grid',
+    title:
+      'RDP accounting: optimal order 16 at eps = 1 and 3 at eps = 5; final eps varies < 0.5% with the grid',
     paper: 'Optimal alpha is 16 at eps = 1 and 3 at eps = 5; final eps varies < 0.5% with the order grid.',
     parts,
     verdict: combineVerdicts(parts.map((p) => p.verdict)),
@@ -185,7 +207,11 @@ function amplificationClaim(a: SyntheticAnalysis): Claim {
     const bestCell = byQ[String(bestQ)]!;
     const wantCells = want.filter((q) => byQ[String(q)] !== undefined).map((q) => byQ[String(q)]!);
     const overlap = wantCells.some((c) => pct(c).hi >= pct(bestCell).lo);
-    const v: Verdict = (want as readonly number[]).includes(bestQ) ? 'reproduced' : overlap ? 'partly' : 'not reproduced';
+    const v: Verdict = (want as readonly number[]).includes(bestQ)
+      ? 'reproduced'
+      : overlap
+        ? 'partly'
+        : 'not reproduced';
     const list = a.scale.ampQ.map((q) => `q=${q}: ${formatNumber(byQ[String(q)]!.percent, 1)}%`).join('; ');
     parts.push(part(`eps = ${e}: best q`, paperText, `best q = ${bestQ} (${list})`, v));
   }
@@ -232,7 +258,14 @@ function ablationClaim(a: SyntheticAnalysis): Claim {
   const parts: ClaimPart[] = [];
   for (const e of a.epsilons) {
     const t = a.ablationTotal[epsKey(e)]!;
-    parts.push(part(`eps = ${e}: total of component gains`, e === 1 ? '+6.3%' : '(not stated)', gapText(t), e === 1 ? rangeVerdict(est(t), [6.3, 6.3]) : 'not tested'));
+    parts.push(
+      part(
+        `eps = ${e}: total of component gains`,
+        e === 1 ? '+6.3%' : '(not stated)',
+        gapText(t),
+        e === 1 ? rangeVerdict(est(t), [6.3, 6.3]) : 'not tested',
+      ),
+    );
   }
   return {
     id: 'ablation',
@@ -257,10 +290,19 @@ function robustnessClaim(a: SyntheticAnalysis): Claim {
     ),
   );
   const bestB = a.scale.batchSizes[bMeans.indexOf(Math.max(...bMeans))]!;
-  parts.push(part('best B', 'B = 300', `B = ${bestB}`, a.scale.batchSizes.includes(300) ? (bestB === 300 ? 'reproduced' : 'not reproduced') : 'not tested'));
+  parts.push(
+    part(
+      'best B',
+      'B = 300',
+      `B = ${bestB}`,
+      a.scale.batchSizes.includes(300) ? (bestB === 300 ? 'reproduced' : 'not reproduced') : 'not tested',
+    ),
+  );
   const c300 = a.robustnessB['300'];
   if (c300 !== undefined) {
-    parts.push(part('B = 300', '96.7 +- 1.7%', pctText(c300), rangeVerdict(pct(c300), [96.7 - 1.7, 96.7 + 1.7])));
+    parts.push(
+      part('B = 300', '96.7 +- 1.7%', pctText(c300), rangeVerdict(pct(c300), [96.7 - 1.7, 96.7 + 1.7])),
+    );
   }
   const vMeans = a.scale.vs.map((v) => a.robustnessV[String(v)]!.percent);
   parts.push(
@@ -278,7 +320,11 @@ function robustnessClaim(a: SyntheticAnalysis): Claim {
       'decay grid stable',
       '+-0.4%',
       `+-${formatNumber(half, 2)} percentage points (half-range of ${dMeans.length} settings)`,
-      half <= 0.4 + RANGE_TOLERANCE ? 'reproduced' : half <= 3 * 0.4 + RANGE_TOLERANCE ? 'partly' : 'not reproduced',
+      half <= 0.4 + RANGE_TOLERANCE
+        ? 'reproduced'
+        : half <= 3 * 0.4 + RANGE_TOLERANCE
+          ? 'partly'
+          : 'not reproduced',
     ),
   );
   return {
@@ -311,7 +357,14 @@ function groupClaim(a: SyntheticAnalysis): Claim {
         Math.abs(budget.recordRho - p.rho) <= 0.005 * p.rho + 5e-4 ? 'reproduced' : 'not reproduced',
       ),
     );
-    parts.push(part(`k = ${budget.k}: % of non-private`, `${p.pct}%`, pctText(cell), rangeVerdict(pct(cell), [p.pct, p.pct])));
+    parts.push(
+      part(
+        `k = ${budget.k}: % of non-private`,
+        `${p.pct}%`,
+        pctText(cell),
+        rangeVerdict(pct(cell), [p.pct, p.pct]),
+      ),
+    );
   }
   return {
     id: 'group-privacy',
@@ -328,16 +381,24 @@ function groupClaim(a: SyntheticAnalysis): Claim {
 
 /** Claims that need real data, with the command that tests them. */
 export const REAL_DATA_CLAIMS: readonly { readonly paper: string; readonly command: string }[] = [
-  { paper: 'Amplification on MovieLens: +4.6% (eps = 1), +1.3% (eps = 5) over no amplification.', command: 'adaprivate reproduce movielens' },
   {
-    paper: 'MovieLens eps = 1: UCB CTR dips 0.73 -> 0.67 then 0.71; TS climbs 0.66 -> 0.72 and overtakes at ~800 effective steps.',
+    paper: 'Amplification on MovieLens: +4.6% (eps = 1), +1.3% (eps = 5) over no amplification.',
     command: 'adaprivate reproduce movielens',
   },
   {
-    paper: 'MovieLens: event-level methods 71.7-72.6% at eps = 1; TS up to +6.5% over AdaC-OFUL-zCDP at eps = 10.',
+    paper:
+      'MovieLens eps = 1: UCB CTR dips 0.73 -> 0.67 then 0.71; TS climbs 0.66 -> 0.72 and overtakes at ~800 effective steps.',
     command: 'adaprivate reproduce movielens',
   },
-  { paper: 'Jester: TS best at every eps; +2.9% over zCDP-Episodic, +3.6% over AdaPrivate-UCB at eps = 1.', command: 'adaprivate reproduce jester' },
+  {
+    paper:
+      'MovieLens: event-level methods 71.7-72.6% at eps = 1; TS up to +6.5% over AdaC-OFUL-zCDP at eps = 10.',
+    command: 'adaprivate reproduce movielens',
+  },
+  {
+    paper: 'Jester: TS best at every eps; +2.9% over zCDP-Episodic, +3.6% over AdaPrivate-UCB at eps = 1.',
+    command: 'adaprivate reproduce jester',
+  },
 ];
 
 /**

@@ -3,8 +3,9 @@
  * Cells shared between studies (same policy, budget, parameters and seed) have the same cache key,
  * so with a cache directory they run once.
  */
-import { epsilonToRho, perRecordRho, zcdpToEpsilon } from '../../privacy/index.js';
+
 import { policyIds, policyInfo } from '../../policies/index.js';
+import { epsilonToRho, perRecordRho, zcdpToEpsilon } from '../../privacy/index.js';
 import type { ExperimentConfig, ParamValue, PolicyGridEntry } from '../types.js';
 import { validateExperimentConfig } from '../validateExperimentConfig.js';
 import type { SyntheticScale } from './syntheticScale.js';
@@ -47,7 +48,10 @@ function base(scale: SyntheticScale, name: string) {
   };
 }
 
-function tuningEntry(scale: SyntheticScale, id: (typeof policyIds)[number]): PolicyGridEntry | { policy: string; tune: true } {
+function tuningEntry(
+  scale: SyntheticScale,
+  id: (typeof policyIds)[number],
+): PolicyGridEntry | { policy: string; tune: true } {
   if (scale.tuningGrids === 'spec') return { policy: id, tune: true };
   const grid = scale.tuningGrids[id] ?? {};
   return { policy: id, params: grid as Record<string, readonly ParamValue[]> };

@@ -127,5 +127,7 @@ export function syntheticScale(name: SyntheticScaleName): SyntheticScale {
   if (name === 'full') return FULL;
   if (name === 'quick') return QUICK;
   if (name === 'tiny') return TINY;
-  throw new RangeError(`syntheticScale: scale must be 'full', 'quick' or 'tiny'. Got ${JSON.stringify(name)}.`);
+  throw new RangeError(
+    `syntheticScale: scale must be 'full', 'quick' or 'tiny'. Got ${JSON.stringify(name)}.`,
+  );
 }

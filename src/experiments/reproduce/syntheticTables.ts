@@ -3,7 +3,13 @@
  * report primitives), built from a {@link SyntheticAnalysis}.
  */
 import { policyIds, policyInfo } from '../../policies/index.js';
-import { ciHalfWidth, formatMeanCi, formatNumber, formatPValue, formatSignedPercent } from '../report/format.js';
+import {
+  ciHalfWidth,
+  formatMeanCi,
+  formatNumber,
+  formatPValue,
+  formatSignedPercent,
+} from '../report/format.js';
 import { type RawCell, type ReportColumn, type ReportTable, reportTable } from '../report/ReportTable.js';
 import type { SeedStats } from '../types.js';
 import { type Cell, epsKey, type SyntheticAnalysis } from './syntheticAnalysis.js';
@@ -18,7 +24,9 @@ function rewardCell(c: Cell): string {
 /** `96.5 ± 1.2%`: percent of non-private with the per-seed CI half-width. */
 function percentCell(c: Cell): string {
   const s = c.percentStats;
-  return s === null ? `${formatNumber(c.percent, 1)}%` : `${formatNumber(s.mean, 1)} ± ${formatNumber(ciHalfWidth(s), 1)}%`;
+  return s === null
+    ? `${formatNumber(c.percent, 1)}%`
+    : `${formatNumber(s.mean, 1)} ± ${formatNumber(ciHalfWidth(s), 1)}%`;
 }
 
 /** `+1.2% [+0.4, +2.0]`: a relative gap with its 95% CI. */
@@ -47,8 +55,16 @@ export function mainDefaultTable(a: SyntheticAnalysis): ReportTable {
   const raw: RawCell[][] = [];
   for (const r of a.rows) {
     const byEps = a.main[r.id]!;
-    rows.push([r.label, privacyLabel(r.policy, r.isPrivate), ...a.epsilons.map((e) => rewardCell(byEps[epsKey(e)]!))]);
-    raw.push([r.id, privacyLabel(r.policy, r.isPrivate), ...a.epsilons.map((e) => byEps[epsKey(e)]!.summary.meanReward.mean)]);
+    rows.push([
+      r.label,
+      privacyLabel(r.policy, r.isPrivate),
+      ...a.epsilons.map((e) => rewardCell(byEps[epsKey(e)]!)),
+    ]);
+    raw.push([
+      r.id,
+      privacyLabel(r.policy, r.isPrivate),
+      ...a.epsilons.map((e) => byEps[epsKey(e)]!.summary.meanReward.mean),
+    ]);
   }
   return reportTable({
     title: 'Main table, default settings: mean expected reward per round (% of non-private LinTS)',
@@ -192,7 +208,8 @@ export function ablationTable(a: SyntheticAnalysis): ReportTable {
         if (st.parent < 0) return `${formatNumber(c.percent, 1)}%`;
         const parent = a.main[a.ablationSteps[st.parent]!.rowId]![k]!;
         const base = a.main[a.ablationSteps[0]!.rowId]![k]!;
-        const gain = (100 * (c.summary.meanReward.mean - parent.summary.meanReward.mean)) / base.summary.meanReward.mean;
+        const gain =
+          (100 * (c.summary.meanReward.mean - parent.summary.meanReward.mean)) / base.summary.meanReward.mean;
         return `${formatNumber(c.percent, 1)}% (${formatSignedPercent(gain / 100, 1)})`;
       }),
     ]);
@@ -269,7 +286,10 @@ export function robustnessTables(a: SyntheticAnalysis): ReportTable[] {
       String(v0),
       ...a.scale.decayGamma.map((g) => percentCell(a.robustnessDecay[`${v0}|${g}`]!)),
     ]),
-    raw: a.scale.decayV0.map((v0) => [v0, ...a.scale.decayGamma.map((g) => a.robustnessDecay[`${v0}|${g}`]!.percent)]),
+    raw: a.scale.decayV0.map((v0) => [
+      v0,
+      ...a.scale.decayGamma.map((g) => a.robustnessDecay[`${v0}|${g}`]!.percent),
+    ]),
   });
   return [bTable, vTable, decayTable];
 }

@@ -36,7 +36,11 @@ export const RANGE_TOLERANCE = 0.5;
  * @example
  * rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]); // returns 'reproduced'
  */
-export function rangeVerdict(ours: Estimate, paper: readonly [number, number], tolerance = RANGE_TOLERANCE): Verdict {
+export function rangeVerdict(
+  ours: Estimate,
+  paper: readonly [number, number],
+  tolerance = RANGE_TOLERANCE,
+): Verdict {
   if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
   const [a, b] = paper;
   if (ours.lo - tolerance <= b && ours.hi + tolerance >= a) return 'reproduced';

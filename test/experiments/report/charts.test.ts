@@ -23,7 +23,14 @@ export function assertBalancedXml(xml: string): void {
 }
 
 const seeds = [1, 2, 3];
-const stat = (mean: number) => ({ n: 3, mean, std: 0.01, ci95: [mean - 0.01, mean + 0.01] as const, perSeed: [mean, mean, mean], seeds });
+const stat = (mean: number) => ({
+  n: 3,
+  mean,
+  std: 0.01,
+  ci95: [mean - 0.01, mean + 0.01] as const,
+  perSeed: [mean, mean, mean],
+  seeds,
+});
 function summary(policy: string, base: number): SettingSummary {
   return {
     setting: `${policy}|eps=1|`,
@@ -69,10 +76,19 @@ test('bandChartSpec keeps series order, drops non-finite points and refuses dupl
   const spec = bandChartSpec(
     [
       { label: 'B', points: [{ x: 1, mean: 1, lo: 0, hi: 2 }] },
-      { label: 'A', points: [{ x: 0, mean: Number.NaN, lo: 0, hi: 1 }, { x: 0.5, mean: 1, lo: 0, hi: 2 }] },
+      {
+        label: 'A',
+        points: [
+          { x: 0, mean: Number.NaN, lo: 0, hi: 1 },
+          { x: 0.5, mean: 1, lo: 0, hi: 2 },
+        ],
+      },
     ],
     { title: 't', xTitle: 'x', yTitle: 'y', xScale: 'log' },
-  ) as unknown as { data: { values: { series: string }[] }; layer: { encoding: { color: { scale: { domain: string[] } } } }[] };
+  ) as unknown as {
+    data: { values: { series: string }[] };
+    layer: { encoding: { color: { scale: { domain: string[] } } } }[];
+  };
   assert.deepEqual(
     spec.data.values.map((v) => v.series),
     ['B', 'A'],
@@ -96,7 +112,9 @@ test('renderSvg produces a well-formed SVG naming every series, and the HTML rep
     curveSeries(summary('adaprivate-ts', 0.6), 'reward', 'AdaPrivate-TS'),
     curveSeries(summary('adaprivate-ucb', 0.5), 'reward', 'AdaPrivate-UCB'),
   ];
-  const svg = await renderSvg(bandChartSpec(series, { title: 'Reward over time', xTitle: 'round', yTitle: 'reward' }));
+  const svg = await renderSvg(
+    bandChartSpec(series, { title: 'Reward over time', xTitle: 'round', yTitle: 'reward' }),
+  );
   assert.ok(svg.startsWith('<svg'), svg.slice(0, 80));
   assert.ok(svg.trimEnd().endsWith('</svg>'));
   assertBalancedXml(svg);

@@ -10,7 +10,14 @@ import {
 } from '../../../src/experiments/report/format.js';
 import type { SeedStats } from '../../../src/experiments/types.js';
 
-const stats: SeedStats = { n: 3, mean: 0.7, std: 0.02, ci95: [0.65, 0.75], perSeed: [0.68, 0.7, 0.72], seeds: [1, 2, 3] };
+const stats: SeedStats = {
+  n: 3,
+  mean: 0.7,
+  std: 0.02,
+  ci95: [0.65, 0.75],
+  perSeed: [0.68, 0.7, 0.72],
+  seeds: [1, 2, 3],
+};
 
 test('formatNumber rounds and never prints negative zero', () => {
   assert.equal(formatNumber(0.712345, 3), '0.712');

@@ -49,7 +49,9 @@ test('CSV quotes fields and uses raw values', () => {
 });
 
 test('htmlTable escapes cells and marks right-aligned columns', () => {
-  const html = htmlTable(reportTable({ title: '<T>', columns: [{ header: 'a', align: 'right' }], rows: [['<b>']] }));
+  const html = htmlTable(
+    reportTable({ title: '<T>', columns: [{ header: 'a', align: 'right' }], rows: [['<b>']] }),
+  );
   assert.ok(html.includes('<caption>&lt;T&gt;</caption>'));
   assert.ok(html.includes('<td class="r">&lt;b&gt;</td>'));
   assert.equal(escapeHtml(`a < b & "c" 'd'`), 'a &lt; b &amp; &quot;c&quot; &#39;d&#39;');

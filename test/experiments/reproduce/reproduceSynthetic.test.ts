@@ -9,7 +9,13 @@ test('reproduce synthetic end to end on the tiny scale writes every output with 
   const dir = mkdtempSync(join(tmpdir(), 'adaprivate-repro-'));
   try {
     const doc = join(dir, 'docs', 'REPRODUCTION.md');
-    const r = await reproduceSynthetic({ scale: 'tiny', outDir: join(dir, 'out'), inProcess: true, cacheDir: null, docPath: doc });
+    const r = await reproduceSynthetic({
+      scale: 'tiny',
+      outDir: join(dir, 'out'),
+      inProcess: true,
+      cacheDir: null,
+      docPath: doc,
+    });
     assert.equal(r.analysis.seeds.length, 2);
     assert.equal(r.claims.length, 7);
     for (const c of r.claims) {
@@ -19,7 +25,16 @@ test('reproduce synthetic end to end on the tiny scale writes every output with 
     // the main table has every policy plus the tuned adaptive setting, and eps columns of the scale
     assert.equal(r.tables[0]!.rows.length, 12);
     assert.equal(r.tables[0]!.columns.length, 2 + 2);
-    for (const f of ['report.html', 'REPRODUCTION.md', 'tables.md', 'summary.json', 'main-default.csv', 'svg/reward-over-time.svg', 'main/results.json', 'tuning/cells.csv']) {
+    for (const f of [
+      'report.html',
+      'REPRODUCTION.md',
+      'tables.md',
+      'summary.json',
+      'main-default.csv',
+      'svg/reward-over-time.svg',
+      'main/results.json',
+      'tuning/cells.csv',
+    ]) {
       assert.ok(existsSync(join(dir, 'out', f)), `missing ${f}`);
     }
     assert.ok(existsSync(doc));

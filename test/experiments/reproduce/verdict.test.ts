@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { atLeastVerdict, combineVerdicts, rangeVerdict } from '../../../src/experiments/reproduce/verdict.js';
 import { groupBudgets } from '../../../src/experiments/reproduce/syntheticPlan.js';
+import { atLeastVerdict, combineVerdicts, rangeVerdict } from '../../../src/experiments/reproduce/verdict.js';
 
 test('rangeVerdict: CI meeting the range, same sign, opposite sign', () => {
   assert.equal(rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]), 'reproduced');
@@ -26,8 +26,10 @@ test('atLeastVerdict and combineVerdicts', () => {
 
 test('a CI containing the paper value is always reproduced', () => {
   fc.assert(
-    fc.property(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0, max: 10, noNaN: true }), (m, h) =>
-      rangeVerdict({ mean: m, lo: m - h, hi: m + h }, [m, m]) === 'reproduced',
+    fc.property(
+      fc.double({ min: -50, max: 50, noNaN: true }),
+      fc.double({ min: 0, max: 10, noNaN: true }),
+      (m, h) => rangeVerdict({ mean: m, lo: m - h, hi: m + h }, [m, m]) === 'reproduced',
     ),
   );
 });
