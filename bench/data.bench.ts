@@ -20,11 +20,18 @@ async function main(): Promise<void> {
   const data = await loadRatings(file, { format: 'movielens-csv' });
   const tLoad = (performance.now() - t0) / 1000;
   const timings: Record<string, number> = { load: tLoad };
-  const f = prepareFeatures(data, resolveFeatureParams({ rank }), { sha256: 'bench', bytes: 0 }, undefined, timings);
+  const f = prepareFeatures(
+    data,
+    resolveFeatureParams({ rank }),
+    { sha256: 'bench', bytes: 0 },
+    undefined,
+    timings,
+  );
   clearInterval(timer);
   peak = Math.max(peak, process.memoryUsage().rss);
   const total = (performance.now() - t0) / 1000;
-  if (!(f.header.singularValues[rank - 1]! > 0) || f.header.counts.eval === 0) throw new Error('bench: bad result');
+  if (!(f.header.singularValues[rank - 1]! > 0) || f.header.counts.eval === 0)
+    throw new Error('bench: bad result');
   process.stdout.write(
     `${JSON.stringify({ ratings: data.count, users: data.userIds.length, items: data.itemIds.length, rank, timings, totalSeconds: total, peakRssMB: Math.round(peak / 2 ** 20) })}\n`,
   );

@@ -10,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../src/random/index.js';
 
-export async function generateMl25m(outDir: string, ratings = 25_000_095, users = 162_541, movies = 59_047): Promise<string> {
+export async function generateMl25m(
+  outDir: string,
+  ratings = 25_000_095,
+  users = 162_541,
+  movies = 59_047,
+): Promise<string> {
   const rng = createRng(25, 'gen-ml25m');
   // user counts: at least 20 each (as in ml-25m), the rest spread with Zipf(1) weights
   const w = new Float64Array(users);
@@ -76,7 +81,7 @@ export async function generateMl25m(outDir: string, ratings = 25_000_095, users 
     }
   }
   out.write(buf);
-  await new Promise((r) => out.end(r));
+  await new Promise<void>((r) => out.end(() => r()));
   return file;
 }
 

@@ -17,7 +17,9 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     for (let u = 0; u < 60; u++) {
       const taste = rng.normal();
       const vals = Array.from({ length: 100 }, (_, j) =>
-        j < 20 ? Math.max(-10, Math.min(10, Math.round((taste * 5 * Math.cos(j) + 2 * rng.normal()) * 100) / 100)) : 99,
+        j < 20
+          ? Math.max(-10, Math.min(10, Math.round((taste * 5 * Math.cos(j) + 2 * rng.normal()) * 100) / 100))
+          : 99,
       );
       rows.push([20, ...vals].join(','));
     }
@@ -37,7 +39,23 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     }) as typeof process.stdout.write;
     try {
       await program.parseAsync(
-        ['reproduce', 'jester', '--data', data, '--quick', '--out', out, '--workers', '1', '--horizon', '300', '--seeds', '2', '--doc', doc],
+        [
+          'reproduce',
+          'jester',
+          '--data',
+          data,
+          '--quick',
+          '--out',
+          out,
+          '--workers',
+          '1',
+          '--horizon',
+          '300',
+          '--seeds',
+          '2',
+          '--doc',
+          doc,
+        ],
         { from: 'user' },
       );
     } finally {
@@ -51,7 +69,9 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
       assert.ok(c.effectiveSteps > 0 && c.effectiveSteps < 300);
       assert.ok(c.meanReward >= 0 && c.meanReward <= 1);
     }
-    assert.ok(results.amp.cells.some((c: { config: { params: { q?: number } } }) => c.config.params.q === 0.3));
+    assert.ok(
+      results.amp.cells.some((c: { config: { params: { q?: number } } }) => c.config.params.q === 0.3),
+    );
     assert.match(readFileSync(join(out, 'ctr-over-time-eps1.csv'), 'utf8'), /^policy,round,ctr_mean/);
     const md = readFileSync(doc, 'utf8');
     assert.match(md, /## Real data: jester \(quick run\)/);

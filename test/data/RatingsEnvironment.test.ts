@@ -3,7 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createRatingsEnvironment, createReplayStream, prepareFeaturesFile, ratingsWarmStart, readFeaturesFile } from '../../src/data/index.js';
+import {
+  createRatingsEnvironment,
+  createReplayStream,
+  prepareFeaturesFile,
+  ratingsWarmStart,
+  readFeaturesFile,
+} from '../../src/data/index.js';
 import { createRng } from '../../src/random/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-env-'));
@@ -32,10 +38,23 @@ describe('features file and real-data environments', () => {
     const f = await readFeaturesFile(featuresFile);
     assert.match(f.header.source.sha256, /^[0-9a-f]{64}$/);
     assert.equal(f.header.params.rank, 4);
-    assert.equal(f.header.counts.train + f.header.counts.eval + f.header.counts.evalDropped, f.header.counts.ratings);
-    const again = await prepareFeaturesFile({ source, format: 'movielens-csv', out: featuresFile, params: { rank: 4 } });
+    assert.equal(
+      f.header.counts.train + f.header.counts.eval + f.header.counts.evalDropped,
+      f.header.counts.ratings,
+    );
+    const again = await prepareFeaturesFile({
+      source,
+      format: 'movielens-csv',
+      out: featuresFile,
+      params: { rank: 4 },
+    });
     assert.equal(again.reused, true);
-    const other = await prepareFeaturesFile({ source, format: 'movielens-csv', out: join(dir, 'g.bin'), params: { rank: 3 } });
+    const other = await prepareFeaturesFile({
+      source,
+      format: 'movielens-csv',
+      out: join(dir, 'g.bin'),
+      params: { rank: 3 },
+    });
     assert.equal(other.reused, false);
     assert.equal(other.header.params.rank, 3);
   });
@@ -69,10 +88,19 @@ describe('features file and real-data environments', () => {
     const e = new Float64Array(5);
     env.nextRound(x, e);
     for (const v of e) assert.ok(v >= 0 && v <= 1);
-    assert.throws(() => createRatingsEnvironment({ featuresFile, armsPerRound: 1 }, 1), /armsPerRound must be an integer >= 2\. Got 1/);
-    assert.throws(() => createRatingsEnvironment({ featuresFile, rewardThreshold: 9 }, 1), /rewardThreshold must be a number in \[0\.5, 5\]\. Got 9/);
+    assert.throws(
+      () => createRatingsEnvironment({ featuresFile, armsPerRound: 1 }, 1),
+      /armsPerRound must be an integer >= 2\. Got 1/,
+    );
+    assert.throws(
+      () => createRatingsEnvironment({ featuresFile, rewardThreshold: 9 }, 1),
+      /rewardThreshold must be a number in \[0\.5, 5\]\. Got 9/,
+    );
     assert.throws(() => createRatingsEnvironment({ featuresFile: join(dir, 'none') }, 1), /does not exist/);
-    assert.throws(() => createRatingsEnvironment({ featuresFile, armsPerRound: 500 }, 1), /no user .* has armsPerRound = 500/);
+    assert.throws(
+      () => createRatingsEnvironment({ featuresFile, armsPerRound: 500 }, 1),
+      /no user .* has armsPerRound = 500/,
+    );
   });
 
   it('replay: logged arms are uniform and the estimator of a fixed policy is unbiased', () => {
@@ -103,7 +131,10 @@ describe('features file and real-data environments', () => {
     }
     const estimate = sum / effective;
     const se = Math.sqrt((value * (1 - value)) / effective);
-    assert.ok(Math.abs(estimate - value) < 4 * se, `replay estimate ${estimate} vs true value ${value} (4 se = ${4 * se})`);
+    assert.ok(
+      Math.abs(estimate - value) < 4 * se,
+      `replay estimate ${estimate} vs true value ${value} (4 se = ${4 * se})`,
+    );
     for (const c of counts) assert.ok(Math.abs(c / n - 1 / k) < 0.02, `logged arm frequencies ${counts}`);
     assert.ok(Math.abs(effective / n - 1 / k) < 0.02, 'about length / K effective steps');
   });

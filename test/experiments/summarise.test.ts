@@ -59,7 +59,15 @@ function cell(
       epsilon === null
         ? null
         : // only `epsilon` is read by the code under test
-          ({ rho: null, epsilon, delta: 0, releases: 1, composition: 'none', conversion: 'none', order: null } as unknown as CellResult['privacy']),
+          ({
+            rho: null,
+            epsilon,
+            delta: 0,
+            releases: 1,
+            composition: 'none',
+            conversion: 'none',
+            order: null,
+          } as unknown as CellResult['privacy']),
     clippedCount: 0,
   };
 }

@@ -136,8 +136,7 @@ export async function reproduceSynthetic(
       }
     });
   }
-  const workers =
-    options.inProcess === true ? 1 : (options.workers ?? availableParallelism());
+  const workers = options.inProcess === true ? 1 : (options.workers ?? availableParallelism());
   const timing: RunTiming = {
     wallSeconds,
     cellsRun,
