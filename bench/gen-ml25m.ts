@@ -76,7 +76,7 @@ export async function generateMl25m(
       buf += `${u + 1},${m + 1},${r.toFixed(1)},${1_000_000_000 + i}\n`;
     }
     if (buf.length > 1 << 20) {
-      if (!out.write(buf)) await new Promise((r) => out.once('drain', r));
+      if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
       buf = '';
     }
   }
