@@ -11,6 +11,7 @@ import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
+import { registerReproduceRealData } from './commands/reproduceRealData.js';
 import { registerRun } from './commands/run.js';
 
 export function buildProgram(): Command {
@@ -27,7 +28,7 @@ export function buildProgram(): Command {
     });
   registerPrivacy(program);
   registerRun(program);
-  registerReproduce(program);
+  registerReproduceRealData(registerReproduce(program));
   registerData(program);
   registerBench(program);
   return program;
