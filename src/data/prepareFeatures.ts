@@ -1,22 +1,15 @@
 import { createRng } from '../random/index.js';
 import { buildCsr } from './CsrMatrix.js';
+import { DEFAULT_FEATURE_PARAMS } from './featureDefaults.js';
 import type { FeatureParams, FeaturesHeader, PreparedFeatures } from './PreparedFeatures.js';
+
+export { DEFAULT_FEATURE_PARAMS };
+
 import type { RatingsData } from './RatingsData.js';
 import { ratingsFormatInfo } from './RatingsFormat.js';
 import { randomizedSvd } from './randomizedSvd.js';
 import { splitRatings } from './splitRatings.js';
 import { unitFeature } from './unitFeature.js';
-
-/** The default feature parameters (SPEC section 5: rank 50). */
-export const DEFAULT_FEATURE_PARAMS: FeatureParams = {
-  rank: 50,
-  evalFraction: 0.5,
-  seed: 1,
-  oversampling: 10,
-  powerIterations: 4,
-  ridgeSample: 1_000_000,
-  skipBadRows: false,
-};
 
 /** Progress of a long step: `step` names it, done/total in its own units. */
 export type StepProgress = (step: string, done: number, total: number) => void;

@@ -53,6 +53,8 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
           '300',
           '--seeds',
           '2',
+          '--rank',
+          '5',
           '--doc',
           doc,
         ],
@@ -76,6 +78,7 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     const md = readFileSync(doc, 'utf8');
     assert.match(md, /## Real data: jester \(quick run\)/);
     assert.match(md, /\*\*Paper:\*\*/);
-    assert.match(printed, /replay CTR by policy and epsilon/);
+    assert.match(printed, /## Real data: jester \(quick run\)/);
+    assert.match(printed, /\| policy \| eps=1 \| eps=5 \|/);
   });
 });

@@ -1,17 +1,17 @@
 import { stat } from 'node:fs/promises';
 import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
+import { DEFAULT_FEATURE_PARAMS } from '../../data/featureDefaults.js';
+import { readFeaturesHeader } from '../../data/featuresFile.js';
 import { DATASETS, fetchDataset } from '../../data/fetchDataset.js';
+import { loadRatings } from '../../data/loadRatings.js';
+import type { prepareFeaturesFile } from '../../data/prepareFeaturesFile.js';
 import {
-  DEFAULT_FEATURE_PARAMS,
   guessRatingsFormat,
-  loadRatings,
   parseRatingsFormat,
-  prepareFeaturesFile,
   RATINGS_FORMATS,
   type RatingsFormat,
-  readFeaturesHeader,
-} from '../../data/index.js';
+} from '../../data/RatingsFormat.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
 
@@ -149,6 +149,8 @@ export function registerData(program: Command): void {
         const progress = stepProgress();
         let r: Awaited<ReturnType<typeof prepareFeaturesFile>>;
         try {
+          // loaded on use: the SVD pulls in ml-matrix, which `--help` and the other commands do not need
+          const { prepareFeaturesFile } = await import('../../data/prepareFeaturesFile.js');
           r = await prepareFeaturesFile({
             source: opts.source,
             format,

@@ -4,9 +4,8 @@
  * privacy) and writes results, tables, charts, an HTML report and REPRODUCTION.md. Real-data
  * studies register their own subcommands on the same `reproduce` command (one call each).
  */
-import { SingleBar } from 'cli-progress';
 import { type Command, Option } from 'commander';
-import { reproduceSynthetic, type SyntheticScaleName } from '../../experiments/reproduce/index.js';
+import type { SyntheticScaleName } from '../../experiments/reproduce/index.js';
 import { parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
 
@@ -60,13 +59,14 @@ export function addReproduceSynthetic(reproduce: Command): Command {
       const command = `adaprivate reproduce synthetic${scale === 'full' ? '' : ` --${scale}`}`;
       const showBar = flags.json !== true && process.stderr.isTTY === true;
       const bar = showBar
-        ? new SingleBar({
+        ? new (await import('cli-progress')).SingleBar({
             stream: process.stderr,
             format: ' {study} [{bar}] {value}/{total} cells | ETA {eta_formatted}',
             hideCursor: true,
           })
         : null;
       let current = '';
+      const { reproduceSynthetic } = await import('../../experiments/reproduce/index.js');
       const r = await reproduceSynthetic({
         scale,
         outDir: out,

@@ -1,8 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { guessRatingsFormat, parseRatingsFormat, type RatingsFormat } from '../../data/index.js';
-import { runRealDataReproduction } from '../../experiments/reproduce/realData/runRealDataReproduction.js';
+import { guessRatingsFormat, parseRatingsFormat, type RatingsFormat } from '../../data/RatingsFormat.js';
 import { parsePositiveInt } from '../output.js';
 import { UsageError } from '../UsageError.js';
 import { stepProgress } from './data.js';
@@ -14,6 +13,7 @@ interface Opts {
   workers?: number;
   horizon?: number;
   seeds?: number;
+  rank?: number;
   format?: string;
   doc?: string;
 }
@@ -78,6 +78,11 @@ export function registerReproduceRealData(reproduce: Command): void {
       .option('--horizon <n>', 'logged replay steps per run', parsePositiveInt('--horizon'))
       .option('--seeds <n>', 'number of seeds', parsePositiveInt('--seeds'))
       .option(
+        '--rank <k>',
+        'SVD feature rank (default 50; at most min(users, items))',
+        parsePositiveInt('--rank'),
+      )
+      .option(
         '--doc <file>',
         'also write the markdown section to this file (e.g. docs/REPRODUCTION-realdata.md)',
       )
@@ -85,6 +90,9 @@ export function registerReproduceRealData(reproduce: Command): void {
         const { source, format } = await locate(dataset, opts.data, opts.format);
         const progress = stepProgress();
         try {
+          const { runRealDataReproduction } = await import(
+            '../../experiments/reproduce/realData/runRealDataReproduction.js'
+          );
           const r = await runRealDataReproduction({
             dataset,
             source,
@@ -94,6 +102,7 @@ export function registerReproduceRealData(reproduce: Command): void {
             ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
             ...(opts.horizon !== undefined ? { horizon: opts.horizon } : {}),
             ...(opts.seeds !== undefined ? { seeds: opts.seeds } : {}),
+            ...(opts.rank !== undefined ? { rank: opts.rank } : {}),
             onProgress: progress.update,
           });
           progress.stop();

@@ -3,21 +3,8 @@
  * worker threads and prints a summary table, or one JSON object with `--json`.
  */
 import { join } from 'node:path';
-import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import {
-  type ExperimentConfig,
-  ExperimentConfigError,
-  type ExperimentResult,
-  loadExperimentConfig,
-  runExperiment,
-  type SettingSummary,
-  summarise,
-  tune,
-  validateExperimentConfig,
-  writeResultsCsv,
-  writeResultsJson,
-} from '../../experiments/index.js';
+import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../experiments/index.js';
 import { isPolicyId, policyIds, policyInfo } from '../../policies/index.js';
 import { VERSION } from '../../version.js';
 import { parseNumber, parseNumberList, parsePositiveInt, printJson } from '../output.js';
@@ -62,7 +49,10 @@ const GRID_FLAGS = [
   'checkpoints',
 ] as const;
 
-function configFromFlags(f: RunFlags): ExperimentConfig {
+/** The experiment runner and its dependencies load only when `run` actually runs (fast --help). */
+type Experiments = typeof import('../../experiments/index.js');
+
+function configFromFlags(f: RunFlags, x: Experiments): ExperimentConfig {
   if (f.env !== undefined && f.env !== 'synthetic') {
     throw new UsageError(
       `run: --env must be 'synthetic' (real-data experiments take --config FILE). Got ${JSON.stringify(f.env)}.`,
@@ -105,7 +95,7 @@ function configFromFlags(f: RunFlags): ExperimentConfig {
     horizon: f.horizon,
     checkpoints: f.checkpoints,
   };
-  return validateExperimentConfig(JSON.parse(JSON.stringify(raw)));
+  return x.validateExperimentConfig(JSON.parse(JSON.stringify(raw)));
 }
 
 function resultEntry(s: SettingSummary) {
@@ -127,7 +117,7 @@ function resultEntry(s: SettingSummary) {
   };
 }
 
-function jsonReport(result: ExperimentResult, summaries: readonly SettingSummary[]) {
+function jsonReport(result: ExperimentResult, summaries: readonly SettingSummary[], x: Experiments) {
   const tuned = result.config.policies.some((p) => Object.values(p.params).some((v) => v.length > 1));
   return {
     version: VERSION,
@@ -136,7 +126,7 @@ function jsonReport(result: ExperimentResult, summaries: readonly SettingSummary
     results: summaries.map(resultEntry),
     ...(tuned
       ? {
-          tuning: tune(summaries).map((t) => ({
+          tuning: x.tune(summaries).map((t) => ({
             policy: t.policy,
             epsilon: t.epsilon,
             bestParams: t.best.params,
@@ -183,6 +173,7 @@ function table(summaries: readonly SettingSummary[]): string {
 }
 
 async function runCommand(f: RunFlags): Promise<void> {
+  const x: Experiments = await import('../../experiments/index.js');
   let config: ExperimentConfig;
   try {
     if (f.config !== undefined) {
@@ -192,16 +183,17 @@ async function runCommand(f: RunFlags): Promise<void> {
           `run: --config cannot be combined with grid flags (${clash.map((k) => `--${k}`).join(', ')}).`,
         );
       }
-      config = loadExperimentConfig(f.config);
+      config = x.loadExperimentConfig(f.config);
     } else {
-      config = configFromFlags(f);
+      config = configFromFlags(f, x);
     }
   } catch (err) {
-    if (err instanceof ExperimentConfigError) throw new UsageError(`run: ${err.message}`);
+    if (err instanceof x.ExperimentConfigError) throw new UsageError(`run: ${err.message}`);
     throw err;
   }
   const cacheDir = f.cache ?? (f.out === undefined ? undefined : join(f.out, 'cache'));
   const showBar = f.json !== true && process.stderr.isTTY === true;
+  const { SingleBar } = await import('cli-progress');
   const bar = showBar
     ? new SingleBar({
         format:
@@ -216,7 +208,7 @@ async function runCommand(f: RunFlags): Promise<void> {
   let started = false;
   let result: ExperimentResult;
   try {
-    result = await runExperiment(config, {
+    result = await x.runExperiment(config, {
       ...(f.workers === undefined ? {} : { workers: f.workers }),
       ...(cacheDir === undefined ? {} : { cacheDir }),
       signal: controller.signal,
@@ -232,13 +224,13 @@ async function runCommand(f: RunFlags): Promise<void> {
     bar?.stop();
     process.removeListener('SIGINT', onSigint);
   }
-  const summaries = summarise(result.cells);
+  const summaries = x.summarise(result.cells);
   if (f.out !== undefined) {
-    writeResultsJson(result, join(f.out, 'results.json'), join(f.out, 'timings.json'));
-    writeResultsCsv(result, f.out);
+    x.writeResultsJson(result, join(f.out, 'results.json'), join(f.out, 'timings.json'));
+    x.writeResultsCsv(result, f.out);
   }
   if (f.json === true) {
-    printJson(jsonReport(result, summaries));
+    printJson(jsonReport(result, summaries, x));
   } else {
     const cached = result.timings.filter((t) => t.cached).length;
     process.stdout.write(`${table(summaries)}\n`);

@@ -121,8 +121,9 @@ test('renderSvg produces a well-formed SVG naming every series, and the HTML rep
   assert.ok(svg.includes('AdaPrivate-TS'));
   assert.ok(svg.includes('AdaPrivate-UCB'));
   assert.ok(svg.includes('Reward over time'));
-  // one line path per series
-  assert.ok((svg.match(/role-line/g) ?? []).length >= 1);
+  // a line mark for the means and an area mark for the bands
+  assert.ok(svg.includes('mark-line role-mark'), 'the SVG has a line mark');
+  assert.ok(svg.includes('mark-area role-mark'), 'the SVG has an area (CI band) mark');
 
   const html = buildHtmlReport({
     title: 'Report',
