@@ -2,7 +2,7 @@
  * The on-disk cache of finished cells: one file `<key>.json` per cell under the cache directory,
  * written atomically (temporary file + rename), so that an interrupted run loses at most the cells
  * in flight and a reader never sees a partial file. The key hashes the cell config and the
- * software version (`cellKey`), so a new version never reuses old results.
+ * software version and code fingerprint (`cellKey`, `cacheVersion`), so changed code never reuses old results.
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

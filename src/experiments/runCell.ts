@@ -11,8 +11,8 @@ import type { Environment } from '../envs/Environment.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import type { PolicyOptions } from '../policies/index.js';
 import { createPolicy, isPolicyId } from '../policies/index.js';
-import { VERSION } from '../version.js';
 import { cellKey } from './cellKey.js';
+import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay } from './environmentRegistry.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
@@ -123,7 +123,7 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
  *   protocol: 'full-information', policy: 'lints', epsilon: null, delta: null, params: {},
  *   horizon: 100, seed: 1, checkpointEvery: 50 }).checkpoints.length; // returns 2
  */
-export function runCell(cell: CellConfig, version: string = VERSION): CellResult {
+export function runCell(cell: CellConfig, version: string = cacheVersion()): CellResult {
   let environment: Readonly<Record<string, unknown>>;
   let out: ReturnType<typeof runFull> | ReturnType<typeof runReplay>;
   if (cell.protocol === 'full-information') {

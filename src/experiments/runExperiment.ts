@@ -11,12 +11,14 @@
  * arrives, so an interrupted or crashed run resumes where it stopped and loses at most the cells
  * that were in flight. Aborting (`signal`) terminates the workers and rejects with an AbortError.
  */
+import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Tinypool } from 'tinypool';
 import { VERSION } from '../version.js';
 import { type CachedCell, readCachedCell, writeCachedCell } from './cellCache.js';
 import { cellKey } from './cellKey.js';
+import { cacheVersion } from './codeFingerprint.js';
 import { expandGrid } from './expandGrid.js';
 import { runCell } from './runCell.js';
 import type {
@@ -61,10 +63,11 @@ export async function runExperiment(
   const { cacheDir, onProgress, signal } = options;
   if (signal?.aborted) throw abortError();
   const cells = expandGrid(config);
+  const version = cacheVersion();
   const done = new Map<string, CachedCell & { cached: boolean }>();
   const pending: { key: string; cell: CellConfig }[] = [];
   for (const cell of cells) {
-    const key = cellKey(cell, VERSION);
+    const key = cellKey(cell, version);
     if (done.has(key) || pending.some((p) => p.key === key)) continue;
     const hit = cacheDir === undefined ? null : readCachedCell(cacheDir, key);
     if (hit !== null) done.set(key, { ...hit, cached: true });
@@ -131,6 +134,8 @@ async function runPooled(
     idleTimeout: 1000,
   });
   const inner = new AbortController();
+  // every queued task listens on this one signal: hundreds of listeners are expected, not a leak
+  setMaxListeners(0, inner.signal);
   const onAbort = () => inner.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let failure: Error | null = null;

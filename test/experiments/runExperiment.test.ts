@@ -104,3 +104,11 @@ test('a failing cell names the cell', async () => {
   });
   await assert.rejects(runExperiment(bad, { inProcess: true }), /cell lints eps=none seed=1 failed/);
 });
+
+test('the cache key includes a fingerprint of the code that computes cells', async () => {
+  const { cacheVersion, codeFingerprint } = await import('../../src/experiments/codeFingerprint.js');
+  const { VERSION } = await import('../../src/version.js');
+  assert.match(codeFingerprint(), /^[0-9a-f]{12}$/);
+  assert.equal(cacheVersion(), `${VERSION}+code.${codeFingerprint()}`);
+  assert.equal(codeFingerprint(), codeFingerprint());
+});

@@ -41,7 +41,7 @@ const pctText = (c: Cell): string => {
   const e = pct(c);
   return `${formatNumber(e.mean, 1)}% [${formatNumber(e.lo, 1)}, ${formatNumber(e.hi, 1)}]`;
 };
-const RANGE_RULE = `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side, meets the paper's value or range; partly when it does not but the effect has the paper's sign; otherwise not reproduced. The claim is reproduced when every tested part is, not reproduced when none is reproduced or partly, else partly.`;
+const RANGE_RULE = `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side, meets the paper's value or range and, where the paper reports a non-zero effect, does not contain 0; inconclusive when it meets the paper's range but also contains 0 (the run cannot tell the effect from no effect); partly when it does not meet the range but the effect has the paper's sign; otherwise not reproduced. The claim is reproduced when every tested part is, not reproduced when every tested part is not, inconclusive when every tested part is inconclusive, else partly.`;
 
 function part(label: string, paper: string, ours: string, verdict: Verdict): ClaimPart {
   return { label, paper, ours, verdict };

@@ -4,7 +4,11 @@
  * paper's figure by one of the rules below, and the parts combine into the claim's verdict.
  */
 
-export type Verdict = 'reproduced' | 'partly' | 'not reproduced' | 'not tested';
+/**
+ * `inconclusive`: our confidence interval is consistent with the paper's non-zero effect but also
+ * with no effect at all (it contains 0), so the run cannot confirm or refute the claim.
+ */
+export type Verdict = 'reproduced' | 'partly' | 'inconclusive' | 'not reproduced' | 'not tested';
 
 /** Our estimate of a quantity: mean over seeds with its 95% confidence interval. */
 export interface Estimate {
@@ -28,7 +32,10 @@ export const RANGE_TOLERANCE = 0.5;
 
 /**
  * A paper figure given as a value or range [a, b] (same unit as `ours`):
- * - reproduced: our 95% CI widened by `tolerance` on each side meets [a, b];
+ * - reproduced: our 95% CI widened by `tolerance` on each side meets [a, b], and the CI does not
+ *   contain 0 when the paper's range excludes 0;
+ * - inconclusive: the widened CI meets [a, b] but the CI also contains 0 while [a, b] does not
+ *   (too few seeds to tell the paper's effect from no effect);
  * - partly: otherwise, but our mean has the sign of the paper's midpoint (same direction of effect);
  * - not reproduced: otherwise (opposite direction, or zero).
  * Non-finite estimates give 'not tested'.
@@ -43,7 +50,10 @@ export function rangeVerdict(
 ): Verdict {
   if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
   const [a, b] = paper;
-  if (ours.lo - tolerance <= b && ours.hi + tolerance >= a) return 'reproduced';
+  if (ours.lo - tolerance <= b && ours.hi + tolerance >= a) {
+    const paperExcludesZero = a > 0 || b < 0;
+    return paperExcludesZero && ours.lo <= 0 && ours.hi >= 0 ? 'inconclusive' : 'reproduced';
+  }
   const mid = (a + b) / 2;
   if (ours.mean !== 0 && Math.sign(ours.mean) === Math.sign(mid)) return 'partly';
   return 'not reproduced';
@@ -65,8 +75,9 @@ export function atLeastVerdict(means: readonly number[], bound: number, toleranc
 }
 
 /**
- * Combines part verdicts: untested parts are ignored; all reproduced -> reproduced; none
- * reproduced or partly -> not reproduced; anything else -> partly; no tested part -> not tested.
+ * Combines part verdicts: untested parts are ignored; all reproduced -> reproduced; all not
+ * reproduced -> not reproduced; all inconclusive -> inconclusive; anything else -> partly; no tested
+ * part -> not tested.
  *
  * @example
  * combineVerdicts(['reproduced', 'not reproduced']); // returns 'partly'
@@ -76,5 +87,6 @@ export function combineVerdicts(parts: readonly Verdict[]): Verdict {
   if (tested.length === 0) return 'not tested';
   if (tested.every((v) => v === 'reproduced')) return 'reproduced';
   if (tested.every((v) => v === 'not reproduced')) return 'not reproduced';
+  if (tested.every((v) => v === 'inconclusive')) return 'inconclusive';
   return 'partly';
 }

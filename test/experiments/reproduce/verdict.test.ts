@@ -14,6 +14,15 @@ test('rangeVerdict: CI meeting the range, same sign, opposite sign', () => {
   assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5], 0), 'partly');
 });
 
+test('rangeVerdict: a CI that also contains 0 is inconclusive for a non-zero paper effect', () => {
+  assert.equal(rangeVerdict({ mean: 0, lo: -9.2, hi: 9.3 }, [1.5, 1.5]), 'inconclusive');
+  assert.equal(rangeVerdict({ mean: 0.2, lo: -0.1, hi: 0.5 }, [0.5, 1.5]), 'inconclusive');
+  // the paper's range includes 0: a CI around 0 reproduces it
+  assert.equal(rangeVerdict({ mean: 0, lo: -1, hi: 1 }, [-0.5, 0.5]), 'reproduced');
+  assert.equal(combineVerdicts(['inconclusive', 'inconclusive', 'not tested']), 'inconclusive');
+  assert.equal(combineVerdicts(['inconclusive', 'reproduced']), 'partly');
+});
+
 test('atLeastVerdict and combineVerdicts', () => {
   assert.equal(atLeastVerdict([95.1, 96.2], 94.1), 'reproduced');
   assert.equal(atLeastVerdict([91, 96.2], 94.1), 'partly');
@@ -24,12 +33,16 @@ test('atLeastVerdict and combineVerdicts', () => {
   assert.equal(combineVerdicts(['not tested']), 'not tested');
 });
 
-test('a CI containing the paper value is always reproduced', () => {
+test('a CI containing the paper value is reproduced, or inconclusive exactly when it also contains 0', () => {
   fc.assert(
     fc.property(
       fc.double({ min: -50, max: 50, noNaN: true }),
       fc.double({ min: 0, max: 10, noNaN: true }),
-      (m, h) => rangeVerdict({ mean: m, lo: m - h, hi: m + h }, [m, m]) === 'reproduced',
+      (m, h) => {
+        const v = rangeVerdict({ mean: m, lo: m - h, hi: m + h }, [m, m]);
+        const hasZero = m - h <= 0 && m + h >= 0 && m !== 0;
+        return v === (hasZero ? 'inconclusive' : 'reproduced');
+      },
     ),
   );
 });
