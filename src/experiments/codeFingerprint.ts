@@ -4,15 +4,18 @@ import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from '../version.js';
 
-/** Folders under src/ whose code cannot change a cell's numbers (output formatting, the CLI). */
-const EXCLUDED = new Set(['cli', join('experiments', 'report')]);
+/**
+ * Folders under src/ whose code cannot change a cell's numbers: the CLI, report formatting and the
+ * reproduction scripts (they only build configs, which are part of the key, and format results).
+ */
+const EXCLUDED = new Set(['cli', join('experiments', 'report'), join('experiments', 'reproduce')]);
 
 let memo: string | undefined;
 
 /**
  * A SHA-256 fingerprint (first 12 hex digits) of the code that computes cells: every module under
- * the package's `src` folder (compiled `.js`, or `.ts` when run from source) except the CLI and the
- * report formatting, in sorted path order. Cached cells are keyed by it (see {@link cacheVersion}),
+ * the package's `src` folder (compiled `.js`, or `.ts` when run from source) except the CLI, the
+ * report formatting and the reproduction scripts, in sorted path order. Cached cells are keyed by it (see {@link cacheVersion}),
  * so editing an algorithm without bumping the version never serves stale results.
  *
  * @example

@@ -79,7 +79,9 @@ export async function runExperiment(
   report();
   const accept = (key: string, c: CachedCell) => {
     if (c.result.key !== key)
-      throw new Error(`runExperiment: worker returned cell ${c.result.key}, expected ${key}.`);
+      throw new Error(
+        `runExperiment: a worker computed cell key ${c.result.key}, expected ${key}: the code changed during the run (was dist/ rebuilt?). Finished cells are cached; run the command again.`,
+      );
     if (cacheDir !== undefined) writeCachedCell(cacheDir, c);
     done.set(key, { ...c, cached: false });
     report();

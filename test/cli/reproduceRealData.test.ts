@@ -78,6 +78,10 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     const md = readFileSync(doc, 'utf8');
     assert.match(md, /## Real data: jester \(quick run\)/);
     assert.match(md, /\*\*Paper:\*\*/);
+    assert.match(md, /\| Jester: AdaPrivate-TS is the best private method at every eps \| \*\*/);
+    assert.match(md, /!\[CTR over time at eps = 1\]\(img\/reproduction\/jester-ctr-over-time-eps1\.svg\)/);
+    assert.ok(existsSync(join(dir, 'img', 'reproduction', 'jester-ctr-over-time-eps1.svg')));
+    assert.ok(existsSync(join(out, 'jester-ctr-over-time-eps1.svg')));
     assert.match(printed, /## Real data: jester \(quick run\)/);
     assert.match(printed, /\| policy \| eps=1 \| eps=5 \|/);
   });

@@ -84,7 +84,7 @@ export function registerReproduceRealData(reproduce: Command): void {
       )
       .option(
         '--doc <file>',
-        'also write the markdown section to this file (e.g. docs/REPRODUCTION-realdata.md)',
+        'also write the Markdown section to this file, its chart under img/reproduction/ beside it (e.g. docs/REPRODUCTION-jester.md)',
       )
       .action(async (opts: Opts) => {
         const { source, format } = await locate(dataset, opts.data, opts.format);
@@ -103,13 +103,10 @@ export function registerReproduceRealData(reproduce: Command): void {
             ...(opts.horizon !== undefined ? { horizon: opts.horizon } : {}),
             ...(opts.seeds !== undefined ? { seeds: opts.seeds } : {}),
             ...(opts.rank !== undefined ? { rank: opts.rank } : {}),
+            ...(opts.doc !== undefined ? { docPath: opts.doc } : {}),
             onProgress: progress.update,
           });
           progress.stop();
-          if (opts.doc !== undefined) {
-            const { writeFile } = await import('node:fs/promises');
-            await writeFile(opts.doc, r.markdown);
-          }
           process.stdout.write(r.markdown);
         } finally {
           progress.stop();

@@ -15,4 +15,4 @@ export { groupBudgets, NON_PRIVATE_REFERENCE, syntheticPlan } from './syntheticP
 export type { SyntheticScale, SyntheticScaleName } from './syntheticScale.js';
 export { syntheticScale } from './syntheticScale.js';
 export type { ClaimPart, Estimate, Verdict } from './verdict.js';
-export { atLeastVerdict, combineVerdicts, rangeVerdict } from './verdict.js';
+export { atLeastVerdict, combineVerdicts, levelVerdict, rangeVerdict } from './verdict.js';

@@ -3,7 +3,7 @@
  * tuned, TS vs UCB tests, amplification, ablation, robustness, group privacy), then writes results
  * (JSON, CSV), Markdown tables, SVG charts, a self-contained HTML report and REPRODUCTION.md.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -11,6 +11,7 @@ import { VERSION } from '../../version.js';
 import { tableToCsv } from '../report/csv.js';
 import { buildHtmlReport, type ReportSection } from '../report/htmlReport.js';
 import { markdownSection, markdownTable } from '../report/markdownTable.js';
+import { markedSections } from '../report/markedSections.js';
 import type { ReportTable } from '../report/ReportTable.js';
 import { renderSvg } from '../report/renderSvg.js';
 import { runExperiment } from '../runExperiment.js';
@@ -208,7 +209,10 @@ export async function reproduceSynthetic(
     const imgDir = join(docDir, 'img', 'reproduction');
     mkdirSync(imgDir, { recursive: true });
     for (const c of charts) write(join(imgDir, `${c.name}.svg`), svgs.get(c.name)!);
-    write(options.docPath, reproductionMarkdown({ ...docInput, imgDir: relative(docDir, imgDir) }));
+    // keep the sections other commands own (e.g. `reproduce jester`'s real-data section)
+    const kept = existsSync(options.docPath) ? markedSections(readFileSync(options.docPath, 'utf8')) : [];
+    const doc = reproductionMarkdown({ ...docInput, imgDir: relative(docDir, imgDir) });
+    write(options.docPath, kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`);
   }
 
   const svgBlock = (name: string) => {

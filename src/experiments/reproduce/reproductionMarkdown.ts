@@ -54,6 +54,42 @@ export function claimsTable(claims: readonly Claim[]): ReportTable {
 }
 
 /**
+ * One claim as Markdown: heading at `level`, the paper's statement, the verdict, the parts table
+ * (paper and ours side by side), the rule, the note and the charts (`img(name)` gives each chart's
+ * Markdown image line, or '').
+ *
+ * @example
+ * claimMarkdown(claim, () => '', 3).startsWith('### '); // returns true
+ */
+export function claimMarkdown(c: Claim, img: (chart: string) => string, level = 3): string {
+  const out: string[] = [];
+  out.push(`${'#'.repeat(level)} ${c.title}\n`);
+  out.push(`**Paper:** ${c.paper}\n`);
+  out.push(`**Verdict: ${c.verdict}.**\n`);
+  out.push(
+    markdownTable(
+      reportTable({
+        title: c.title,
+        columns: [
+          { header: 'Part' },
+          { header: 'Paper' },
+          { header: 'Ours (mean [95% CI])' },
+          { header: 'Verdict' },
+        ],
+        rows: c.parts.map((p) => [p.label, p.paper, p.ours, p.verdict]),
+      }),
+    ),
+  );
+  out.push(`\n*Rule:* ${c.rule}\n`);
+  if (c.note !== undefined) out.push(`*Note:* ${c.note}\n`);
+  for (const ch of c.charts) {
+    const s = img(ch);
+    if (s !== '') out.push(s);
+  }
+  return out.join('\n');
+}
+
+/**
  * The whole Markdown document.
  *
  * @example
@@ -76,38 +112,14 @@ export function reproductionMarkdown(input: ReproductionDocInput): string {
   );
   out.push(markdownTable(claimsTable(claims)));
   out.push('\n## Claims\n');
-  for (const c of claims) {
-    out.push(`### ${c.title}\n`);
-    out.push(`**Paper:** ${c.paper}\n`);
-    out.push(`**Verdict: ${c.verdict}.**\n`);
-    out.push(
-      markdownTable(
-        reportTable({
-          title: c.title,
-          columns: [
-            { header: 'Part' },
-            { header: 'Paper' },
-            { header: 'Ours (mean [95% CI])' },
-            { header: 'Verdict' },
-          ],
-          rows: c.parts.map((p) => [p.label, p.paper, p.ours, p.verdict]),
-        }),
-      ),
-    );
-    out.push(`\n*Rule:* ${c.rule}\n`);
-    if (c.note !== undefined) out.push(`*Note:* ${c.note}\n`);
-    for (const ch of c.charts) {
-      const s = img(ch);
-      if (s !== '') out.push(s);
-    }
-  }
+  for (const c of claims) out.push(claimMarkdown(c, img, 3));
   out.push('## Claims that need real data\n');
   out.push(
     markdownTable(
       reportTable({
         title: 'Real data',
-        columns: [{ header: 'Paper' }, { header: 'Tested by' }],
-        rows: REAL_DATA_CLAIMS.map((c) => [c.paper, `\`${c.command}\``]),
+        columns: [{ header: 'Paper' }, { header: 'Tested by' }, { header: 'Our result' }],
+        rows: REAL_DATA_CLAIMS.map((c) => [c.paper, `\`${c.command}\``, `[${c.doc}](${c.doc})`]),
       }),
     ),
   );

@@ -41,7 +41,7 @@ const pctText = (c: Cell): string => {
   const e = pct(c);
   return `${formatNumber(e.mean, 1)}% [${formatNumber(e.lo, 1)}, ${formatNumber(e.hi, 1)}]`;
 };
-const RANGE_RULE = `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side, meets the paper's value or range and, where the paper reports a non-zero effect, does not contain 0; inconclusive when it meets the paper's range but also contains 0 (the run cannot tell the effect from no effect); partly when it does not meet the range but the effect has the paper's sign; otherwise not reproduced. The claim is reproduced when every tested part is, not reproduced when every tested part is not, inconclusive when every tested part is inconclusive, else partly.`;
+export const RANGE_RULE = `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side, meets the paper's value or range and, where the paper reports a non-zero effect, does not contain 0; inconclusive when it meets the paper's range but also contains 0 (the run cannot tell the effect from no effect); partly when it does not meet the range but the effect has the paper's sign; otherwise not reproduced. The claim is reproduced when every tested part is, not reproduced when every tested part is not, inconclusive when every tested part is inconclusive, else partly.`;
 
 function part(label: string, paper: string, ours: string, verdict: Verdict): ClaimPart {
   return { label, paper, ours, verdict };
@@ -380,24 +380,33 @@ function groupClaim(a: SyntheticAnalysis): Claim {
 }
 
 /** Claims that need real data, with the command that tests them. */
-export const REAL_DATA_CLAIMS: readonly { readonly paper: string; readonly command: string }[] = [
+/** The claims that need real data, the command that tests each and the document it writes (beside REPRODUCTION.md). */
+export const REAL_DATA_CLAIMS: readonly {
+  readonly paper: string;
+  readonly command: string;
+  readonly doc: string;
+}[] = [
   {
     paper: 'Amplification on MovieLens: +4.6% (eps = 1), +1.3% (eps = 5) over no amplification.',
     command: 'adaprivate reproduce movielens',
+    doc: 'REPRODUCTION-movielens.md',
   },
   {
     paper:
       'MovieLens eps = 1: UCB CTR dips 0.73 -> 0.67 then 0.71; TS climbs 0.66 -> 0.72 and overtakes at ~800 effective steps.',
     command: 'adaprivate reproduce movielens',
+    doc: 'REPRODUCTION-movielens.md',
   },
   {
     paper:
       'MovieLens: event-level methods 71.7-72.6% at eps = 1; TS up to +6.5% over AdaC-OFUL-zCDP at eps = 10.',
     command: 'adaprivate reproduce movielens',
+    doc: 'REPRODUCTION-movielens.md',
   },
   {
     paper: 'Jester: TS best at every eps; +2.9% over zCDP-Episodic, +3.6% over AdaPrivate-UCB at eps = 1.',
     command: 'adaprivate reproduce jester',
+    doc: 'REPRODUCTION-jester.md',
   },
 ];
 

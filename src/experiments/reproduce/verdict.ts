@@ -90,3 +90,24 @@ export function combineVerdicts(parts: readonly Verdict[]): Verdict {
   if (tested.every((v) => v === 'inconclusive')) return 'inconclusive';
   return 'partly';
 }
+
+/**
+ * A level (not an effect) given as a value or range [a, b], e.g. a CTR of 71.7-72.6%:
+ * - reproduced: our mean lies in [a, b] widened by `tolerance` on each side;
+ * - inconclusive: it does not, but our 95% CI (widened by `tolerance`) still meets [a, b];
+ * - not reproduced: the widened CI misses [a, b].
+ * Non-finite estimates give 'not tested'.
+ *
+ * @example
+ * levelVerdict({ mean: 60, lo: 58, hi: 62 }, [71.7, 72.6]); // returns 'not reproduced'
+ */
+export function levelVerdict(
+  ours: Estimate,
+  paper: readonly [number, number],
+  tolerance = RANGE_TOLERANCE,
+): Verdict {
+  if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
+  const [a, b] = paper;
+  if (ours.mean >= a - tolerance && ours.mean <= b + tolerance) return 'reproduced';
+  return ours.lo - tolerance <= b && ours.hi + tolerance >= a ? 'inconclusive' : 'not reproduced';
+}

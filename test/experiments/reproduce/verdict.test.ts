@@ -2,7 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { groupBudgets } from '../../../src/experiments/reproduce/syntheticPlan.js';
-import { atLeastVerdict, combineVerdicts, rangeVerdict } from '../../../src/experiments/reproduce/verdict.js';
+import {
+  atLeastVerdict,
+  combineVerdicts,
+  levelVerdict,
+  rangeVerdict,
+} from '../../../src/experiments/reproduce/verdict.js';
 
 test('rangeVerdict: CI meeting the range, same sign, opposite sign', () => {
   assert.equal(rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]), 'reproduced');
@@ -53,4 +58,11 @@ test('group budgets: the paper figures at user-level eps = 5, delta = 1e-5', () 
   assert.ok(Math.abs(b[1]!.recordRho - 0.018) < 1e-3);
   assert.ok(Math.abs(b[2]!.recordRho - 0.0045) < 1e-4);
   assert.ok(Math.abs(b[0]!.epsilon - 5) < 1e-6);
+});
+
+test('levelVerdict: mean in range, only the CI in range, neither', () => {
+  assert.equal(levelVerdict({ mean: 72, lo: 71, hi: 73 }, [71.7, 72.6]), 'reproduced');
+  assert.equal(levelVerdict({ mean: 55.7, lo: 20, hi: 91.3 }, [71.7, 72.6]), 'inconclusive');
+  assert.equal(levelVerdict({ mean: 57.2, lo: 53.3, hi: 61.1 }, [71.7, 72.6]), 'not reproduced');
+  assert.equal(levelVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [1, 2]), 'not tested');
 });

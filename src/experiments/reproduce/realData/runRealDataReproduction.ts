@@ -1,11 +1,19 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { prepareFeaturesFile, type RatingsFormat, type StepProgress } from '../../../data/index.js';
-import { policyIds } from '../../../policies/index.js';
+import { policyIds, policyInfo } from '../../../policies/index.js';
+import { VERSION } from '../../../version.js';
+import { bandChartSpec } from '../../report/bandChartSpec.js';
 import { markdownTable } from '../../report/markdownTable.js';
+import { upsertSectionInFile } from '../../report/markedSections.js';
+import { renderSvg } from '../../report/renderSvg.js';
+import { curveSeries } from '../../report/seriesFrom.js';
 import { runExperiment } from '../../runExperiment.js';
 import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
+import { claimMarkdown } from '../reproductionMarkdown.js';
+import { realDataClaims } from './realDataClaims.js';
 
 /** Options of {@link runRealDataReproduction}. */
 export interface RealDataReproductionOptions {
@@ -21,15 +29,13 @@ export interface RealDataReproductionOptions {
   readonly horizon?: number;
   readonly seeds?: number;
   readonly rank?: number;
+  /**
+   * Also write the Markdown section to this file, with the chart in `img/reproduction/` beside it
+   * (e.g. docs/REPRODUCTION-movielens.md and docs/img/reproduction/movielens-ctr-over-time-eps1.svg).
+   */
+  readonly docPath?: string;
   readonly onProgress?: StepProgress;
 }
-
-/** What the paper reports for the real data (SPEC section 6), for the side-by-side table. */
-const PAPER: Record<'movielens' | 'jester', string> = {
-  movielens:
-    'eps=1: event-level methods 71.7-72.6% CTR; AdaPrivate-TS overtakes UCB at ~800 effective steps (UCB 0.73 -> 0.67 -> 0.71, TS 0.66 -> 0.72); amplification q=0.3 +4.6% (eps=1), +1.3% (eps=5); TS up to +6.5% over AdaC-OFUL-zCDP at eps=10.',
-  jester: 'TS best at every eps; +2.9% over zCDP-Episodic and +3.6% over AdaPrivate-UCB at eps=1.',
-};
 
 function fmt(x: number): string {
   return x.toFixed(4);
@@ -106,7 +112,10 @@ export async function runRealDataReproduction(
       { header: 'policy' },
       ...epsilons.map((e) => ({ header: `eps=${e}`, align: 'right' as const })),
     ],
-    rows: policyIds.map((p) => [p, ...epsilons.map((e) => rewardCell(find(mainS, p, e)))]),
+    rows: policyIds.map((p) => [
+      policyInfo(p).displayName,
+      ...epsilons.map((e) => rewardCell(find(mainS, p, e))),
+    ]),
   };
   const effective = main.cells.map((c) => c.effectiveSteps ?? 0);
   // table 2: amplification
@@ -138,27 +147,68 @@ export async function runRealDataReproduction(
       curveRows.push(`${s.policy},${pt.round},${pt.reward.mean},${pt.reward.lo},${pt.reward.hi}`);
   }
   await writeFile(join(o.outDir, 'ctr-over-time-eps1.csv'), `${curveRows.join('\n')}\n`);
-  const ts1 = find(mainS, 'adaprivate-ts', 1);
-  const ucb1 = find(mainS, 'adaprivate-ucb', 1);
-  const verdict =
-    ts1 !== undefined && ucb1 !== undefined
-      ? `At eps=1, AdaPrivate-TS ${fmt(ts1.meanReward.mean)} vs AdaPrivate-UCB ${fmt(ucb1.meanReward.mean)} (${((ts1.meanReward.mean / ucb1.meanReward.mean - 1) * 100).toFixed(1)}%).`
-      : 'n/a';
+  // chart: CTR over time at eps = 1 with 95% CI bands
+  const chartPolicies = ['adaprivate-ts', 'adaprivate-ucb', 'adaprivate-ts-amp', 'lints'] as const;
+  const chartSeries = chartPolicies
+    .map((p) => find(mainS, p, 1))
+    .filter((s): s is SettingSummary => s !== undefined && s.curve.length > 0)
+    .map((s) =>
+      curveSeries(
+        s,
+        'reward',
+        `${policyInfo(s.policy as (typeof chartPolicies)[number]).displayName}${s.epsilon === null ? ' (non-private)' : ''}`,
+      ),
+    );
+  const chartFile = `${o.dataset}-ctr-over-time-eps1.svg`;
+  const svg =
+    chartSeries.length > 0
+      ? await renderSvg(
+          bandChartSpec(chartSeries, {
+            title: `${o.dataset}: replay CTR over time, eps = 1 (95% CI over seeds)`,
+            xTitle: 'logged step',
+            yTitle: 'CTR so far',
+          }),
+        )
+      : null;
+  if (svg !== null) await writeFile(join(o.outDir, chartFile), svg);
+  const claims = realDataClaims({ dataset: o.dataset, epsilons, main: mainS, amp: ampS });
   const h = prep.header;
-  const markdown = [
-    `## Real data: ${o.dataset}${o.quick ? ' (quick run)' : ''}`,
-    '',
-    `Source \`${h.source.file}\` (sha256 \`${h.source.sha256}\`), ${h.counts.ratings} ratings, ${h.counts.users} users, ${h.counts.items} items; rank-${h.params.rank} SVD features on a ${100 * (1 - h.params.evalFraction)}% training split; bandit on the held-out ${h.counts.eval} ratings. Protocol: Li et al. replay, uniformly random logging over K=${k} candidates, ${horizon} logged steps per run, seeds ${seeds.join(', ')}, delta 1e-5, policies at their default settings (not tuned). Effective steps per run: ${Math.min(...effective)}-${Math.max(...effective)}. Reward: ${h.defaultRewardMode === 'threshold' ? `1{rating >= ${h.defaultThreshold}}` : 'rating scaled to [0, 1]'}. Mean CTR over effective steps with 95% CI over seeds.`,
-    '',
-    markdownTable(t1),
-    markdownTable(t2),
-    `CTR over time at eps=1: \`ctr-over-time-eps1.csv\` in the output directory.`,
-    '',
-    `**Paper:** ${PAPER[o.dataset]}`,
-    '',
-    `**Ours:** ${verdict}`,
-    '',
-  ].join('\n');
+  const section = (imgPath: string | null): string =>
+    [
+      `## Real data: ${o.dataset}${o.quick ? ' (quick run)' : ''}`,
+      '',
+      `Source \`${h.source.file}\` (sha256 \`${h.source.sha256}\`), ${h.counts.ratings} ratings, ${h.counts.users} users, ${h.counts.items} items; rank-${h.params.rank} SVD features on a ${100 * (1 - h.params.evalFraction)}% training split; bandit on the held-out ${h.counts.eval} ratings. Protocol: Li et al. replay, uniformly random logging over K=${k} candidates, ${horizon} logged steps per run, seeds ${seeds.join(', ')}, delta 1e-5, policies at their default settings (not tuned). Effective steps per run: ${Math.min(...effective)}-${Math.max(...effective)}. Reward: ${h.defaultRewardMode === 'threshold' ? `1{rating >= ${h.defaultThreshold}}` : 'rating scaled to [0, 1]'}. Mean CTR over effective steps with 95% CI over seeds. Generated by \`adaprivate reproduce ${o.dataset}${o.quick ? ' --quick' : ''}\` (adaprivate ${VERSION}).`,
+      '',
+      ...(o.dataset === 'movielens' && h.counts.ratings < 20_000_000
+        ? [
+            `**Not the paper's dataset.** The paper uses MovieLens-25M (25,000,095 ratings); this run uses the ${h.counts.ratings.toLocaleString('en-US')}-rating file above (the only MovieLens data on this machine), so CTR levels are not directly comparable. The command takes the ml-25m directory unchanged: \`adaprivate reproduce movielens --data ml-25m\`.\n`,
+          ]
+        : []),
+      `| Claim | Verdict |\n| --- | --- |\n${claims.map((c) => `| ${c.title} | **${c.verdict}** |`).join('\n')}\n`,
+      ...claims.map((c) => claimMarkdown(c, () => '', 3)),
+      `### Tables\n`,
+      markdownTable(t1),
+      markdownTable(t2),
+      imgPath === null
+        ? 'CTR over time at eps=1: no curve (no checkpoints).'
+        : `![CTR over time at eps = 1](${imgPath})\n\nThe curve's numbers: \`ctr-over-time-eps1.csv\` in the output directory.`,
+      '',
+    ].join('\n');
+  const markdown = section(svg === null ? null : chartFile);
+  if (o.docPath !== undefined) {
+    const img = join(dirname(o.docPath), 'img', 'reproduction');
+    if (svg !== null) {
+      await mkdir(img, { recursive: true });
+      await writeFile(join(img, chartFile), svg);
+    }
+    const docSection = section(svg === null ? null : `img/reproduction/${chartFile}`);
+    // the section in its own file, and the same section inside REPRODUCTION.md beside it when that
+    // document exists (`--doc docs/REPRODUCTION.md` only updates the section there)
+    const main = join(dirname(o.docPath), 'REPRODUCTION.md');
+    if (basename(o.docPath) !== 'REPRODUCTION.md') await writeFile(o.docPath, docSection);
+    else if (!existsSync(main)) await writeFile(main, '# Reproduction\n');
+    upsertSectionInFile(main, `real-data-${o.dataset}`, docSection);
+  }
   await writeFile(join(o.outDir, 'REPORT.md'), markdown);
   return { markdown, results: [main, amp] };
 }
