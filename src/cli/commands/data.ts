@@ -52,7 +52,11 @@ export function stepProgress(): {
   };
 }
 
-function resolveFormat(source: string, raw: string | undefined): RatingsFormat {
+/**
+ * The layout of `source`: `--format` when given (validated), else guessed from the file name; a
+ * UsageError when neither works.
+ */
+export function resolveFormat(source: string, raw: string | undefined): RatingsFormat {
   if (raw !== undefined) {
     try {
       return parseRatingsFormat(raw);
@@ -95,7 +99,7 @@ export function registerData(program: Command): void {
           ...(opts.sha256 !== undefined ? { sha256: opts.sha256 } : {}),
           onProgress: (d, t) => progress.update('download', d, t),
         });
-        progress.stop();
+        progress.stop(); // before printing; `finally` covers the error path
         if (opts.json) printJson({ dataset: name, ...r, ratingsFile: DATASETS[name]!.ratingsFile });
         else {
           process.stdout.write(

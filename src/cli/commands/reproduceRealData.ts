@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { guessRatingsFormat, parseRatingsFormat, type RatingsFormat } from '../../data/RatingsFormat.js';
+import type { RatingsFormat } from '../../data/RatingsFormat.js';
 import { parsePositiveInt } from '../output.js';
 import { UsageError } from '../UsageError.js';
-import { stepProgress } from './data.js';
+import { resolveFormat, stepProgress } from './data.js';
 
 interface Opts {
   data: string;
@@ -47,14 +47,7 @@ async function locate(
     if (name === undefined) throw new UsageError(`--data: ${data} holds none of ${names.join(', ')}.`);
     source = join(data, name);
   }
-  let fmt: RatingsFormat | undefined;
-  try {
-    fmt = format !== undefined ? parseRatingsFormat(format) : guessRatingsFormat(source);
-  } catch (e) {
-    throw new UsageError(`--format: ${(e as Error).message}`);
-  }
-  if (fmt === undefined) throw new UsageError(`--format is required for ${source}.`);
-  return { source, format: fmt };
+  return { source, format: resolveFormat(source, format) };
 }
 
 /** Registers `reproduce movielens` and `reproduce jester` on the `reproduce` command. */
@@ -106,7 +99,7 @@ export function registerReproduceRealData(reproduce: Command): void {
             ...(opts.doc !== undefined ? { docPath: opts.doc } : {}),
             onProgress: progress.update,
           });
-          progress.stop();
+          progress.stop(); // before printing; `finally` covers the error path
           process.stdout.write(r.markdown);
         } finally {
           progress.stop();

@@ -34,7 +34,8 @@ export interface Claim {
   readonly note?: string;
 }
 
-const est = (s: SeedStats): Estimate => ({ mean: s.mean, lo: s.ci95[0], hi: s.ci95[1] });
+/** Our estimate (mean and 95% CI over seeds) of a per-seed statistic, for the verdict rules. */
+export const est = (s: SeedStats): Estimate => ({ mean: s.mean, lo: s.ci95[0], hi: s.ci95[1] });
 const pct = (c: Cell): Estimate =>
   c.percentStats === null ? { mean: c.percent, lo: c.percent, hi: c.percent } : est(c.percentStats);
 const pctText = (c: Cell): string => {

@@ -5,13 +5,13 @@
  */
 import { isPolicyId, policyIds, policyInfo } from '../../../policies/index.js';
 import { formatNumber } from '../../report/format.js';
-import type { SeedStats, SettingSummary } from '../../types.js';
+import type { SettingSummary } from '../../types.js';
 import { compare } from '../syntheticAnalysis.js';
-import { type Claim, RANGE_RULE } from '../syntheticClaims.js';
+import { type Claim, est, RANGE_RULE } from '../syntheticClaims.js';
+import { gapText } from '../syntheticTables.js';
 import {
   type ClaimPart,
   combineVerdicts,
-  type Estimate,
   levelVerdict,
   RANGE_TOLERANCE,
   rangeVerdict,
@@ -26,11 +26,14 @@ export interface RealDataSummaries {
   readonly amp: readonly SettingSummary[];
 }
 
-const est = (s: SeedStats): Estimate => ({ mean: s.mean, lo: s.ci95[0], hi: s.ci95[1] });
-const gapText = (s: SeedStats): string =>
-  `${s.mean >= 0 ? '+' : ''}${formatNumber(s.mean, 1)}% [${formatNumber(s.ci95[0], 1)}%, ${formatNumber(s.ci95[1], 1)}%]`;
-
-function find(
+/**
+ * The summary of `policy` at budget `eps` (a non-private policy matches every budget), optionally
+ * with amplification rate `q`.
+ *
+ * @example
+ * findSetting(summaries, 'adaprivate-ts-amp', 1, 0.3)?.meanReward.mean; // returns e.g. 0.58
+ */
+export function findSetting(
   ss: readonly SettingSummary[],
   policy: string,
   eps: number,
@@ -73,7 +76,7 @@ function gapPart(
 
 function movielensClaims(r: RealDataSummaries): Claim[] {
   const ctrParts: ClaimPart[] = eventLevel().map((p) => {
-    const s = find(r.main, p, 1);
+    const s = findSetting(r.main, p, 1);
     if (s === undefined)
       return { label: name(p), paper: '71.7-72.6', ours: 'not in this run', verdict: 'not tested' };
     const m = s.meanReward;
@@ -84,8 +87,8 @@ function movielensClaims(r: RealDataSummaries): Claim[] {
       verdict: levelVerdict({ mean: 100 * m.mean, lo: 100 * m.ci95[0], hi: 100 * m.ci95[1] }, [71.7, 72.6]),
     };
   });
-  const ts1 = find(r.main, 'adaprivate-ts', 1);
-  const ucb1 = find(r.main, 'adaprivate-ucb', 1);
+  const ts1 = findSetting(r.main, 'adaprivate-ts', 1);
+  const ucb1 = findSetting(r.main, 'adaprivate-ucb', 1);
   return [
     claim(
       'ml-ctr',
@@ -110,8 +113,8 @@ function movielensClaims(r: RealDataSummaries): Claim[] {
           `eps = ${e}: Amp (q = 0.3) vs TS`,
           e === 1 ? '+4.6%' : '+1.3%',
           e === 1 ? [4.6, 4.6] : [1.3, 1.3],
-          find(r.amp, 'adaprivate-ts-amp', e, 0.3),
-          find(r.amp, 'adaprivate-ts', e),
+          findSetting(r.amp, 'adaprivate-ts-amp', e, 0.3),
+          findSetting(r.amp, 'adaprivate-ts', e),
         ),
       ),
       RANGE_RULE,
@@ -125,8 +128,8 @@ function movielensClaims(r: RealDataSummaries): Claim[] {
           'eps = 10: TS vs AdaC-OFUL-zCDP',
           'up to +6.5%',
           [6.5, 6.5],
-          r.epsilons.includes(10) ? find(r.main, 'adaprivate-ts', 10) : undefined,
-          r.epsilons.includes(10) ? find(r.main, 'adac-oful-zcdp', 10) : undefined,
+          r.epsilons.includes(10) ? findSetting(r.main, 'adaprivate-ts', 10) : undefined,
+          r.epsilons.includes(10) ? findSetting(r.main, 'adac-oful-zcdp', 10) : undefined,
         ),
       ],
       RANGE_RULE,
@@ -138,7 +141,7 @@ function jesterClaims(r: RealDataSummaries): Claim[] {
   const best: ClaimPart[] = r.epsilons.map((e) => {
     const rows = eventLevel()
       .concat('jdp-linucb')
-      .map((p) => find(r.main, p, e))
+      .map((p) => findSetting(r.main, p, e))
       .filter((s): s is SettingSummary => s !== undefined);
     const ts = rows.find((s) => s.policy === 'adaprivate-ts');
     if (ts === undefined || rows.length < 2)
@@ -170,15 +173,15 @@ function jesterClaims(r: RealDataSummaries): Claim[] {
           'eps = 1: TS vs zCDP-Episodic',
           '+2.9%',
           [2.9, 2.9],
-          find(r.main, 'adaprivate-ts', 1),
-          find(r.main, 'zcdp-episodic', 1),
+          findSetting(r.main, 'adaprivate-ts', 1),
+          findSetting(r.main, 'zcdp-episodic', 1),
         ),
         gapPart(
           'eps = 1: TS vs AdaPrivate-UCB',
           '+3.6%',
           [3.6, 3.6],
-          find(r.main, 'adaprivate-ts', 1),
-          find(r.main, 'adaprivate-ucb', 1),
+          findSetting(r.main, 'adaprivate-ts', 1),
+          findSetting(r.main, 'adaprivate-ucb', 1),
         ),
       ],
       RANGE_RULE,

@@ -5,6 +5,7 @@ import { prepareFeaturesFile, type RatingsFormat, type StepProgress } from '../.
 import { policyIds, policyInfo } from '../../../policies/index.js';
 import { VERSION } from '../../../version.js';
 import { bandChartSpec } from '../../report/bandChartSpec.js';
+import { formatNumber } from '../../report/format.js';
 import { markdownTable } from '../../report/markdownTable.js';
 import { upsertSectionInFile } from '../../report/markedSections.js';
 import { renderSvg } from '../../report/renderSvg.js';
@@ -13,7 +14,7 @@ import { runExperiment } from '../../runExperiment.js';
 import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
 import { claimMarkdown } from '../reproductionMarkdown.js';
-import { realDataClaims } from './realDataClaims.js';
+import { findSetting, realDataClaims } from './realDataClaims.js';
 
 /** Options of {@link runRealDataReproduction}. */
 export interface RealDataReproductionOptions {
@@ -37,13 +38,10 @@ export interface RealDataReproductionOptions {
   readonly onProgress?: StepProgress;
 }
 
-function fmt(x: number): string {
-  return x.toFixed(4);
-}
-
 function rewardCell(s: SettingSummary | undefined): string {
   if (s === undefined) return 'n/a';
-  return `${fmt(s.meanReward.mean)} [${fmt(s.meanReward.ci95[0])}, ${fmt(s.meanReward.ci95[1])}]`;
+  const m = s.meanReward;
+  return `${formatNumber(m.mean)} [${formatNumber(m.ci95[0])}, ${formatNumber(m.ci95[1])}]`;
 }
 
 /**
@@ -98,13 +96,6 @@ export async function runRealDataReproduction(
 
   const mainS = summarise(main.cells);
   const ampS = summarise(amp.cells);
-  const find = (ss: SettingSummary[], policy: string, eps: number | null, q?: number) =>
-    ss.find(
-      (s) =>
-        s.policy === policy &&
-        (s.epsilon === eps || s.epsilon === null) &&
-        (q === undefined || s.params.q === q),
-    );
   // table 1: policies x eps (CTR over effective steps)
   const t1 = {
     title: `${o.dataset}: replay CTR by policy and epsilon`,
@@ -114,7 +105,7 @@ export async function runRealDataReproduction(
     ],
     rows: policyIds.map((p) => [
       policyInfo(p).displayName,
-      ...epsilons.map((e) => rewardCell(find(mainS, p, e))),
+      ...epsilons.map((e) => rewardCell(findSetting(mainS, p, e))),
     ]),
   };
   const effective = main.cells.map((c) => c.effectiveSteps ?? 0);
@@ -129,13 +120,13 @@ export async function runRealDataReproduction(
     rows: [
       [
         'AdaPrivate-TS',
-        rewardCell(find(ampS, 'adaprivate-ts', 1)),
-        rewardCell(find(ampS, 'adaprivate-ts', 5)),
+        rewardCell(findSetting(ampS, 'adaprivate-ts', 1)),
+        rewardCell(findSetting(ampS, 'adaprivate-ts', 5)),
       ],
       ...[0.1, 0.3, 0.5, 0.7].map((q) => [
         `Amp q=${q}`,
-        rewardCell(find(ampS, 'adaprivate-ts-amp', 1, q)),
-        rewardCell(find(ampS, 'adaprivate-ts-amp', 5, q)),
+        rewardCell(findSetting(ampS, 'adaprivate-ts-amp', 1, q)),
+        rewardCell(findSetting(ampS, 'adaprivate-ts-amp', 5, q)),
       ]),
     ],
   };
@@ -150,7 +141,7 @@ export async function runRealDataReproduction(
   // chart: CTR over time at eps = 1 with 95% CI bands
   const chartPolicies = ['adaprivate-ts', 'adaprivate-ucb', 'adaprivate-ts-amp', 'lints'] as const;
   const chartSeries = chartPolicies
-    .map((p) => find(mainS, p, 1))
+    .map((p) => findSetting(mainS, p, 1))
     .filter((s): s is SettingSummary => s !== undefined && s.curve.length > 0)
     .map((s) =>
       curveSeries(
@@ -204,10 +195,10 @@ export async function runRealDataReproduction(
     const docSection = section(svg === null ? null : `img/reproduction/${chartFile}`);
     // the section in its own file, and the same section inside REPRODUCTION.md beside it when that
     // document exists (`--doc docs/REPRODUCTION.md` only updates the section there)
-    const main = join(dirname(o.docPath), 'REPRODUCTION.md');
+    const reproductionDoc = join(dirname(o.docPath), 'REPRODUCTION.md');
     if (basename(o.docPath) !== 'REPRODUCTION.md') await writeFile(o.docPath, docSection);
-    else if (!existsSync(main)) await writeFile(main, '# Reproduction\n');
-    upsertSectionInFile(main, `real-data-${o.dataset}`, docSection);
+    else if (!existsSync(reproductionDoc)) await writeFile(reproductionDoc, '# Reproduction\n');
+    upsertSectionInFile(reproductionDoc, `real-data-${o.dataset}`, docSection);
   }
   await writeFile(join(o.outDir, 'REPORT.md'), markdown);
   return { markdown, results: [main, amp] };
