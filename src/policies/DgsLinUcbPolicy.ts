@@ -15,9 +15,10 @@
  * made, so the budget holds in replay evaluation too.
  *
  * Cost per round: rank-one update (2 d^2), ridge solve (d^2), K forward solves (K d^2 / 2);
- * O(d^2) per inverse-iteration step at the ~log(T)/log(1.1) refresh rounds.
+ * at the ~log(T)/log(1.1) refresh rounds, O(d^2) per inverse-iteration step (at most 100) and
+ * O(d^3 / 2) for the certificate of the bound.
  */
-import { inverseSpectralNorm } from '../linalg/index.js';
+import { certifiedMinEigenvalue } from '../linalg/index.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -37,6 +38,8 @@ export class DgsLinUcbPolicy extends BasePolicy {
   private readonly theta: Float64Array;
   private readonly noise: Float64Array;
   private readonly eigWork: Float64Array;
+  /** d x d scratch of the certified eigenvalue bound (not state). */
+  private readonly scratch: Float64Array;
   private sens: number;
   private nextRefresh = 1;
   private releases = 0;
@@ -58,6 +61,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
     this.factor.solve(this.b, this.theta);
     this.noise = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
+    this.scratch = new Float64Array(d * d);
     this.sens = 1 / this.lambda;
     this.event = gaussianEvent(this.sens, this.sens / Math.sqrt(2 * this.rhoStep));
   }
@@ -99,10 +103,11 @@ export class DgsLinUcbPolicy extends BasePolicy {
     if (this.releases >= this.horizon) return; // the T per-step budgets are used up: keep theta~
     const d = this.d;
     if (this.rounds >= this.nextRefresh) {
-      // ||A^{-1}||_2 by warm-started inverse iteration (a lower bound converging to it); a 1e-9
-      // relative margin and the cap 1/lambda keep it an upper bound; non-increasing in t.
-      const est = inverseSpectralNorm(this.factor.l, d, this.eigWork, 500, 1e-13, true) * (1 + 1e-9);
-      const sens = Math.min(est, this.sens);
+      // ||A^{-1}||_2 <= 1 / ell, ell a certified lower bound on lambda_min(A) (warm-started inverse
+      // iteration checked by a shifted Cholesky factorisation); the cap 1/lambda holds since
+      // A >= lambda I, and the bound is kept non-increasing in t.
+      const ell = certifiedMinEigenvalue(this.factor.l, d, this.eigWork, this.scratch);
+      const sens = ell > 0 ? Math.min(1 / ell, this.sens) : this.sens;
       if (sens !== this.sens) {
         this.sens = sens;
         this.event = gaussianEvent(sens, sens / Math.sqrt(2 * this.rhoStep));
