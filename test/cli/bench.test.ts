@@ -20,16 +20,23 @@ test('bench --json prints the rate and the run description', () => {
     '--arms',
     '3',
     '--horizon',
-    '2000',
+    '2500',
+    '--repeat',
+    '3',
     '--json',
   ]);
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout) as Record<string, unknown>;
   assert.ok(typeof out.roundsPerSecond === 'number' && out.roundsPerSecond > 0);
+  // 3 blocks (1,024 + 1,024 + 452 rounds), each timed by its fastest repetition: never slower than
+  // the fastest whole repetition, and the rate is T / seconds
+  const secs = out.seconds as number;
+  assert.ok(secs > 0 && secs <= (out.bestRunSeconds as number) + 1e-9, `${secs} vs ${out.bestRunSeconds}`);
+  assert.ok(Math.abs((out.roundsPerSecond as number) - 2500 / secs) <= 1);
   assert.equal(out.policy, 'adaprivate-ts');
   assert.equal(out.dim, 5);
   assert.equal(out.arms, 3);
-  assert.equal(out.horizon, 2000);
+  assert.equal(out.horizon, 2500);
   assert.equal(out.seed, 1);
   assert.equal(typeof out.version, 'string');
 });
