@@ -19,4 +19,11 @@ export interface RatingsEnvOptions {
   readonly rewardThreshold?: number;
   /** Rounds served (0 or omitted: the number of eligible evaluation users x 10, see docs/data.md). */
   readonly horizon?: number;
+  /**
+   * Warm start (SPEC section 5): the policies' prior mean theta_0 is the ridge regression of the
+   * reward on the features over the training split (`ratingsWarmStart`), which is disjoint from the
+   * ratings that give bandit rewards. The runner applies it to every cell whose params do not set
+   * `priorMean`. Default false (cold start, theta_0 = 0).
+   */
+  readonly warmStart?: boolean;
 }

@@ -104,6 +104,7 @@ export class RatingsRoundSampler {
       rank: this.dim,
       armsPerRound: this.armsPerRound,
       reward: { mode: this.rule.mode, threshold: this.rule.threshold },
+      warmStart: this.options.warmStart === true,
       eligibleUsers: this.eligibleUsers.length,
       seed: this.seed,
     };

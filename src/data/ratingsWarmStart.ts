@@ -1,3 +1,4 @@
+import { cholesky, cholSolve } from '../linalg/index.js';
 import { loadFeaturesCached } from './loadFeaturesCached.js';
 import type { RatingsEnvOptions } from './RatingsEnvOptions.js';
 import { resolveRewardRule } from './ratingReward.js';
@@ -28,26 +29,17 @@ export function ratingsWarmStart(options: RatingsEnvOptions, ridge = 1): Float64
       for (let c = 0; c < d; c++) b[c]! += f.bLevels[i * d + c]!;
     }
   }
-  // Cholesky of (ridge I + G), then two triangular solves
+  // (ridge I + G) theta = b by Cholesky (G is a Gram matrix and ridge > 0, so it is SPD)
+  const a = new Float64Array(d * d);
+  for (let i = 0; i < d * d; i++) a[i] = f.gram[i]!;
+  for (let i = 0; i < d; i++) a[i * d + i] = a[i * d + i]! + ridge;
   const l = new Float64Array(d * d);
-  for (let i = 0; i < d; i++) {
-    for (let j = 0; j <= i; j++) {
-      let s = f.gram[i * d + j]! + (i === j ? ridge : 0);
-      for (let t = 0; t < j; t++) s -= l[i * d + t]! * l[j * d + t]!;
-      l[i * d + j] = i === j ? Math.sqrt(s) : s / l[j * d + j]!;
-    }
-  }
-  const y = new Float64Array(d);
-  for (let i = 0; i < d; i++) {
-    let s = b[i]!;
-    for (let t = 0; t < i; t++) s -= l[i * d + t]! * y[t]!;
-    y[i] = s / l[i * d + i]!;
+  if (!cholesky(a, d, l)) {
+    throw new Error(
+      `ratingsWarmStart: ${options.featuresFile}: the training Gram matrix is not positive definite.`,
+    );
   }
   const theta = new Float64Array(d);
-  for (let i = d - 1; i >= 0; i--) {
-    let s = y[i]!;
-    for (let t = i + 1; t < d; t++) s -= l[t * d + i]! * theta[t]!;
-    theta[i] = s / l[i * d + i]!;
-  }
+  cholSolve(l, d, b, theta);
   return theta;
 }

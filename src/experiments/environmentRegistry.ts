@@ -4,7 +4,7 @@
  * data module's factories, which receive `options` verbatim.
  */
 import type { RatingsEnvOptions } from '../data/index.js';
-import { createRatingsEnvironment, createReplayStream } from '../data/index.js';
+import { createRatingsEnvironment, createReplayStream, ratingsWarmStart } from '../data/index.js';
 import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
@@ -45,4 +45,19 @@ export function createEnvironment(env: EnvConfig, seed: number): Environment {
 export function createReplay(env: EnvConfig, steps: number, seed: number): ReplayStream {
   if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed), steps, seed);
   return createReplayStream(env.options as unknown as RatingsEnvOptions, seed);
+}
+
+/**
+ * The prior mean theta_0 that `env` prescribes for its policies, or null (cold start). Ratings
+ * environments with `warmStart: true` give the ridge fit of the training split (see
+ * `RatingsEnvOptions.warmStart`); synthetic ones are cold-started as SPEC section 5 says.
+ *
+ * @example
+ * priorMeanOf({ kind: 'ratings', options: { featuresFile: 'ml.features', warmStart: true } })?.length; // returns 50
+ */
+export function priorMeanOf(env: EnvConfig): number[] | null {
+  if (env.kind !== 'ratings') return null;
+  const options = env.options as unknown as RatingsEnvOptions;
+  if (options.warmStart !== true) return null;
+  return Array.from(ratingsWarmStart(options));
 }

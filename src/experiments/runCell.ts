@@ -13,13 +13,17 @@ import type { PolicyOptions } from '../policies/index.js';
 import { createPolicy, isPolicyId } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
-import { createEnvironment, createReplay } from './environmentRegistry.js';
+import { createEnvironment, createReplay, priorMeanOf } from './environmentRegistry.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
 function buildPolicy(cell: CellConfig, dim: number) {
   if (!isPolicyId(cell.policy))
     throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
   const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
+  if (cell.params.priorMean === undefined) {
+    const prior = priorMeanOf(cell.env);
+    if (prior !== null) options.priorMean = prior;
+  }
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
   return createPolicy(cell.policy, options as unknown as PolicyOptions);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { registerReproduceRealData } from '../../src/cli/commands/reproduceRealData.js';
 import { createRng } from '../../src/random/index.js';
@@ -68,6 +70,8 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     assert.ok(results.main.cells.length > 0);
     for (const c of results.main.cells) {
       assert.equal(c.config.protocol, 'replay');
+      assert.equal(c.config.env.options.warmStart, false, 'Jester is cold-started by default');
+      assert.ok(c.policyConfig.priorMean.every((v: number) => v === 0));
       assert.ok(c.effectiveSteps > 0 && c.effectiveSteps < 300);
       assert.ok(c.meanReward >= 0 && c.meanReward <= 1);
     }
@@ -78,11 +82,26 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     const md = readFileSync(doc, 'utf8');
     assert.match(md, /## Real data: jester \(quick run\)/);
     assert.match(md, /\*\*Paper:\*\*/);
+    assert.match(md, /cold start \(theta_0 = 0\)/);
     assert.match(md, /\| Jester: AdaPrivate-TS is the best private method at every eps \| \*\*/);
     assert.match(md, /!\[CTR over time at eps = 1\]\(img\/reproduction\/jester-ctr-over-time-eps1\.svg\)/);
     assert.ok(existsSync(join(dir, 'img', 'reproduction', 'jester-ctr-over-time-eps1.svg')));
     assert.ok(existsSync(join(out, 'jester-ctr-over-time-eps1.svg')));
     assert.match(printed, /## Real data: jester \(quick run\)/);
     assert.match(printed, /\| policy \| eps=1 \| eps=5 \|/);
+  });
+});
+
+describe('reproduce movielens|jester: option errors', () => {
+  it('--warm-start with --cold-start exits 2 with one line naming both', () => {
+    const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'reproduce', 'movielens', '--data', dir, '--warm-start', '--cold-start'],
+      { encoding: 'utf8' },
+    );
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--warm-start and --cold-start exclude each other/);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
   });
 });

@@ -10,6 +10,8 @@ import {
   ratingsWarmStart,
   readFeaturesFile,
 } from '../../src/data/index.js';
+import { runCell } from '../../src/experiments/runCell.js';
+import type { CellConfig } from '../../src/experiments/types.js';
 import { createRng } from '../../src/random/index.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-env-'));
@@ -139,11 +141,53 @@ describe('features file and real-data environments', () => {
     assert.ok(Math.abs(effective / n - 1 / k) < 0.02, 'about length / K effective steps');
   });
 
-  it('warm start: a finite d-vector that depends on the reward threshold', () => {
+  it('warm start: solves the ridge normal equations of the training split, per reward threshold', async () => {
     const a = ratingsWarmStart({ featuresFile });
     const b = ratingsWarmStart({ featuresFile, rewardThreshold: 3 });
     assert.equal(a.length, 4);
     assert.ok(a.every(Number.isFinite));
     assert.notDeepEqual(Array.from(a), Array.from(b));
+    // (I + G) theta_0 = sum over training ratings >= 4 of x (ridge 1, MovieLens threshold 4)
+    const f = await readFeaturesFile(featuresFile);
+    const d = 4;
+    const rhs = new Float64Array(d);
+    for (let i = 0; i < f.levels.length; i++)
+      if (f.levels[i]! >= 4) for (let c = 0; c < d; c++) rhs[c]! += f.bLevels[i * d + c]!;
+    assert.ok(rhs.some((v) => v !== 0));
+    for (let i = 0; i < d; i++) {
+      let lhs = a[i]!;
+      for (let j = 0; j < d; j++) lhs += f.gram[i * d + j]! * a[j]!;
+      assert.ok(Math.abs(lhs - rhs[i]!) < 1e-9 * (1 + Math.abs(rhs[i]!)), `row ${i}: ${lhs} vs ${rhs[i]}`);
+    }
+  });
+
+  it('the runner starts every policy from theta_0 with warmStart; default cold', () => {
+    const cell = (warmStart: boolean | undefined): CellConfig => ({
+      env: {
+        kind: 'ratings',
+        options: {
+          featuresFile,
+          armsPerRound: 3,
+          horizon: 60,
+          ...(warmStart === undefined ? {} : { warmStart }),
+        },
+      },
+      protocol: 'replay',
+      policy: 'adaprivate-ts',
+      epsilon: 1,
+      delta: 1e-5,
+      params: {},
+      horizon: 60,
+      seed: 1,
+      checkpointEvery: 60,
+    });
+    const theta0 = Array.from(ratingsWarmStart({ featuresFile }));
+    const warm = runCell(cell(true));
+    assert.deepEqual(warm.policyConfig.priorMean, theta0);
+    assert.equal(warm.environment.warmStart, true);
+    const cold = runCell(cell(undefined));
+    assert.deepEqual(cold.policyConfig.priorMean, [0, 0, 0, 0]);
+    assert.notEqual(warm.key, cold.key, 'warm and cold cells are cached apart');
+    assert.notDeepEqual(warm.checkpoints, cold.checkpoints, 'the prior changes the run');
   });
 });

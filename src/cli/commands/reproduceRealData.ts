@@ -16,6 +16,8 @@ interface Opts {
   rank?: number;
   format?: string;
   doc?: string;
+  warmStart?: boolean;
+  coldStart?: boolean;
 }
 
 async function locate(
@@ -76,10 +78,21 @@ export function registerReproduceRealData(reproduce: Command): void {
         parsePositiveInt('--rank'),
       )
       .option(
+        '--warm-start',
+        `start the policies from the ridge fit of the training split${dataset === 'movielens' ? ' (the default here, as in the paper)' : ''}`,
+      )
+      .option(
+        '--cold-start',
+        `start the policies from theta_0 = 0${dataset === 'jester' ? ' (the default here)' : ''}`,
+      )
+      .option(
         '--doc <file>',
         'also write the Markdown section to this file, its chart under img/reproduction/ beside it (e.g. docs/REPRODUCTION-jester.md)',
       )
       .action(async (opts: Opts) => {
+        if (opts.warmStart === true && opts.coldStart === true) {
+          throw new UsageError('--warm-start and --cold-start exclude each other.');
+        }
         const { source, format } = await locate(dataset, opts.data, opts.format);
         const progress = stepProgress();
         try {
@@ -97,6 +110,8 @@ export function registerReproduceRealData(reproduce: Command): void {
             ...(opts.seeds !== undefined ? { seeds: opts.seeds } : {}),
             ...(opts.rank !== undefined ? { rank: opts.rank } : {}),
             ...(opts.doc !== undefined ? { docPath: opts.doc } : {}),
+            ...(opts.warmStart === true ? { warmStart: true } : {}),
+            ...(opts.coldStart === true ? { warmStart: false } : {}),
             onProgress: progress.update,
           });
           progress.stop(); // before printing; `finally` covers the error path
