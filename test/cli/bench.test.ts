@@ -63,3 +63,22 @@ test('benchPolicy is deterministic in what it plays (same checksum for the same 
   assert.equal(a.checksum, b.checksum);
   assert.equal(a.streamRounds, 1024);
 });
+
+test('benchPolicy keepBlocks: one fastest time per 1,024-round block, summing to seconds', () => {
+  const r = benchPolicy({
+    policy: 'lints',
+    dim: 4,
+    arms: 3,
+    horizon: 2100,
+    seed: 1,
+    epsilon: 1,
+    repeat: 2,
+    keepBlocks: true,
+  });
+  const blocks = r.blockSeconds!;
+  assert.equal(blocks.length, 3);
+  assert.ok(blocks.every((s) => s > 0));
+  assert.ok(Math.abs(blocks.reduce((a, b) => a + b, 0) - r.seconds) < 1e-12);
+  const plain = { policy: 'lints', dim: 4, arms: 3, horizon: 500, seed: 1, epsilon: 1, repeat: 1 } as const;
+  assert.equal(benchPolicy(plain).blockSeconds, undefined);
+});

@@ -28,6 +28,8 @@ export interface BenchOptions {
   readonly epsilon: number;
   /** Timed repetitions; the best is reported. Default 1. */
   readonly repeat: number;
+  /** Also return the per-block minima (`blockSeconds`), e.g. to merge runs made at different times. */
+  readonly keepBlocks?: boolean;
 }
 
 /** The result printed by `bench --json`. */
@@ -48,6 +50,8 @@ export interface BenchResult {
   readonly seconds: number;
   /** Seconds of the fastest whole repetition (the plain best-of-repeat figure, for comparison). */
   readonly bestRunSeconds: number;
+  /** With `keepBlocks`: each block's fastest time in seconds (blocks of 1,024 rounds, the last may be shorter). */
+  readonly blockSeconds?: readonly number[];
   /** Sum of the chosen arm indices (checked so the loop cannot be optimised away). */
   readonly checksum: number;
   readonly streamRounds: number;
@@ -149,6 +153,7 @@ export function benchPolicy(o: BenchOptions): BenchResult {
     repeat: o.repeat,
     seconds: blockSeconds,
     bestRunSeconds: best,
+    ...(o.keepBlocks === true ? { blockSeconds: Array.from(blockBest, (ms) => ms / 1000) } : {}),
     checksum,
     streamRounds: n,
     version: VERSION,
