@@ -33,13 +33,12 @@ export function ratingsWarmStart(options: RatingsEnvOptions, ridge = 1): Float64
   const a = new Float64Array(d * d);
   for (let i = 0; i < d * d; i++) a[i] = f.gram[i]!;
   for (let i = 0; i < d; i++) a[i * d + i] = a[i * d + i]! + ridge;
-  const l = new Float64Array(d * d);
-  if (!cholesky(a, d, l)) {
+  if (!cholesky(a, d, a)) {
     throw new Error(
       `ratingsWarmStart: ${options.featuresFile}: the training Gram matrix is not positive definite.`,
     );
   }
   const theta = new Float64Array(d);
-  cholSolve(l, d, b, theta);
+  cholSolve(a, d, b, theta);
   return theta;
 }

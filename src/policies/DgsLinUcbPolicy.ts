@@ -18,7 +18,6 @@
  * at the ~log(T)/log(1.1) refresh rounds, O(d^2) per inverse-iteration step (at most 100) and
  * O(d^3 / 2) for the certificate of the bound.
  */
-import { certifiedMinEigenvalue } from '../linalg/index.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -38,8 +37,6 @@ export class DgsLinUcbPolicy extends BasePolicy {
   private readonly theta: Float64Array;
   private readonly noise: Float64Array;
   private readonly eigWork: Float64Array;
-  /** d x d scratch of the certified eigenvalue bound (not state). */
-  private readonly scratch: Float64Array;
   private sens: number;
   private nextRefresh = 1;
   private releases = 0;
@@ -61,7 +58,6 @@ export class DgsLinUcbPolicy extends BasePolicy {
     this.factor.solve(this.b, this.theta);
     this.noise = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
-    this.scratch = new Float64Array(d * d);
     this.sens = 1 / this.lambda;
     this.event = gaussianEvent(this.sens, this.sens / Math.sqrt(2 * this.rhoStep));
   }
@@ -106,8 +102,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
       // ||A^{-1}||_2 <= 1 / ell, ell a certified lower bound on lambda_min(A) (warm-started inverse
       // iteration checked by a shifted Cholesky factorisation); the cap 1/lambda holds since
       // A >= lambda I, and the bound is kept non-increasing in t.
-      const ell = certifiedMinEigenvalue(this.factor.l, d, this.eigWork, this.scratch);
-      const sens = ell > 0 ? Math.min(1 / ell, this.sens) : this.sens;
+      const sens = this.factor.inverseNormBound(this.eigWork, this.sens);
       if (sens !== this.sens) {
         this.sens = sens;
         this.event = gaussianEvent(sens, sens / Math.sqrt(2 * this.rhoStep));

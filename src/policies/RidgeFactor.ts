@@ -5,6 +5,7 @@
  */
 import {
   backSolveTransposed,
+  certifiedMinEigenvalue,
   cholesky,
   cholSolve,
   cholUpdate,
@@ -18,6 +19,8 @@ export class RidgeFactor {
   /** The Cholesky factor L of A (lower triangular, full n*n row-major). */
   readonly l: Float64Array;
   private readonly work: Float64Array;
+  /** n x n scratch of {@link inverseNormBound}, allocated on its first call (not state). */
+  private scratch: Float64Array | null = null;
 
   /** Starts from A = lambda I (L = sqrt(lambda) I). */
   constructor(n: number, lambda: number) {
@@ -53,6 +56,17 @@ export class RidgeFactor {
   /** x^T A^{-1} x. Cost d^2 / 2. */
   invQuad(x: Float64Array): number {
     return invQuadForm(this.l, this.n, x, this.work);
+  }
+
+  /**
+   * A certified upper bound on ||A^{-1}||_2, at most `cap`: min(1 / ell, cap) with ell the certified
+   * lower bound on lambda_min(A) of `certifiedMinEigenvalue` (cap when it gives none). `work`
+   * (length 2d) carries that iteration's warm start between calls. Cost O(d^3 / 2) plus the iteration.
+   */
+  inverseNormBound(work: Float64Array, cap: number): number {
+    if (this.scratch === null) this.scratch = new Float64Array(this.n * this.n);
+    const ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch);
+    return ell > 0 ? Math.min(1 / ell, cap) : cap;
   }
 
   /** ln det A. Cost d. */

@@ -17,7 +17,6 @@
  * start adds a ridge solve, a warm-started inverse iteration for ||V^{-1}||_2 (O(d^2) per iteration,
  * at most 100) and its certificate, a shifted Cholesky factorisation (O(d^3 / 2)); at most M_max times.
  */
-import { certifiedMinEigenvalue } from '../linalg/index.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -47,8 +46,6 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   private readonly theta: Float64Array;
   private readonly noise: Float64Array;
   private readonly eigWork: Float64Array;
-  /** d x d scratch of the certified eigenvalue bound (not state). */
-  private readonly scratch: Float64Array;
   private logDetLast: number;
   private inEpisode = 0;
   private lengthCap = 1;
@@ -72,7 +69,6 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.active.solve(this.b, this.theta); // theta_0: no data yet, nothing to release
     this.noise = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
-    this.scratch = new Float64Array(d * d);
     this.logDetLast = this.gram.logDet();
   }
 
@@ -120,8 +116,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.active.solve(this.b, this.theta);
     // ||V^{-1}||_2 <= 1 / ell with ell a certified lower bound on lambda_min(V) (at most 0.1% below
     // it after convergence); the cap 1/lambda is always valid since V >= lambda I.
-    const ell = certifiedMinEigenvalue(this.active.l, d, this.eigWork, this.scratch);
-    const sens = ell > 0 ? Math.min(1 / ell, 1 / this.lambda) : 1 / this.lambda;
+    const sens = this.active.inverseNormBound(this.eigWork, 1 / this.lambda);
     const sigma = sens / Math.sqrt(2 * this.rhoEpisode);
     this.noiseRng.fillNormal(this.noise);
     for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
