@@ -9,7 +9,9 @@ Gaussian features, K = 5, Bernoulli(sigmoid(x^T theta*)) rewards with ||theta*||
 of rounds of each block's fastest repetition. Run it on one thread for a like-for-like comparison:
 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 python3 bench/lints_numpy.py
 
-Usage: python3 bench/lints_numpy.py [--dims 20,50,100] [--repeat 3] [--json]
+Usage: python3 bench/lints_numpy.py [--dims 20,50,100] [--repeat 3] [--block 256] [--json]
+On a CPU throttled in bursts, a block must fit between two stalls in one repetition: at d = 50 and
+100 (several ms per round) use --block 1 or 2.
 """
 import argparse
 import json
@@ -17,12 +19,14 @@ import time
 
 import numpy as np
 
-# Rounds per timed block: each block is timed by its fastest repetition, as `adaprivate bench` does
-# (1,024 there; fewer here because numpy rounds are slower).
+# Default rounds per timed block: each block is timed by its fastest repetition, as `adaprivate
+# bench` does (1,024 there; fewer here because numpy rounds are slower).
 BLOCK = 256
 
 
-def run(d: int, k: int, horizon: int, seed: int, repeat: int) -> dict:
+def run(d: int, k: int, horizon: int, seed: int, repeat: int, block: int = BLOCK) -> dict:
+    if block < 1:
+        raise SystemExit(f"lints_numpy: --block must be a positive integer. Got {block}.")
     rng = np.random.default_rng(seed)
     theta = rng.standard_normal(d)
     theta *= 2 / np.linalg.norm(theta)
@@ -32,7 +36,7 @@ def run(d: int, k: int, horizon: int, seed: int, repeat: int) -> dict:
     rewards = (rng.random((n, k)) < 1 / (1 + np.exp(-feats @ theta))).astype(float)
     best = float("inf")
     checksum = 0
-    blocks = (horizon + BLOCK - 1) // BLOCK
+    blocks = (horizon + block - 1) // block
     block_best = [float("inf")] * blocks
     for _ in range(repeat):
         a_mat = np.eye(d)
@@ -52,9 +56,9 @@ def run(d: int, k: int, horizon: int, seed: int, repeat: int) -> dict:
             a_mat += np.outer(x, x)
             b += rewards[r, arm] * x
             total += arm
-            if (t + 1) % BLOCK == 0 or t + 1 == horizon:
+            if (t + 1) % block == 0 or t + 1 == horizon:
                 now = time.perf_counter()
-                blk = t // BLOCK
+                blk = t // block
                 block_best[blk] = min(block_best[blk], now - tb)
                 tb = now
         secs = time.perf_counter() - t0
@@ -68,6 +72,7 @@ def run(d: int, k: int, horizon: int, seed: int, repeat: int) -> dict:
         "arms": k,
         "horizon": horizon,
         "repeat": repeat,
+        "blockRounds": block,
         "seconds": sum(block_best),
         "checksum": checksum,
         "numpy": np.__version__,
@@ -81,14 +86,15 @@ def main() -> None:
     p.add_argument("--horizon", type=int, default=5000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeat", type=int, default=3)
+    p.add_argument("--block", type=int, default=BLOCK, help="rounds per timed block")
     p.add_argument("--json", action="store_true")
     a = p.parse_args()
-    out = [run(int(d), a.arms, a.horizon, a.seed, a.repeat) for d in a.dims.split(",")]
+    out = [run(int(d), a.arms, a.horizon, a.seed, a.repeat, a.block) for d in a.dims.split(",")]
     if a.json:
         print(json.dumps(out, indent=2))
     else:
         for r in out:
-            print(f"numpy LinTS d={r['dim']}: {r['roundsPerSecond']:,} rounds/s (T={r['horizon']}, fastest of {r['repeat']} per block)")
+            print(f"numpy LinTS d={r['dim']}: {r['roundsPerSecond']:,} rounds/s (T={r['horizon']}, fastest of {r['repeat']} per {r['blockRounds']}-round block)")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,10 @@
 // Policy throughput table for docs/performance.md: every policy at d = 20, 50, 100 (K = 5), full
 // select + update loop on a pre-generated stream, `--repeat` runs (default 3) per policy made
-// round-robin; each 1,024-round block is timed by its fastest run.
-// Usage (after `npm run build`): node dist/bench/policies.bench.js [--dims 20,50,100] [--repeat 3] [--policies a,b] [--horizon T]
+// round-robin; each block of `--block` rounds (default 1,024) is timed by its fastest run.
+// Usage (after `npm run build`): node dist/bench/policies.bench.js [--dims 20,50,100] [--repeat 3] [--policies a,b] [--horizon T] [--block B]
 // On a VM whose CPU is throttled in bursts, use more repeats (e.g. --repeat 9): a block needs one
-// unthrottled run. Nothing else should run on the machine meanwhile.
+// unthrottled run, so at d = 100 also shorter blocks (e.g. --block 64, a few ms per block).
+// Nothing else should run on the machine meanwhile.
 import { benchPolicy } from '../src/cli/commands/bench.js';
 import { type PolicyId, policyIds, policyInfo } from '../src/policies/index.js';
 
@@ -17,6 +18,7 @@ const repeat = Number(arg('--repeat') ?? 3);
 const chosen = (arg('--policies')?.split(',') ?? [...policyIds]) as PolicyId[];
 /** Horizon per dimension: long enough for ~1 s per run at the target rates. */
 const fixedHorizon = arg('--horizon');
+const blockRounds = Number(arg('--block') ?? 1024);
 const horizonFor = (d: number): number =>
   fixedHorizon !== undefined ? Number(fixedHorizon) : d <= 20 ? 200_000 : d <= 50 ? 60_000 : 20_000;
 
@@ -24,7 +26,7 @@ const rates = new Map<string, number>();
 const results: unknown[] = [];
 for (const d of dims) {
   // Round-robin over the policies, one run each per pass, so that a long busy or throttled spell
-  // of the machine hits every policy instead of all the runs of one; each 1,024-round block of a
+  // of the machine hits every policy instead of all the runs of one; each block of a
   // policy is then timed by its fastest run (as `adaprivate bench --repeat` does within one call).
   const blocks = new Map<PolicyId, number[]>();
   const last = new Map<PolicyId, ReturnType<typeof benchPolicy>>();
@@ -39,6 +41,7 @@ for (const d of dims) {
         epsilon: 1,
         repeat: 1,
         keepBlocks: true,
+        blockRounds,
       });
       const prev = blocks.get(id);
       const cur = r.blockSeconds!;

@@ -7,7 +7,7 @@
  * Never throws and never allocates; returns false (leaving `l` partly written) if a pivot is not
  * positive and finite, i.e. A is not numerically SPD or contains NaN/Infinity.
  *
- * Cost: n^3/3 multiply-adds.
+ * Cost: n^3/6 multiply-adds (n^3/3 flops).
  *
  * @example
  * const l = new Float64Array(4);

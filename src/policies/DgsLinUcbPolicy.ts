@@ -50,7 +50,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
     this.lambda = config.lambda as number;
     this.alpha = config.alpha as number;
     this.rhoStep = rho / this.horizon;
-    this.factor = new RidgeFactor(d, this.lambda);
+    this.factor = new RidgeFactor(d, this.lambda, true);
     this.b = new Float64Array(d);
     const pm = config.priorMean as readonly number[];
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * pm[i]!;
@@ -102,7 +102,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
       // ||A^{-1}||_2 <= 1 / ell, ell a certified lower bound on lambda_min(A) (warm-started inverse
       // iteration checked by a shifted Cholesky factorisation); the cap 1/lambda holds since
       // A >= lambda I, and the bound is kept non-increasing in t.
-      const sens = this.factor.inverseNormBound(this.eigWork, this.sens);
+      const sens = this.factor.inverseNormBound(this.eigWork, this.sens, this.rounds);
       if (sens !== this.sens) {
         this.sens = sens;
         this.event = gaussianEvent(sens, sens / Math.sqrt(2 * this.rhoStep));

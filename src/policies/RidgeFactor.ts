@@ -2,6 +2,8 @@
  * The design matrix A = lambda I + sum x x^T kept as its Cholesky factor L (A = L L^T, row-major
  * d x d, see src/linalg), updated by rank-one Cholesky updates: O(d^2) per round, never a
  * per-round factorisation. Also answers ridge solves, TS perturbations, UCB widths and log det.
+ * With `keepGram`, it also keeps the running sum A itself (d^2 / 2 more per update), which the
+ * certified sensitivity bound (inverseNormBound) then checks directly.
  */
 import {
   backSolveTransposed,
@@ -21,12 +23,15 @@ export class RidgeFactor {
   private readonly work: Float64Array;
   /** n x n scratch of {@link inverseNormBound}, allocated on its first call (not state). */
   private scratch: Float64Array | null = null;
+  /** With `keepGram`: the running sum A (lower triangle, row-major), and its term count for the certificate. */
+  private readonly gram: { readonly a: Float64Array; terms: number } | null;
 
-  /** Starts from A = lambda I (L = sqrt(lambda) I). */
-  constructor(n: number, lambda: number) {
+  /** Starts from A = lambda I (L = sqrt(lambda) I); `keepGram` also keeps A itself. */
+  constructor(n: number, lambda: number, keepGram = false) {
     this.n = n;
     this.l = new Float64Array(n * n);
     this.work = new Float64Array(n);
+    this.gram = keepGram ? { a: new Float64Array(n * n), terms: 0 } : null;
     this.reset(lambda);
   }
 
@@ -36,11 +41,24 @@ export class RidgeFactor {
     this.l.fill(0);
     const s = Math.sqrt(lambda);
     for (let i = 0; i < n; i++) this.l[i * n + i] = s;
+    if (this.gram !== null) {
+      this.gram.a.fill(0);
+      for (let i = 0; i < n; i++) this.gram.a[i * n + i] = lambda;
+    }
   }
 
-  /** A <- A + x x^T. Cost 2 d^2. */
+  /** A <- A + x x^T. Cost 2 d^2 (plus d^2 / 2 with `keepGram`). */
   add(x: Float64Array): void {
-    cholUpdate(this.l, this.n, x, this.work);
+    const n = this.n;
+    if (this.gram !== null) {
+      const a = this.gram.a;
+      for (let i = 0; i < n; i++) {
+        const ri = i * n;
+        const xi = x[i]!;
+        for (let j = 0; j <= i; j++) a[ri + j] = a[ri + j]! + xi * x[j]!;
+      }
+    }
+    cholUpdate(this.l, n, x, this.work);
   }
 
   /** out = A^{-1} b. Cost d^2. */
@@ -61,11 +79,22 @@ export class RidgeFactor {
   /**
    * A certified upper bound on ||A^{-1}||_2, at most `cap`: min(1 / ell, cap) with ell the certified
    * lower bound on lambda_min(A) of `certifiedMinEigenvalue` (cap when it gives none). `work`
-   * (length 2d) carries that iteration's warm start between calls. Cost O(d^3 / 2) plus the iteration.
+   * (length 2d) carries that iteration's warm start between calls. `observations` is the number of
+   * vectors x added since A was lambda I: with fewer than d of them, sum x x^T has a null direction,
+   * so lambda_min(A) = lambda exactly and the caller's cap (1 / lambda, or a smaller bound proved
+   * earlier) is returned without computing. With `keepGram` the bound is proved for the running
+   * sum A (`observations` outer products) rather than for L L^T. Cost d^3 / 3 multiply-adds (d^3 / 6
+   * with `keepGram`) plus the iteration; 0 when observations < d.
    */
-  inverseNormBound(work: Float64Array, cap: number): number {
+  inverseNormBound(work: Float64Array, cap: number, observations: number): number {
+    if (observations < this.n) return cap;
     if (this.scratch === null) this.scratch = new Float64Array(this.n * this.n);
-    const ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch);
+    let ell: number;
+    if (this.gram === null) ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch);
+    else {
+      this.gram.terms = observations;
+      ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch, 1e-3, 100, this.gram);
+    }
     return ell > 0 ? Math.min(1 / ell, cap) : cap;
   }
 
@@ -74,21 +103,37 @@ export class RidgeFactor {
     return logDetFromCholesky(this.l, this.n);
   }
 
-  /** Copies the factor of `other` (same n). Cost d^2. */
+  /** Copies the factor of `other` (same n), and its running sum when both keep one. Cost d^2. */
   copyFrom(other: RidgeFactor): void {
     this.l.set(other.l);
+    if (this.gram !== null) {
+      if (other.gram === null) throw new Error('RidgeFactor.copyFrom: the source keeps no Gram sum.');
+      this.gram.a.set(other.gram.a);
+    }
   }
 
-  /** Factorises the symmetric matrix `a` (lower triangle read); false if it is not numerically SPD. Cost d^3/3. */
+  /** Factorises the symmetric matrix `a` (lower triangle read); false if it is not numerically SPD. Cost d^3/6. */
   factor(a: Float64Array): boolean {
+    if (this.gram !== null) throw new Error('RidgeFactor.factor: not available with keepGram.');
     return cholesky(a, this.n, this.l);
   }
 
-  toJSON(): string {
-    return encodeFloat64(this.l);
+  /** The state: L as base64 text, or { l, gram } with `keepGram`. */
+  toJSON(): string | { l: string; gram: string } {
+    if (this.gram === null) return encodeFloat64(this.l);
+    return { l: encodeFloat64(this.l), gram: encodeFloat64(this.gram.a) };
   }
 
-  load(text: unknown, what: string): void {
-    decodeFloat64(text, this.l, what);
+  load(state: unknown, what: string): void {
+    if (this.gram === null) {
+      decodeFloat64(state, this.l, what);
+      return;
+    }
+    if (typeof state !== 'object' || state === null) {
+      throw new TypeError(`restore: ${what} must be an object { l, gram }.`);
+    }
+    const st = state as Record<string, unknown>;
+    decodeFloat64(st.l, this.l, `${what}.l`);
+    decodeFloat64(st.gram, this.gram.a, `${what}.gram`);
   }
 }

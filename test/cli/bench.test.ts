@@ -82,3 +82,20 @@ test('benchPolicy keepBlocks: one fastest time per 1,024-round block, summing to
   const plain = { policy: 'lints', dim: 4, arms: 3, horizon: 500, seed: 1, epsilon: 1, repeat: 1 } as const;
   assert.equal(benchPolicy(plain).blockSeconds, undefined);
 });
+
+test('benchPolicy blockRounds: blocks of the given length, same play; bad lengths refused', () => {
+  const o = { policy: 'lints', dim: 4, arms: 3, horizon: 2100, seed: 1, epsilon: 1, repeat: 1 } as const;
+  const r = benchPolicy({ ...o, keepBlocks: true, blockRounds: 100 });
+  assert.equal(r.blockRounds, 100);
+  assert.equal(r.blockSeconds!.length, 21);
+  assert.equal(r.checksum, benchPolicy(o).checksum);
+  assert.equal(benchPolicy(o).blockRounds, 1024);
+  assert.throws(() => benchPolicy({ ...o, blockRounds: 0 }), /blockRounds must be a positive integer/);
+  const run = spawnSync(
+    process.execPath,
+    [cli, 'bench', '--policy', 'lints', '--dim', '3', '--horizon', '300', '--block', '50', '--json'],
+    { encoding: 'utf8' },
+  );
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(JSON.parse(run.stdout).blockRounds, 50);
+});

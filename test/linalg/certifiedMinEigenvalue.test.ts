@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { EigenvalueDecomposition } from 'ml-matrix';
 import { certifiedMinEigenvalue, cholesky, inverseSpectralNorm } from '../../src/linalg/index.js';
+import { createRng } from '../../src/random/index.js';
 import { multiplyLLt, randomSpd, sizeAndSeed, toMatrix } from './spd.js';
 
 /** lambda_min of L L^T (the matrix the kernel certifies), by ml-matrix. */
@@ -79,6 +80,70 @@ describe('certifiedMinEigenvalue', () => {
     work[1] = 1;
     const got = certifiedMinEigenvalue(l, n, work, new Float64Array(n * n));
     assert.ok(got <= 1e-6, `bound ${got} above lambda_min 1e-6`);
+  });
+
+  it('property (gram): a lower bound on lambda_min of the exact sum lambda I + sum x x^T, steered by its factor', () => {
+    fc.assert(
+      fc.property(sizeAndSeed, fc.integer({ min: 1, max: 3 }), ({ n, seed }, steps) => {
+        // V = I + sum of m = 2n outer products, summed in floating point as a policy does
+        const m = 2 * n;
+        const xs = new Float64Array(m * n);
+        createRng(seed, 'gram').fillNormal(xs);
+        const a = new Float64Array(n * n);
+        for (let i = 0; i < n; i++) a[i * n + i] = 1;
+        for (let t = 0; t < m; t++)
+          for (let i = 0; i < n; i++)
+            for (let j = 0; j <= i; j++) a[i * n + j] = a[i * n + j]! + xs[t * n + i]! * xs[t * n + j]!;
+        for (let i = 0; i < n; i++) for (let j = 0; j < i; j++) a[j * n + i] = a[i * n + j]!;
+        const want = Math.min(
+          ...new EigenvalueDecomposition(toMatrix(a, n), { assumeSymmetric: true }).realEigenvalues,
+        );
+        const l = factorOf(a, n);
+        const gram = { a, terms: m };
+        // few steps: the estimate may be too high, the check must catch it
+        const rough = certifiedMinEigenvalue(
+          l,
+          n,
+          new Float64Array(2 * n),
+          new Float64Array(n * n),
+          1e-3,
+          steps,
+          gram,
+        );
+        assert.ok(rough <= want, `n=${n} seed=${seed}: bound ${rough} above lambda_min ${want}`);
+        const got = certifiedMinEigenvalue(
+          l,
+          n,
+          new Float64Array(2 * n),
+          new Float64Array(n * n),
+          1e-3,
+          5000,
+          gram,
+        );
+        assert.ok(got <= want, `n=${n} seed=${seed}: bound ${got} above lambda_min ${want}`);
+        assert.ok(got >= want * (1 - 2e-3), `n=${n} seed=${seed}: bound ${got} too loose for ${want}`);
+        // the gram path reads the sum, not the factor: a sum with a smaller eigenvalue lowers the bound
+        const smaller = Float64Array.from(a);
+        for (let i = 0; i < n; i++) smaller[i * n + i] = smaller[i * n + i]! - 0.5 * want;
+        const low = certifiedMinEigenvalue(
+          l,
+          n,
+          new Float64Array(2 * n),
+          new Float64Array(n * n),
+          1e-3,
+          5000,
+          {
+            a: smaller,
+            terms: m,
+          },
+        );
+        assert.ok(
+          low <= 0.5 * want * (1 + 1e-9),
+          `n=${n}: bound ${low} ignores the sum (lambda_min ${0.5 * want})`,
+        );
+      }),
+      { numRuns: 40, seed: 13 },
+    );
   });
 
   it('diag(4, 1): about 0.999, and n = 0 gives 0', () => {

@@ -30,6 +30,11 @@ export interface BenchOptions {
   readonly repeat: number;
   /** Also return the per-block minima (`blockSeconds`), e.g. to merge runs made at different times. */
   readonly keepBlocks?: boolean;
+  /**
+   * Rounds per timed block (default 1,024). Shorter blocks suit slow policies (large d) on a CPU
+   * throttled in bursts: a block must fit between two stalls in at least one repetition.
+   */
+  readonly blockRounds?: number;
 }
 
 /** The result printed by `bench --json`. */
@@ -42,15 +47,17 @@ export interface BenchResult {
   readonly seed: number;
   readonly epsilon: number | null;
   readonly repeat: number;
+  /** Rounds per timed block. */
+  readonly blockRounds: number;
   /**
-   * Seconds of T rounds: the sum over blocks of 1,024 rounds of each block's fastest repetition.
+   * Seconds of T rounds: the sum over blocks of `blockRounds` rounds of each block's fastest repetition.
    * Every repetition does the same work (same seed), so a block slowed by another process or a
    * throttled CPU in one repetition is timed from another. roundsPerSecond = horizon / seconds.
    */
   readonly seconds: number;
   /** Seconds of the fastest whole repetition (the plain best-of-repeat figure, for comparison). */
   readonly bestRunSeconds: number;
-  /** With `keepBlocks`: each block's fastest time in seconds (blocks of 1,024 rounds, the last may be shorter). */
+  /** With `keepBlocks`: each block's fastest time in seconds (the last block may be shorter). */
   readonly blockSeconds?: readonly number[];
   /** Sum of the chosen arm indices (checked so the loop cannot be optimised away). */
   readonly checksum: number;
@@ -59,7 +66,7 @@ export interface BenchResult {
   readonly node: string;
 }
 
-/** Rounds per timed block (see {@link BenchResult.seconds}). */
+/** Default rounds per timed block (see {@link BenchResult.seconds}). */
 const BLOCK_ROUNDS = 1024;
 
 /** Rounds in the pre-generated stream (cycled when the horizon is longer). */
@@ -67,13 +74,17 @@ const STREAM_ROUNDS = 1024;
 
 /**
  * Times `repeat` runs of T rounds of `policy` and returns the rate from the fastest repetition of
- * each block of 1,024 rounds (see {@link BenchResult.seconds}).
+ * each block of `blockRounds` (default 1,024) rounds (see {@link BenchResult.seconds}).
  *
  * @example
  * benchPolicy({ policy: 'lints', dim: 5, arms: 5, horizon: 1000, seed: 1, epsilon: 1, repeat: 1 }).roundsPerSecond; // returns ~1e6
  */
 export function benchPolicy(o: BenchOptions): BenchResult {
   const { dim: d, arms: k } = o;
+  const blockRounds = o.blockRounds ?? BLOCK_ROUNDS;
+  if (!Number.isInteger(blockRounds) || blockRounds < 1) {
+    throw new RangeError(`bench: blockRounds must be a positive integer. Got ${blockRounds}.`);
+  }
   const n = Math.min(STREAM_ROUNDS, o.horizon);
   // the stream: unit-norm Gaussian features, Bernoulli rewards of a logistic model (SPEC section 5)
   const rng = createRng(o.seed, 'env');
@@ -112,7 +123,7 @@ export function benchPolicy(o: BenchOptions): BenchResult {
   } as PolicyOptions;
   let best = Number.POSITIVE_INFINITY;
   let checksum = 0;
-  const blocks = Math.ceil(o.horizon / BLOCK_ROUNDS);
+  const blocks = Math.ceil(o.horizon / blockRounds);
   const blockBest = new Float64Array(blocks).fill(Number.POSITIVE_INFINITY);
   for (let rep = 0; rep < o.repeat; rep++) {
     const policy = createPolicy(o.policy, options);
@@ -124,9 +135,9 @@ export function benchPolicy(o: BenchOptions): BenchResult {
       policy.update(rewards[r * k + a]!);
       sum += a;
       r = r + 1 === n ? 0 : r + 1;
-      if ((t + 1) % BLOCK_ROUNDS === 0 && t + 1 < o.horizon) {
+      if ((t + 1) % blockRounds === 0 && t + 1 < o.horizon) {
         const now = performance.now();
-        const b = (t + 1) / BLOCK_ROUNDS - 1;
+        const b = (t + 1) / blockRounds - 1;
         if (now - tb < blockBest[b]!) blockBest[b] = now - tb;
         tb = now;
       }
@@ -151,6 +162,7 @@ export function benchPolicy(o: BenchOptions): BenchResult {
     seed: o.seed,
     epsilon: info.isPrivate ? o.epsilon : null,
     repeat: o.repeat,
+    blockRounds,
     seconds: blockSeconds,
     bestRunSeconds: best,
     ...(o.keepBlocks === true ? { blockSeconds: Array.from(blockBest, (ms) => ms / 1000) } : {}),
@@ -174,9 +186,15 @@ export function registerBench(program: Command): void {
     .option('--epsilon <eps>', 'budget of private policies (delta = 1e-5)', parseNumber('--epsilon'), 1)
     .option(
       '--repeat <n>',
-      'timed repetitions; each block of 1,024 rounds is timed by its fastest repetition',
+      'timed repetitions; each block of rounds is timed by its fastest repetition',
       parsePositiveInt('--repeat'),
       1,
+    )
+    .option(
+      '--block <n>',
+      'rounds per timed block; shorter blocks for slow policies on a CPU throttled in bursts',
+      parsePositiveInt('--block'),
+      1024,
     )
     .option('--json', 'print one JSON document')
     .action((opts: Record<string, unknown>) => {
@@ -196,12 +214,13 @@ export function registerBench(program: Command): void {
         seed: opts.seed as number,
         epsilon,
         repeat: opts.repeat as number,
+        blockRounds: opts.block as number,
       });
       if (opts.json === true) printJson(result);
       else {
         process.stdout.write(
           `${policyInfo(id).displayName}: ${result.roundsPerSecond.toLocaleString('en-US')} rounds/s ` +
-            `(d=${result.dim}, K=${result.arms}, T=${result.horizon}, fastest of ${result.repeat} per 1,024-round block, ${result.seconds.toFixed(3)} s)\n`,
+            `(d=${result.dim}, K=${result.arms}, T=${result.horizon}, fastest of ${result.repeat} per ${result.blockRounds.toLocaleString('en-US')}-round block, ${result.seconds.toFixed(3)} s)\n`,
         );
       }
     });
