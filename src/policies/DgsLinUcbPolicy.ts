@@ -16,7 +16,8 @@
  *
  * Cost per round: rank-one update (2 d^2), ridge solve (d^2), K forward solves (K d^2 / 2);
  * at the ~log(T)/log(1.1) refresh rounds, O(d^2) per inverse-iteration step (at most 100) and
- * O(d^3 / 2) for the certificate of the bound.
+ * d^3 / 6 for the certificate of the bound (from round d on; it checks the running sum A,
+ * kept at d^2 / 2 per round).
  */
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
@@ -102,7 +103,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
       // ||A^{-1}||_2 <= 1 / ell, ell a certified lower bound on lambda_min(A) (warm-started inverse
       // iteration checked by a shifted Cholesky factorisation); the cap 1/lambda holds since
       // A >= lambda I, and the bound is kept non-increasing in t.
-      const sens = this.factor.inverseNormBound(this.eigWork, this.sens, this.rounds);
+      const sens = this.factor.inverseNormBound(this.eigWork, this.sens);
       if (sens !== this.sens) {
         this.sens = sens;
         this.event = gaussianEvent(sens, sens / Math.sqrt(2 * this.rhoStep));

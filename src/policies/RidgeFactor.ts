@@ -23,7 +23,7 @@ export class RidgeFactor {
   private readonly work: Float64Array;
   /** n x n scratch of {@link inverseNormBound}, allocated on its first call (not state). */
   private scratch: Float64Array | null = null;
-  /** With `keepGram`: the running sum A (lower triangle, row-major), and its term count for the certificate. */
+  /** With `keepGram`: the running sum A (lower triangle, row-major) and how many x x^T it holds. */
   private readonly gram: { readonly a: Float64Array; terms: number } | null;
 
   /** Starts from A = lambda I (L = sqrt(lambda) I); `keepGram` also keeps A itself. */
@@ -44,6 +44,7 @@ export class RidgeFactor {
     if (this.gram !== null) {
       this.gram.a.fill(0);
       for (let i = 0; i < n; i++) this.gram.a[i * n + i] = lambda;
+      this.gram.terms = 0;
     }
   }
 
@@ -57,6 +58,7 @@ export class RidgeFactor {
         const xi = x[i]!;
         for (let j = 0; j <= i; j++) a[ri + j] = a[ri + j]! + xi * x[j]!;
       }
+      this.gram.terms++;
     }
     cholUpdate(this.l, n, x, this.work);
   }
@@ -78,23 +80,17 @@ export class RidgeFactor {
 
   /**
    * A certified upper bound on ||A^{-1}||_2, at most `cap`: min(1 / ell, cap) with ell the certified
-   * lower bound on lambda_min(A) of `certifiedMinEigenvalue` (cap when it gives none). `work`
-   * (length 2d) carries that iteration's warm start between calls. `observations` is the number of
-   * vectors x added since A was lambda I: with fewer than d of them, sum x x^T has a null direction,
-   * so lambda_min(A) = lambda exactly and the caller's cap (1 / lambda, or a smaller bound proved
-   * earlier) is returned without computing. With `keepGram` the bound is proved for the running
-   * sum A (`observations` outer products) rather than for L L^T. Cost d^3 / 3 multiply-adds (d^3 / 6
-   * with `keepGram`) plus the iteration; 0 when observations < d.
+   * lower bound on lambda_min of the running sum A from `certifiedMinEigenvalue` (cap when it gives
+   * none); needs `keepGram`. `work` (length 2d) carries that iteration's warm start between calls.
+   * With fewer than d vectors added since A was lambda I, sum x x^T has a null direction, so
+   * lambda_min(A) = lambda exactly and the caller's cap (1 / lambda, or a smaller bound proved
+   * earlier) is returned without computing. Cost d^3 / 6 multiply-adds plus the iteration.
    */
-  inverseNormBound(work: Float64Array, cap: number, observations: number): number {
-    if (observations < this.n) return cap;
+  inverseNormBound(work: Float64Array, cap: number): number {
+    if (this.gram === null) throw new Error('RidgeFactor.inverseNormBound: needs keepGram.');
+    if (this.gram.terms < this.n) return cap;
     if (this.scratch === null) this.scratch = new Float64Array(this.n * this.n);
-    let ell: number;
-    if (this.gram === null) ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch);
-    else {
-      this.gram.terms = observations;
-      ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch, 1e-3, 100, this.gram);
-    }
+    const ell = certifiedMinEigenvalue(this.l, this.n, work, this.scratch, 1e-3, 100, this.gram);
     return ell > 0 ? Math.min(1 / ell, cap) : cap;
   }
 
@@ -109,6 +105,7 @@ export class RidgeFactor {
     if (this.gram !== null) {
       if (other.gram === null) throw new Error('RidgeFactor.copyFrom: the source keeps no Gram sum.');
       this.gram.a.set(other.gram.a);
+      this.gram.terms = other.gram.terms;
     }
   }
 
@@ -118,10 +115,10 @@ export class RidgeFactor {
     return cholesky(a, this.n, this.l);
   }
 
-  /** The state: L as base64 text, or { l, gram } with `keepGram`. */
-  toJSON(): string | { l: string; gram: string } {
+  /** The state: L as base64 text, or { l, gram, terms } with `keepGram`. */
+  toJSON(): string | { l: string; gram: string; terms: number } {
     if (this.gram === null) return encodeFloat64(this.l);
-    return { l: encodeFloat64(this.l), gram: encodeFloat64(this.gram.a) };
+    return { l: encodeFloat64(this.l), gram: encodeFloat64(this.gram.a), terms: this.gram.terms };
   }
 
   load(state: unknown, what: string): void {
@@ -130,10 +127,14 @@ export class RidgeFactor {
       return;
     }
     if (typeof state !== 'object' || state === null) {
-      throw new TypeError(`restore: ${what} must be an object { l, gram }.`);
+      throw new TypeError(`restore: ${what} must be an object { l, gram, terms }.`);
     }
     const st = state as Record<string, unknown>;
+    if (!Number.isInteger(st.terms) || (st.terms as number) < 0) {
+      throw new TypeError(`restore: ${what}.terms must be a non-negative integer. Got ${String(st.terms)}.`);
+    }
     decodeFloat64(st.l, this.l, `${what}.l`);
     decodeFloat64(st.gram, this.gram.a, `${what}.gram`);
+    this.gram.terms = st.terms as number;
   }
 }

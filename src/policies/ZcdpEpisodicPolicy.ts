@@ -15,7 +15,7 @@
  *
  * Cost per round: rank-one update (2 d^2), d logarithms, K forward solves (K d^2 / 2); an episode
  * start adds a ridge solve, a warm-started inverse iteration for ||V^{-1}||_2 (O(d^2) per iteration,
- * at most 100) and its certificate, a shifted Cholesky factorisation (d^3 / 3 multiply-adds); at most
+ * at most 100) and its certificate, a shifted Cholesky factorisation of V (d^3 / 6 multiply-adds); at most
  * M_max times. Before d rounds neither is needed: ||V^{-1}||_2 = 1 / lambda exactly.
  */
 import { BasePolicy } from './BasePolicy.js';
@@ -117,7 +117,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.active.solve(this.b, this.theta);
     // ||V^{-1}||_2 <= 1 / ell with ell a certified lower bound on lambda_min(V) (at most 0.1% below
     // it after convergence); the cap 1/lambda is always valid since V >= lambda I.
-    const sens = this.gram.inverseNormBound(this.eigWork, 1 / this.lambda, this.rounds);
+    const sens = this.gram.inverseNormBound(this.eigWork, 1 / this.lambda);
     const sigma = sens / Math.sqrt(2 * this.rhoEpisode);
     this.noiseRng.fillNormal(this.noise);
     for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
