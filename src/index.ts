@@ -7,10 +7,15 @@ export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
 export type {
   ArmProbabilities,
+  OptionName,
+  OptionValue,
   Policy,
+  PolicyConfig,
+  PolicyConfigFor,
   PolicyId,
   PolicyInfo,
   PolicyOptions,
+  PolicyOptionsFor,
   PolicyPrivacy,
   PolicySnapshot,
   ProbabilityOptions,
