@@ -38,7 +38,7 @@ export {
   policyIds,
   policyInfo,
 } from './policies/index.js';
-export type { LedgerEntry, PrivacyEvent, PrivacySpent } from './privacy/index.js';
+export type { LedgerEntry, NoiseKind, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {
   calibrateSigma,
   composedEvent,
@@ -59,6 +59,6 @@ export {
   zcdpToEpsilon,
 } from './privacy/index.js';
 export type { Rng, RngState } from './random/index.js';
-export { createRng, createSecureSeed, deriveSeed, rngFromState } from './random/index.js';
+export { createRng, createSecureSeed, deriveSeed, rngFromState, SecureRng } from './random/index.js';
 
 export { VERSION } from './version.js';

@@ -27,8 +27,16 @@ export interface OptionDocs {
   readonly dim: OptionValue<'dim'>;
   /** Planned number of rounds T: positive integer, required (sets tree depth, episode bounds, per-step budgets). */
   readonly horizon: OptionValue<'horizon'>;
-  /** Seed of the exploration stream ('policy'): non-negative safe integer, required. */
+  /** Seed of the exploration stream ('policy', e.g. Thompson samples): non-negative safe integer, required. It never determines privacy noise. */
   readonly seed: OptionValue<'seed'>;
+  /**
+   * Research mode only (private policies): seed of a reproducible privacy-noise stream
+   * (`createRng(noiseSeed, 'privacy-noise')`), non-negative safe integer. Default: none, and the noise
+   * comes from the platform's cryptographically secure source (`privacy().noise` says which). Anyone
+   * who knows a noiseSeed can subtract the noise from the released statistics: never use one on real
+   * users' data.
+   */
+  readonly noiseSeed: OptionValue<'noiseSeed'>;
   /** Privacy budget epsilon > 0 (private policies: this or `rho` is required). */
   readonly epsilon: OptionValue<'epsilon'>;
   /** Privacy parameter delta in (0, 1); default 1e-5 (private policies only). */
@@ -82,8 +90,8 @@ type IsPrivate<I extends PolicyId> = Schemas[I]['isPrivate'];
 
 type CommonRequired = Pick<OptionDocs, 'dim' | 'horizon' | 'seed'>;
 type CommonOptional = Partial<Pick<OptionDocs, 'lambda' | 'priorMean' | 'maxPending'>>;
-/** Private policies: delta optional, exactly one of epsilon or rho. */
-type BudgetOptions = Partial<Pick<OptionDocs, 'delta'>> &
+/** Private policies: delta and noiseSeed optional, exactly one of epsilon or rho. */
+type BudgetOptions = Partial<Pick<OptionDocs, 'delta' | 'noiseSeed'>> &
   (
     | (Pick<OptionDocs, 'epsilon'> & { readonly rho?: never })
     | (Pick<OptionDocs, 'rho'> & { readonly epsilon?: never })
@@ -106,8 +114,9 @@ export type PolicyOptionsFor<I extends PolicyId> = I extends PolicyId
 export type PolicyOptions = PolicyOptionsFor<PolicyId>;
 
 type CommonConfig = Pick<OptionDocs, 'dim' | 'horizon' | 'seed' | 'lambda' | 'priorMean' | 'maxPending'>;
-/** The resolved budget of a private policy: delta, and exactly one of epsilon or rho. */
+/** The resolved budget of a private policy: delta, noiseSeed when given, and exactly one of epsilon or rho. */
 export type BudgetConfig = Pick<OptionDocs, 'delta'> &
+  Partial<Pick<OptionDocs, 'noiseSeed'>> &
   (
     | (Pick<OptionDocs, 'epsilon'> & { readonly rho?: never })
     | (Pick<OptionDocs, 'rho'> & { readonly epsilon?: never })

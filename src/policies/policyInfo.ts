@@ -61,6 +61,7 @@ export const OPTION_RULES = {
   dim: { kind: 'positiveInt' },
   horizon: { kind: 'positiveInt' },
   seed: { kind: 'seed' },
+  noiseSeed: { kind: 'seed' },
   epsilon: num(0, INF, true, true),
   delta: num(0, 1, true, true),
   rho: num(0, INF, true, true),
@@ -216,7 +217,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     ...REQUIRED,
     ...Object.keys(defaults),
     'priorMean',
-    ...(e.isPrivate ? ['epsilon', 'rho'] : []),
+    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed'] : []),
     ...(e.optionalNoDefault ?? []),
   ]);
   const grid: Record<string, readonly number[]> = {};
