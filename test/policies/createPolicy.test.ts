@@ -49,6 +49,11 @@ test('wrong options are compile errors and run-time errors', () => {
     /batchSize must be a positive integer. Got "300"/,
   );
   assert.throws(
+    // @ts-expect-error noiseSeed seeds privacy noise: non-private policies have none
+    () => createPolicy('lints', { ...base, noiseSeed: 1 }),
+    /LinTS: unknown option 'noiseSeed' for policy 'lints'/,
+  );
+  assert.throws(
     // @ts-expect-error cTrigger belongs to the episodic policies, not to JDP-LinUCB
     () => createPolicy('jdp-linucb', { ...base, epsilon: 1, cTrigger: 2 }),
     /unknown option 'cTrigger'/,
