@@ -5,9 +5,26 @@
 
 export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
-export type { Policy, PolicyId, PolicyInfo, PolicyOptions, PolicySnapshot } from './policies/index.js';
-export { createPolicy, isPolicyId, policyIds, policyInfo } from './policies/index.js';
-export type { LedgerEntry, PrivacyEvent, PrivacySpent } from './privacy/index.js';
+export type {
+  ArmProbabilities,
+  Policy,
+  PolicyId,
+  PolicyInfo,
+  PolicyOptions,
+  PolicyPrivacy,
+  PolicySnapshot,
+  ProbabilityOptions,
+  SelectionWithPropensity,
+} from './policies/index.js';
+export {
+  createPolicy,
+  DEFAULT_PROBABILITY_SAMPLES,
+  HorizonExceededError,
+  isPolicyId,
+  policyIds,
+  policyInfo,
+} from './policies/index.js';
+export type { LedgerEntry, NoiseKind, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {
   calibrateSigma,
   composedEvent,
@@ -28,6 +45,6 @@ export {
   zcdpToEpsilon,
 } from './privacy/index.js';
 export type { Rng, RngState } from './random/index.js';
-export { createRng, createSecureSeed, deriveSeed, rngFromState } from './random/index.js';
+export { createRng, createSecureSeed, deriveSeed, rngFromState, SecureRng } from './random/index.js';
 
 export { VERSION } from './version.js';

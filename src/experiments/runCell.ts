@@ -10,7 +10,7 @@
 import type { Environment } from '../envs/Environment.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import type { PolicyOptions } from '../policies/index.js';
-import { createPolicy, isPolicyId } from '../policies/index.js';
+import { createPolicy, isPolicyId, policyInfo } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay, priorMeanOf } from './environmentRegistry.js';
@@ -24,6 +24,9 @@ function buildPolicy(cell: CellConfig, dim: number) {
     const prior = priorMeanOf(cell.env);
     if (prior !== null) options.priorMean = prior;
   }
+  // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
+  // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
+  if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
   return createPolicy(cell.policy, options as unknown as PolicyOptions);
@@ -95,7 +98,7 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
       policy.update(r);
       cumR += r;
       effective++;
-    }
+    } else policy.discard(); // the logged arm differed: the round is not counted nor learned
     if (isCheckpoint(t, cell)) {
       checkpoints.push({
         round: t,

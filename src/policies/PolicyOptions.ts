@@ -9,8 +9,16 @@ export interface PolicyOptions {
   readonly dim: number;
   /** Planned number of rounds T: positive integer, required (sets tree depth, episode bounds, per-step budgets). */
   readonly horizon: number;
-  /** Seed of the policy's streams ('policy' and 'privacy-noise'): non-negative safe integer, required. */
+  /** Seed of the exploration stream ('policy', e.g. Thompson samples): non-negative safe integer, required. It never determines privacy noise. */
   readonly seed: number;
+  /**
+   * Research mode only (private policies): seed of a reproducible privacy-noise stream
+   * (`createRng(noiseSeed, 'privacy-noise')`), non-negative safe integer. Default: none, and the noise
+   * comes from the platform's cryptographically secure source (`privacy().noise` says which). Anyone
+   * who knows a noiseSeed can subtract the noise from the released statistics: never use one on real
+   * users' data.
+   */
+  readonly noiseSeed?: number;
   /** Privacy budget epsilon > 0 (private policies: this or `rho` is required). */
   readonly epsilon?: number;
   /** Privacy parameter delta in (0, 1); default 1e-5 (private policies only). */
