@@ -10,7 +10,11 @@ export { doublyRobust } from './doublyRobust.js';
 export type { BootstrapOptions, Estimate, EstimatorId } from './Estimate.js';
 export { ESTIMATOR_IDS, ESTIMATOR_NAMES } from './Estimate.js';
 export type { ActionDistribution, EvaluatedPolicy } from './EvaluatedPolicy.js';
-export { type EvaluatedFromPolicyOptions, evaluatedFromPolicy } from './evaluatedFromPolicy.js';
+export {
+  DEFAULT_EVALUATION_SAMPLES,
+  type EvaluatedFromPolicyOptions,
+  evaluatedFromPolicy,
+} from './evaluatedFromPolicy.js';
 export type {
   EvaluateOnLogOptions,
   OffPolicyEvaluation,
