@@ -1,8 +1,9 @@
 /**
  * The public API of adaprivate, by name. Layers, bottom to top: random and linalg (numeric kernels),
  * privacy (accounting), policies, envs and data (environments), experiments (runner and reports).
- * This entry is the light one (no runtime dependencies; it is also the `adaprivate-core` package);
- * the experiment runner is `adaprivate/runner`, statistics and report writers `adaprivate/experiments`.
+ * This entry is the light one (no runtime dependency; it is also the `adaprivate-core` package);
+ * the experiment runner is `adaprivate/runner`, off-policy evaluation `adaprivate/evaluation`,
+ * statistics and report writers `adaprivate/experiments`.
  */
 
 export type { Environment, ReplayStream } from './envs/index.js';
