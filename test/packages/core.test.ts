@@ -134,7 +134,7 @@ test('the packed core installs offline, compiles strictly against its types and 
   mkdirSync(packDir);
   const packed = JSON.parse(
     run(npm, ['pack', './packages/core', '--pack-destination', packDir, '--json'], repo),
-  ) as { filename: string; files: { path: string }[] }[];
+  ) as { filename: string; integrity: string; files: { path: string }[] }[];
   const info = packed[0]!;
   const files = info.files.map((f) => f.path);
   assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'));
@@ -150,13 +150,58 @@ test('the packed core installs offline, compiles strictly against its types and 
     'no CLI or report code in the core',
   );
 
+  // The app pins the tarball and, from this repository's lock file, the core's dependencies, so that
+  // `npm ci --offline` takes every tarball from the cache `npm ci` filled, by integrity, without
+  // asking the registry for package metadata (which that cache does not hold).
   const app = join(work, 'app');
   mkdirSync(app);
+  const tarball = `file:${join(packDir, info.filename)}`;
+  const coreManifest = JSON.parse(readFileSync(join(repo, 'packages', 'core', 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+  };
+  const repoLock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, unknown>;
+  };
+  const lockPackages: Record<string, unknown> = {
+    '': { name: 'app', version: '1.0.0', dependencies: { 'adaprivate-core': tarball } },
+    'node_modules/adaprivate-core': {
+      version: '0.1.0',
+      resolved: tarball,
+      integrity: info.integrity,
+      dependencies: coreManifest.dependencies ?? {},
+    },
+  };
+  for (const dep of Object.keys(coreManifest.dependencies ?? {})) {
+    const entry = repoLock.packages[`node_modules/${dep}`] as
+      | { version: string; integrity: string }
+      | undefined;
+    assert.ok(entry !== undefined, `the core's dependency ${dep} is in the repository's lock file`);
+    // the tarball's registry address, so that npm needs no package metadata (cached by integrity)
+    const base = dep.split('/').at(-1)!;
+    const resolved = `https://registry.npmjs.org/${dep}/-/${base}-${entry.version}.tgz`;
+    lockPackages[`node_modules/${dep}`] = { ...entry, resolved };
+  }
   writeFileSync(
     join(app, 'package.json'),
-    '{ "name": "app", "version": "1.0.0", "private": true, "type": "module" }\n',
+    JSON.stringify({
+      name: 'app',
+      version: '1.0.0',
+      private: true,
+      type: 'module',
+      dependencies: { 'adaprivate-core': tarball },
+    }),
   );
-  run(npm, ['install', '--offline', '--no-audit', '--no-fund', join(packDir, info.filename)], app);
+  writeFileSync(
+    join(app, 'package-lock.json'),
+    JSON.stringify({
+      name: 'app',
+      version: '1.0.0',
+      lockfileVersion: 3,
+      requires: true,
+      packages: lockPackages,
+    }),
+  );
+  run(npm, ['ci', '--offline', '--no-audit', '--no-fund'], app);
   const installed = join(app, 'node_modules', 'adaprivate-core');
   const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
     dependencies?: Record<string, string>;
