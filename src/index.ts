@@ -5,8 +5,23 @@
 
 export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
-export type { Policy, PolicyId, PolicyInfo, PolicyOptions, PolicySnapshot } from './policies/index.js';
-export { createPolicy, isPolicyId, policyIds, policyInfo } from './policies/index.js';
+export type {
+  Policy,
+  PolicyId,
+  PolicyInfo,
+  PolicyOptions,
+  PolicySnapshot,
+  RestoreOptions,
+} from './policies/index.js';
+export {
+  createPolicy,
+  isPolicyId,
+  loadPolicy,
+  loadPolicyFile,
+  policyIds,
+  policyInfo,
+  savePolicyFile,
+} from './policies/index.js';
 export type { LedgerEntry, NoiseKind, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {
   calibrateSigma,

@@ -16,6 +16,8 @@
  * Cost per round: two rank-one updates (4 d^2; one with forgetting only), K forward solves
  * (K d^2 / 2) and d logarithms for det V; a switch costs O(d^2). No allocation in select/update.
  */
+
+import type { PrivacySpent } from '../privacy/ledger.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -140,6 +142,20 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.episode++;
   }
 
+  /** Released episodes = episode - 1, each one release of sigma = 1/sqrt(2 rho) on its own rewards. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.inEpisode > this.rounds)
+      return `inEpisode is ${this.inEpisode}, more than rounds ${this.rounds}`;
+    if (this.episode - 1 > this.rounds)
+      return `episode is ${this.episode}, more than rounds ${this.rounds} allow`;
+    if (this.inEpisode === 0 && this.s.some((v) => v !== 0))
+      return 'the raw episode sum is not zero at a switch';
+    return (
+      this.traceReason(this.gram.trace(), this.lambda, this.rounds) ??
+      this.parallelReleasesReason(spent, this.episode - 1, this.event)
+    );
+  }
+
   protected saveOwnState(): unknown {
     return {
       gram: this.gram.toJSON(),
@@ -163,7 +179,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     decodeFloat64(st.bAcc, this.bAcc, 'bAcc');
     decodeFloat64(st.theta, this.theta, 'theta');
     this.logDetLast = decodeFloat64(st.logDetLast, new Float64Array(1), 'logDetLast')[0]!;
-    this.inEpisode = st.inEpisode as number;
-    this.episode = st.episode as number;
+    this.inEpisode = this.readCount(st, 'inEpisode');
+    this.episode = Math.max(1, this.readCount(st, 'episode'));
   }
 }

@@ -18,6 +18,8 @@
  * at most 100) and its certificate, a shifted Cholesky factorisation of V (d^3 / 6 multiply-adds); at most
  * M_max times. Before d rounds neither is needed: ||V^{-1}||_2 = 1 / lambda exactly.
  */
+
+import type { PrivacySpent } from '../privacy/ledger.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -125,6 +127,16 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.ledger!.record(gaussianEvent(sens, sigma), this.rounds, 0, 'episode estimate');
   }
 
+  /** At most M_max episode releases, at most one per round, each of rho / M_max. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.gram.terms !== this.rounds)
+      return `the design matrix holds ${this.gram.terms} rounds, rounds is ${this.rounds}`;
+    if (this.releases > Math.min(this.rounds, this.maxEpisodes)) {
+      return `releases is ${this.releases}, more than min(rounds, M_max) = ${Math.min(this.rounds, this.maxEpisodes)}`;
+    }
+    return this.sequentialReleasesReason(spent, this.releases, this.rhoEpisode);
+  }
+
   protected saveOwnState(): unknown {
     return {
       gram: this.gram.toJSON(),
@@ -147,8 +159,8 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     decodeFloat64(st.theta, this.theta, 'theta');
     decodeFloat64(st.eig, this.eigWork, 'eig');
     this.logDetLast = decodeFloat64(st.logDetLast, new Float64Array(1), 'logDetLast')[0]!;
-    this.inEpisode = st.inEpisode as number;
-    this.lengthCap = st.lengthCap as number;
-    this.releases = st.releases as number;
+    this.inEpisode = this.readCount(st, 'inEpisode');
+    this.lengthCap = this.readCount(st, 'lengthCap');
+    this.releases = this.readCount(st, 'releases');
   }
 }

@@ -49,6 +49,8 @@ export interface LedgerLike {
   toJSON(): unknown;
   /** A ledger restored from `toJSON` output and its seeded-release count (the policy replaces its own with it). */
   restoreFrom(json: unknown, seededReleases: number): LedgerLike;
+  /** An empty ledger with the same delta, composition, conversion and orders. */
+  fresh(): LedgerLike;
 }
 
 class PolicyLedger implements LedgerLike {
@@ -94,6 +96,19 @@ class PolicyLedger implements LedgerLike {
 
   toJSON(): unknown {
     return this.ledger.toJSON();
+  }
+
+  fresh(): LedgerLike {
+    const l = this.ledger;
+    return new PolicyLedger(
+      new PrivacyLedger({
+        delta: l.delta,
+        composition: l.composition,
+        conversion: l.conversion,
+        orders: l.orders,
+        logLimit: l.logLimit,
+      }),
+    );
   }
 
   restoreFrom(json: unknown, seededReleases: number): LedgerLike {
