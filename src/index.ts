@@ -6,15 +6,21 @@
 export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
 export type {
+  ArmProbabilities,
   Policy,
   PolicyId,
   PolicyInfo,
   PolicyOptions,
+  PolicyPrivacy,
   PolicySnapshot,
+  ProbabilityOptions,
   RestoreOptions,
+  SelectionWithPropensity,
 } from './policies/index.js';
 export {
   createPolicy,
+  DEFAULT_PROBABILITY_SAMPLES,
+  HorizonExceededError,
   isPolicyId,
   loadPolicy,
   loadPolicyFile,
