@@ -23,6 +23,7 @@ import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
+import { discreteGaussianRelease } from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import type {
@@ -125,6 +126,8 @@ export abstract class BasePolicy implements Policy {
   protected noiseRng: Rng;
   /** Where the noise comes from: 'seeded' (research mode, `noiseSeed` given) or 'secure'. */
   protected readonly noiseKind: 'secure' | 'seeded';
+  /** The secure source behind `noiseRng` (null in research mode), for the discrete sampler. */
+  private secureWords: SecureRng | null;
   /** The ledger of releases (null for non-private policies). */
   protected ledger: LedgerLike | null;
   /** Random id of the lineage (adopted from a snapshot on restore) and of this object. */
@@ -161,7 +164,8 @@ export abstract class BasePolicy implements Policy {
     this.rng = createRng(seed, 'policy');
     const noiseSeed = config.noiseSeed;
     this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
-    this.noiseRng = typeof noiseSeed === 'number' ? createRng(noiseSeed, 'privacy-noise') : new SecureRng();
+    this.secureWords = typeof noiseSeed === 'number' ? null : new SecureRng();
+    this.noiseRng = this.secureWords ?? createRng(noiseSeed as number, 'privacy-noise');
     this.ledger = ledger;
     ledger?.setNoise(this.noiseKind);
     this.maxPending = config.maxPending as number;
@@ -173,6 +177,32 @@ export abstract class BasePolicy implements Policy {
 
   get clippedCount(): number {
     return this.clipped;
+  }
+
+  /**
+   * The Gaussian mechanism on values[start..end) in place (L2 sensitivity `sensitivity`, noise scale
+   * `sigma`; the caller records gaussian(sensitivity, sigma) in the ledger). Secure noise: the exact
+   * discrete Gaussian release on a fine grid (`discreteGaussianRelease`, same rho), unless `discrete`
+   * is false (the subsampled release of Amp, whose RDP analysis is for the continuous Gaussian), in
+   * which case polar normals from the secure bits. Research mode: values[i] + sigma z_i with z from
+   * the seeded stream (bit-identical to the policies before the discrete sampler existed).
+   * `scratch` (length >= end) receives the continuous normals. No allocation in the seeded path.
+   */
+  protected addGaussianNoise(
+    values: Float64Array,
+    sensitivity: number,
+    sigma: number,
+    scratch: Float64Array,
+    start = 0,
+    end: number = values.length,
+    discrete = true,
+  ): void {
+    if (this.secureWords !== null && discrete) {
+      discreteGaussianRelease(values, start, end, sensitivity, sigma, this.secureWords);
+      return;
+    }
+    this.noiseRng.fillNormal(scratch, start, end);
+    for (let i = start; i < end; i++) values[i] = values[i]! + sigma * scratch[i]!;
   }
 
   /** True once `finish()` ran. */
@@ -468,7 +498,10 @@ export abstract class BasePolicy implements Policy {
     this.lineage = snapshot.lineage;
     // Secure noise is never replayed: a fresh secure stream (it has no state to restore). Research mode
     // continues the snapshot's seeded stream (applyState), and privacy().noise says 'seeded'.
-    if (this.noiseKind === 'secure') this.noiseRng = new SecureRng();
+    if (this.noiseKind === 'secure') {
+      this.secureWords = new SecureRng();
+      this.noiseRng = this.secureWords;
+    }
   }
 
   /**

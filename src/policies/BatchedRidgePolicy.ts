@@ -245,11 +245,11 @@ export class BatchedRidgePolicy extends BasePolicy {
   private release(): void {
     const batch = this.batch!;
     const d = this.d;
-    this.noiseRng.fillNormal(this.noise);
-    const sigma = batch.sigma;
+    // s <- s + noise (exact discrete Gaussian for secure zCDP batches), then b <- b + s / q
+    this.addGaussianNoise(this.s, 1, batch.sigma, this.noise, 0, d, batch.q >= 1);
     const invQ = 1 / batch.q;
     for (let i = 0; i < d; i++) {
-      this.b[i] = this.b[i]! + (this.s[i]! + sigma * this.noise[i]!) * invQ;
+      this.b[i] = this.b[i]! + this.s[i]! * invQ;
       this.s[i] = 0;
     }
     this.ledger!.record(batch.event, this.rounds, this.batchIndex, batch.label);

@@ -113,9 +113,8 @@ export class DgsLinUcbPolicy extends BasePolicy {
       this.nextRefresh = Math.max(this.rounds + 1, Math.ceil(this.rounds * REFRESH_GROWTH));
     }
     this.factor.solve(this.b, this.theta);
-    this.noiseRng.fillNormal(this.noise);
     const sigma = this.sens / Math.sqrt(2 * this.rhoStep);
-    for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
+    this.addGaussianNoise(this.theta, this.sens, sigma, this.noise, 0, d);
     this.releases++;
     this.ledger!.record(this.event, this.rounds, 0, 'step estimate');
   }

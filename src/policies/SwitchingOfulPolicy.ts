@@ -120,10 +120,10 @@ export class SwitchingOfulPolicy extends BasePolicy {
   /** Releases the finished episode's statistic and recomputes the estimate. O(d^2). */
   private switchEpisode(): void {
     const d = this.d;
-    this.noiseRng.fillNormal(this.noise);
+    this.addGaussianNoise(this.s, 1, this.sigma, this.noise, 0, d);
     const w = this.work;
     for (let i = 0; i < d; i++) {
-      const released = this.s[i]! + this.sigma * this.noise[i]!;
+      const released = this.s[i]!;
       this.s[i] = 0;
       if (this.forgetting) w[i] = this.prior[i]! + released;
       else {

@@ -121,8 +121,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     // it after convergence); the cap 1/lambda is always valid since V >= lambda I.
     const sens = this.gram.inverseNormBound(this.eigWork, 1 / this.lambda);
     const sigma = sens / Math.sqrt(2 * this.rhoEpisode);
-    this.noiseRng.fillNormal(this.noise);
-    for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
+    this.addGaussianNoise(this.theta, sens, sigma, this.noise, 0, d);
     this.releases++;
     this.ledger!.record(gaussianEvent(sens, sigma), this.rounds, 0, 'episode estimate');
   }

@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { HorizonExceededError } from '../../src/policies/HorizonExceededError.js';
 import {
   createPolicy,
+  decodeFloat64Array,
   type Policy,
   type PolicyOptions,
   policyIds,
@@ -339,6 +340,18 @@ describe('privacy noise: secure by default, seeded only with noiseSeed', () => {
       /unknown option 'noiseSeed' for policy 'lints'/,
     );
     assert.equal(createPolicy('lints', { dim: 4, horizon: 10, seed: 1 }).privacy().noise, 'none');
+  });
+
+  test('secure noise goes through the discrete Gaussian release: released values lie on the grid', () => {
+    const a = createPolicy('adaprivate-ucb', opts({}));
+    play(a, stream, 0, 20); // one release; b = 0 + released s (lambda theta_0 = 0)
+    const b = decodeFloat64Array(released(a));
+    const gamma = 2 ** -21; // d = 4, sensitivity 1: 2^floor(log2(1 / (2 * 2^20)))
+    for (const v of b) assert.ok(Number.isInteger(v / gamma) && v !== 0, `${v} is not on the grid`);
+    // research mode keeps the continuous (seeded) noise: not on the grid
+    const s = createPolicy('adaprivate-ucb', opts({ noiseSeed: 2 }));
+    play(s, stream, 0, 20);
+    assert.ok(decodeFloat64Array(released(s)).some((v) => !Number.isInteger(v / gamma)));
   });
 
   test('a snapshot of a secure policy carries no noise state', () => {
