@@ -73,7 +73,9 @@ const MAX_PROBABILITY_SAMPLES = 10_000_000;
 
 /**
  * Copies d values src[so ..) to dst[doff ..) and rescales them to unit norm when their norm exceeds
- * 1. Returns the squared norm before clipping (not finite when a value is not finite). Cost 2d.
+ * 1. Returns the squared norm before clipping (Number.MAX_VALUE when it overflows although every
+ * value is finite: then the values are first divided by the largest magnitude, so 1e200 clips to a
+ * unit vector instead of zero; not finite when a value is not finite). Cost 2d (4d on overflow).
  */
 function copyClip(src: Float64Array, so: number, dst: Float64Array, doff: number, d: number): number {
   let n2 = 0;
@@ -85,6 +87,20 @@ function copyClip(src: Float64Array, so: number, dst: Float64Array, doff: number
   if (n2 > 1 && n2 < Number.POSITIVE_INFINITY) {
     const s = 1 / Math.sqrt(n2);
     for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;
+  } else if (n2 === Number.POSITIVE_INFINITY) {
+    // the squares overflow (e.g. 1e200): scale by the largest magnitude before squaring
+    let m = 0;
+    for (let i = 0; i < d; i++) m = Math.max(m, Math.abs(dst[doff + i]!));
+    if (!(m < Number.POSITIVE_INFINITY)) return n2; // an infinite value: the caller names it
+    let t = 0;
+    for (let i = 0; i < d; i++) {
+      const u = dst[doff + i]! / m;
+      dst[doff + i] = u;
+      t += u * u;
+    }
+    const s = 1 / Math.sqrt(t);
+    for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;
+    return Number.MAX_VALUE; // finite features, norm far above 1: clipped
   }
   return n2;
 }

@@ -75,7 +75,13 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
         makeLedger(c.delta as number, 'parallel'),
       );
     }
-    const { sigma } = calibrateSubsampledSigma(budgetEpsilon(c), c.delta as number, q, orders, conversion);
+    const { sigma, order } = calibrateSubsampledSigma(
+      budgetEpsilon(c),
+      c.delta as number,
+      q,
+      orders,
+      conversion,
+    );
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
@@ -87,7 +93,7 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
         event: subsampledGaussianEvent(q, sigma),
         label: 'subsampled batch sum',
       },
-      makeLedger(c.delta as number, 'parallel', conversion, orders),
+      makeLedger(c.delta as number, 'parallel', conversion, orders, order),
     );
   },
   /**

@@ -354,6 +354,23 @@ describe('privacy noise: secure by default, seeded only with noiseSeed', () => {
     assert.ok(decodeFloat64Array(released(s)).some((v) => !Number.isInteger(v / gamma)));
   });
 
+  test('finite features whose squared norm overflows (1e200) are clipped to a unit vector, not zero', () => {
+    const p = createPolicy('lints', { dim: 4, horizon: 10, seed: 1 });
+    p.select(Float64Array.of(1e200, -1e200, 0, 3e199), 1); // one arm: its clipped copy waits in slot 0
+    assert.equal(p.clippedCount, 1);
+    const pending = decodeFloat64Array((p.snapshot().state as { base: { pending: string } }).base.pending);
+    const want = [1, -1, 0, 0.3].map((v) => v / Math.hypot(1, 1, 0.3));
+    for (let i = 0; i < 4; i++)
+      assert.ok(Math.abs(pending[i]! - want[i]!) < 1e-12, `${pending[i]} vs ${want[i]}`);
+    // observe goes through the same clipping: the design matrix gains a unit vector
+    const q = createPolicy('lints', { dim: 4, horizon: 10, seed: 1 });
+    q.observe(Float64Array.of(1e200, -1e200, 0, 3e199), 1);
+    assert.equal(q.clippedCount, 1);
+    const pt = q.scores(Float64Array.of(1, -1, 0, 0.3), 1)[0]!;
+    assert.ok(pt > 0.1, `the observed direction was learned (score ${pt}), not a zero vector`);
+    assert.throws(() => q.observe(Float64Array.of(Number.POSITIVE_INFINITY, 0, 0, 0), 1), /finite/);
+  });
+
   test('a snapshot of a secure policy carries no noise state', () => {
     const a = createPolicy('adaprivate-ts', opts({}));
     play(a, noiseStream, 0, 30);
