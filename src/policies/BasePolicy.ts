@@ -173,18 +173,18 @@ export abstract class BasePolicy implements Policy {
     const info = policyInfo(id);
     this.name = info.displayName;
     this.boundedByHorizon = info.boundedByHorizon;
-    this.d = config.dim as number;
-    this.horizon = config.horizon as number;
-    const seed = config.seed as number;
+    this.d = config.dim;
+    this.horizon = config.horizon;
+    const seed = config.seed;
     this.seed = seed;
     this.rng = createRng(seed, 'policy');
-    const noiseSeed = config.noiseSeed;
+    const noiseSeed = 'noiseSeed' in config ? config.noiseSeed : undefined; // private policies only
     this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
     this.secureWords = typeof noiseSeed === 'number' ? null : new SecureRng();
     this.noiseRng = this.secureWords ?? createRng(noiseSeed as number, 'privacy-noise');
     this.ledger = ledger;
     ledger?.setNoise(this.noiseKind);
-    this.maxPending = config.maxPending as number;
+    this.maxPending = config.maxPending;
     this.pending = new Float64Array((this.maxPending + 1) * this.d);
     this.pendingTicket = new Float64Array(this.maxPending + 1).fill(-1);
     this.xObs = new Float64Array(this.d);
@@ -589,10 +589,11 @@ export abstract class BasePolicy implements Policy {
     if (typeof cfg !== 'object' || cfg === null) {
       throw new RangeError(`${this.name}: snapshot field 'config' must be an object.`);
     }
-    const keys = new Set([...Object.keys(cfg), ...Object.keys(this.config)]);
+    const mine = this.config as unknown as Record<string, unknown>;
+    const keys = new Set([...Object.keys(cfg), ...Object.keys(mine)]);
     for (const k of [...keys].sort()) {
       const got = JSON.stringify(cfg[k]);
-      const want = JSON.stringify(this.config[k]);
+      const want = JSON.stringify(mine[k]);
       if (got !== want) {
         throw new RangeError(
           `${this.name}: snapshot was taken with a different configuration: field 'config.${k}' is ${got ?? 'absent'}, this policy has ${want ?? 'absent'}.`,

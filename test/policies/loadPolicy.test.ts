@@ -10,7 +10,7 @@ import {
   loadPolicy,
   loadPolicyFile,
   type Policy,
-  type PolicyOptions,
+  type PolicyOptionsFor,
   type PolicySnapshot,
   policyIds,
   policyInfo,
@@ -29,7 +29,7 @@ function ts(extra: Record<string, unknown> = {}): Policy {
     epsilon: 1,
     batchSize: 20,
     ...extra,
-  } as unknown as PolicyOptions);
+  } as unknown as PolicyOptionsFor<'adaprivate-ts'>);
 }
 
 /** The released statistic b (base64). */
