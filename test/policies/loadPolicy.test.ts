@@ -212,6 +212,18 @@ describe('save / loadPolicy', () => {
     });
   }
 
+  test('policies trained by observe and finished (partial last batch released) load consistently', () => {
+    for (const id of policyIds) {
+      if (!policyInfo(id).isPrivate) continue;
+      const p = make(id, { noiseSeed: undefined }); // secure noise
+      for (let t = 0; t < 57; t++) p.observe(Float64Array.of(0.3, 0.4, 0.5, 0.1), t % 2);
+      p.finish();
+      const q = loadPolicy(p.save());
+      assert.equal(q.privacy().releases, p.privacy().releases, id);
+      assert.equal(q.privacy().noise, 'secure', id);
+    }
+  });
+
   test('file round trip, written with owner-only permissions', () => {
     const dir = mkdtempSync(join(tmpdir(), 'adaprivate-snap-'));
     try {
