@@ -1,6 +1,7 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { createRng } from '../src/random/index.js';
+import { discreteGaussianRelease } from '../src/policies/discreteGaussianRelease.js';
+import { createRng, SecureRng } from '../src/random/index.js';
 import type { BenchCase, BenchSuite } from './registry.js';
 
 const BATCH = 10000;
@@ -157,6 +158,55 @@ function cases(): BenchCase[] {
         for (let i = 0; i < buf.length; i += 2) polarPair(u01, buf, i);
       },
       check: finiteCheck('fillNormal pure-rand', () => buf[12345]!),
+    });
+  }
+  // The Gaussian release of a d = 20 batch sum at eps = 1 (sigma = 4.9006, sensitivity 1): what a
+  // policy pays per release, seeded (research mode) against secure (default).
+  {
+    const sigma = 4.900555168628417;
+    const d = 20;
+    const reps = 50;
+    const seeded = createRng(5, 'bench');
+    const noise = new Float64Array(d);
+    const v = new Float64Array(d);
+    out.push({
+      name: 'release d=20 seeded polar (ns per coordinate)',
+      group: 'gaussian release',
+      opsPerCall: d * reps,
+      fn: () => {
+        for (let r = 0; r < reps; r++) {
+          seeded.fillNormal(noise);
+          for (let i = 0; i < d; i++) v[i] = 0.5 + sigma * noise[i]!;
+        }
+      },
+      check: finiteCheck('seeded release', () => v[7]!),
+    });
+    const secure = new SecureRng();
+    const w = new Float64Array(d);
+    out.push({
+      name: 'release d=20 secure polar (ns per coordinate)',
+      group: 'gaussian release',
+      opsPerCall: d * reps,
+      fn: () => {
+        for (let r = 0; r < reps; r++) {
+          secure.fillNormal(noise);
+          for (let i = 0; i < d; i++) w[i] = 0.5 + sigma * noise[i]!;
+        }
+      },
+      check: finiteCheck('secure polar release', () => w[7]!),
+    });
+    const x = new Float64Array(d);
+    out.push({
+      name: 'release d=20 secure discrete Gaussian (ns per coordinate)',
+      group: 'gaussian release',
+      opsPerCall: d * reps,
+      fn: () => {
+        for (let r = 0; r < reps; r++) {
+          x.fill(0.5);
+          discreteGaussianRelease(x, 0, d, 1, sigma, secure);
+        }
+      },
+      check: finiteCheck('discrete release', () => x[7]!),
     });
   }
   return out;

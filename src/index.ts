@@ -29,6 +29,7 @@ export type {
   PolicyPrivacy,
   PolicySnapshot,
   ProbabilityOptions,
+  RestoreOptions,
   SelectionWithPropensity,
 } from './policies/index.js';
 export {
@@ -36,8 +37,11 @@ export {
   DEFAULT_PROBABILITY_SAMPLES,
   HorizonExceededError,
   isPolicyId,
+  loadPolicy,
+  loadPolicyFile,
   policyIds,
   policyInfo,
+  savePolicyFile,
 } from './policies/index.js';
 export type { LedgerEntry, NoiseKind, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {

@@ -17,9 +17,13 @@
  * so their output is post-processing of released data; they draw nothing from the exploration or
  * noise streams and leave the ledger and the snapshot unchanged.
  */
+import type { PrivacyEvent } from '../privacy/events.js';
+import type { PrivacySpent } from '../privacy/ledger.js';
 import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
+import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
+import { discreteGaussianRelease } from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import type {
@@ -29,11 +33,13 @@ import type {
   PolicyPrivacy,
   PolicySnapshot,
   ProbabilityOptions,
+  RestoreOptions,
   SelectionWithPropensity,
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
 import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
+import { snapshotChecksum } from './snapshotChecksum.js';
 
 /**
  * Vectors whose squared norm exceeds 1 by at most this are rescaled but not counted as clipped
@@ -42,7 +48,24 @@ import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 const CLIP_COUNT_TOLERANCE = 1e-12;
 
 /** Version of the snapshot layout written by {@link BasePolicy.snapshot}. */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
+/** The `format` tag of a policy snapshot. */
+export const SNAPSHOT_FORMAT = 'adaprivate.policySnapshot';
+const ID_PATTERN = /^[0-9a-f]{16}$/;
+
+/** Two numbers (or nulls) equal to a relative 1e-9 (the ledger sums in a different order). */
+function sameNumber(a: number | null, b: number | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a === b) return true;
+  return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** A random 64-bit id as 16 hex digits, from the secure source. */
+function randomId(): string {
+  const w = new Uint32Array(2);
+  globalThis.crypto.getRandomValues(w);
+  return w[0]!.toString(16).padStart(8, '0') + w[1]!.toString(16).padStart(8, '0');
+}
 
 /** Default Monte Carlo draws of `probabilities` for Thompson-sampling policies. */
 export const DEFAULT_PROBABILITY_SAMPLES = 2000;
@@ -50,7 +73,9 @@ const MAX_PROBABILITY_SAMPLES = 10_000_000;
 
 /**
  * Copies d values src[so ..) to dst[doff ..) and rescales them to unit norm when their norm exceeds
- * 1. Returns the squared norm before clipping (not finite when a value is not finite). Cost 2d.
+ * 1. Returns the squared norm before clipping (Number.MAX_VALUE when it overflows although every
+ * value is finite: then the values are first divided by the largest magnitude, so 1e200 clips to a
+ * unit vector instead of zero; not finite when a value is not finite). Cost 2d (4d on overflow).
  */
 function copyClip(src: Float64Array, so: number, dst: Float64Array, doff: number, d: number): number {
   let n2 = 0;
@@ -62,12 +87,25 @@ function copyClip(src: Float64Array, so: number, dst: Float64Array, doff: number
   if (n2 > 1 && n2 < Number.POSITIVE_INFINITY) {
     const s = 1 / Math.sqrt(n2);
     for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;
+  } else if (n2 === Number.POSITIVE_INFINITY) {
+    // the squares overflow (e.g. 1e200): scale by the largest magnitude before squaring
+    let m = 0;
+    for (let i = 0; i < d; i++) m = Math.max(m, Math.abs(dst[doff + i]!));
+    if (!(m < Number.POSITIVE_INFINITY)) return n2; // an infinite value: the caller names it
+    let t = 0;
+    for (let i = 0; i < d; i++) {
+      const u = dst[doff + i]! / m;
+      dst[doff + i] = u;
+      t += u * u;
+    }
+    const s = 1 / Math.sqrt(t);
+    for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;
+    return Number.MAX_VALUE; // finite features, norm far above 1: clipped
   }
   return n2;
 }
 
 interface BaseState {
-  readonly config: string;
   readonly clipped: number;
   readonly rounds: number;
   readonly nextTicket: number;
@@ -104,8 +142,13 @@ export abstract class BasePolicy implements Policy {
   protected noiseRng: Rng;
   /** Where the noise comes from: 'seeded' (research mode, `noiseSeed` given) or 'secure'. */
   protected readonly noiseKind: 'secure' | 'seeded';
+  /** The secure source behind `noiseRng` (null in research mode), for the discrete sampler. */
+  private secureWords: SecureRng | null;
   /** The ledger of releases (null for non-private policies). */
   protected ledger: LedgerLike | null;
+  /** Random id of the lineage (adopted from a snapshot on restore) and of this object. */
+  private lineage = randomId();
+  private readonly instance = randomId();
   /** Number of completed rounds (updates), t. */
   protected rounds = 0;
   /** The candidate features of the current `select`, clipped, K x d row-major. */
@@ -137,7 +180,8 @@ export abstract class BasePolicy implements Policy {
     this.rng = createRng(seed, 'policy');
     const noiseSeed = 'noiseSeed' in config ? config.noiseSeed : undefined; // private policies only
     this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
-    this.noiseRng = typeof noiseSeed === 'number' ? createRng(noiseSeed, 'privacy-noise') : new SecureRng();
+    this.secureWords = typeof noiseSeed === 'number' ? null : new SecureRng();
+    this.noiseRng = this.secureWords ?? createRng(noiseSeed as number, 'privacy-noise');
     this.ledger = ledger;
     ledger?.setNoise(this.noiseKind);
     this.maxPending = config.maxPending;
@@ -149,6 +193,60 @@ export abstract class BasePolicy implements Policy {
 
   get clippedCount(): number {
     return this.clipped;
+  }
+
+  /**
+   * The Gaussian mechanism on values[start..end) in place (L2 sensitivity `sensitivity`, noise scale
+   * `sigma`; the caller records gaussian(sensitivity, sigma) in the ledger). Secure noise: the exact
+   * discrete Gaussian release on a fine grid (`discreteGaussianRelease`, same rho), unless `discrete`
+   * is false (the subsampled release of Amp, whose RDP analysis is for the continuous Gaussian), in
+   * which case polar normals from the secure bits. Research mode: values[i] + sigma z_i with z from
+   * the seeded stream (bit-identical to the policies before the discrete sampler existed).
+   * `scratch` (length >= end) receives the continuous normals. No allocation in the seeded path.
+   */
+  protected addGaussianNoise(
+    values: Float64Array,
+    sensitivity: number,
+    sigma: number,
+    scratch: Float64Array,
+    start = 0,
+    end: number = values.length,
+    discrete = true,
+  ): void {
+    if (this.secureWords !== null && discrete) {
+      discreteGaussianRelease(values, start, end, sensitivity, sigma, this.secureWords);
+      return;
+    }
+    this.noiseRng.fillNormal(scratch, start, end);
+    for (let i = start; i < end; i++) values[i] = values[i]! + sigma * scratch[i]!;
+  }
+
+  /** True once `finish()` ran. */
+  protected get isFinished(): boolean {
+    return this.finished;
+  }
+
+  /** Reads a non-negative integer field of a subclass's saved state (restore), naming it on error. */
+  protected readCount(state: Record<string, unknown>, key: string): number {
+    const v = state[key];
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+      throw new RangeError(
+        `${this.name}: snapshot field 'state.own.${key}' must be a non-negative integer. Got ${String(v)}.`,
+      );
+    }
+    return v;
+  }
+
+  /**
+   * For `checkReleases`: null when the design matrix `factor` (lambda I + sum x x^T of unit-norm x)
+   * can come from `rounds` rounds, i.e. trace(A) - d lambda <= rounds; else the reason.
+   */
+  protected traceReason(trace: number, lambda: number, rounds: number): string | null {
+    const excess = trace - this.d * lambda;
+    if (excess > rounds * (1 + 1e-9) + 1e-9) {
+      return `the design matrix holds ${excess.toFixed(3)} units of data but rounds is ${rounds}`;
+    }
+    return null;
   }
 
   get roundsLearned(): number {
@@ -342,7 +440,6 @@ export abstract class BasePolicy implements Policy {
 
   snapshot(): PolicySnapshot {
     const base: BaseState = {
-      config: JSON.stringify(this.config),
       clipped: this.clipped,
       rounds: this.rounds,
       nextTicket: this.nextTicket,
@@ -354,32 +451,206 @@ export abstract class BasePolicy implements Policy {
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
     };
-    return { id: this.id, version: SNAPSHOT_VERSION, state: { base, own: this.saveOwnState() } };
+    const content = {
+      format: SNAPSHOT_FORMAT,
+      version: SNAPSHOT_VERSION,
+      library: VERSION,
+      id: this.id,
+      config: this.config,
+      lineage: this.lineage,
+      instance: this.instance,
+      state: { base, own: this.saveOwnState() },
+    };
+    return { ...content, checksum: snapshotChecksum(content) };
   }
 
-  restore(snapshot: PolicySnapshot): void {
+  save(): string {
+    return JSON.stringify(this.snapshot());
+  }
+
+  restore(snapshot: PolicySnapshot, options: RestoreOptions = {}): void {
+    const st = this.checkEnvelope(snapshot);
+    const ledgerBefore = this.ledger;
+    const releasesBefore = ledgerBefore === null ? 0 : ledgerBefore.spent().releases;
+    let snapLedger: LedgerLike | null = null;
+    if (ledgerBefore !== null) {
+      snapLedger = ledgerBefore.restoreFrom(st.base.ledger, st.base.seededReleases);
+      this.checkLedgerFields(ledgerBefore.toJSON(), st.base.ledger);
+      const snapReleases = snapLedger.spent().releases;
+      if (releasesBefore > 0) {
+        if (snapshot.instance !== this.instance || snapshot.lineage !== this.lineage) {
+          throw new RangeError(
+            `${this.name}: snapshot field 'instance' is ${JSON.stringify(snapshot.instance)}, not this policy's ${JSON.stringify(this.instance)}, and this policy has already made ${releasesBefore} releases: two ledgers cannot be merged. Load the snapshot into a fresh policy with loadPolicy.`,
+          );
+        }
+        if (snapReleases > releasesBefore) {
+          throw new RangeError(
+            `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, ahead of this policy's ${releasesBefore}.`,
+          );
+        }
+        if (snapReleases < releasesBefore && options.rewind !== true) {
+          throw new RangeError(
+            `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, behind this policy's ${releasesBefore}: restoring it would re-spend budget on data already released. Pass { rewind: true } to restore anyway; the ledger then keeps all ${releasesBefore} releases and counts new ones on top.`,
+          );
+        }
+      }
+    }
+    const backup = this.snapshotState();
+    try {
+      this.applyState(st);
+      if (snapLedger !== null) {
+        // the ledger never goes back: a fresh policy adopts the lineage's ledger; a rewound one keeps its own
+        this.ledger = releasesBefore > 0 ? ledgerBefore : snapLedger;
+        const reason = this.checkReleases(snapLedger.spent());
+        if (reason !== null) {
+          throw new RangeError(`${this.name}: snapshot is inconsistent with its own ledger: ${reason}.`);
+        }
+      }
+    } catch (e) {
+      this.applyState(backup);
+      this.ledger = ledgerBefore;
+      throw e;
+    }
+    this.lineage = snapshot.lineage;
+    // Secure noise is never replayed: a fresh secure stream (it has no state to restore). Research mode
+    // continues the snapshot's seeded stream (applyState), and privacy().noise says 'seeded'.
+    if (this.noiseKind === 'secure') {
+      this.secureWords = new SecureRng();
+      this.noiseRng = this.secureWords;
+    }
+  }
+
+  /**
+   * Checks the snapshot's state against the ledger it carries (`spent` is that ledger's guarantee);
+   * returns the reason when they disagree (e.g. 3 batches released but `releases` says 0), else null.
+   * Called after the state is loaded; non-private policies have no ledger and are not asked.
+   */
+  protected abstract checkReleases(spent: PrivacySpent): string | null;
+
+  /**
+   * For `checkReleases`: null when `spent` is `count` releases of `event` on distinct partitions
+   * (parallel composition: the guarantee of one release), else the reason.
+   */
+  protected parallelReleasesReason(spent: PrivacySpent, count: number, event: PrivacyEvent): string | null {
+    if (spent.releases !== count) return `releases is ${spent.releases}, the state shows ${count}`;
+    if (spent.partitions !== count) return `partitions is ${spent.partitions}, the state shows ${count}`;
+    if (count === 0) return null;
+    const one = this.ledger!.fresh();
+    one.record(event, 0, 0, 'check');
+    const want = one.spent();
+    if (!sameNumber(spent.epsilon, want.epsilon) || !sameNumber(spent.rho, want.rho)) {
+      return `epsilon ${spent.epsilon} (rho ${spent.rho}) does not match ${count} parallel releases of ${JSON.stringify(event)} (epsilon ${want.epsilon})`;
+    }
+    return null;
+  }
+
+  /** For `checkReleases`: null when `spent` is `count` sequential releases of `rhoEach` each, else the reason. */
+  protected sequentialReleasesReason(spent: PrivacySpent, count: number, rhoEach: number): string | null {
+    if (spent.releases !== count) return `releases is ${spent.releases}, the state shows ${count}`;
+    const want = count * rhoEach;
+    if (count > 0 && !sameNumber(spent.rho, want)) {
+      return `rho is ${spent.rho}, ${count} releases of rho ${rhoEach} make ${want}`;
+    }
+    return null;
+  }
+
+  private checkEnvelope(snapshot: PolicySnapshot): { base: BaseState; own: unknown } {
     if (typeof snapshot !== 'object' || snapshot === null) {
       throw new TypeError(`${this.name}: restore needs a snapshot object.`);
     }
+    const field = (name: string, got: unknown, want: unknown, why: string): void => {
+      if (got !== want) {
+        throw new RangeError(
+          `${this.name}: snapshot field '${name}' is ${JSON.stringify(got)}, expected ${JSON.stringify(want)} (${why}).`,
+        );
+      }
+    };
+    field('format', snapshot.format, SNAPSHOT_FORMAT, 'not a policy snapshot');
+    field('version', snapshot.version, SNAPSHOT_VERSION, 'snapshot layout of this library');
+    field('library', snapshot.library, VERSION, 'a snapshot is read by the library version that wrote it');
     if (snapshot.id !== this.id) {
       throw new RangeError(
-        `${this.name}: cannot restore a snapshot of policy '${snapshot.id}' into '${this.id}'.`,
+        `${this.name}: cannot restore a snapshot of policy '${String(snapshot.id)}' into '${this.id}' (field 'id').`,
       );
     }
-    if (snapshot.version !== SNAPSHOT_VERSION) {
+    const { checksum, ...content } = snapshot;
+    const sum = snapshotChecksum(content);
+    if (checksum !== sum) {
       throw new RangeError(
-        `${this.name}: snapshot version must be ${SNAPSHOT_VERSION}. Got ${snapshot.version}.`,
+        `${this.name}: snapshot field 'checksum' is ${JSON.stringify(checksum)}, the content gives ${JSON.stringify(sum)}: the snapshot is corrupted or was edited.`,
       );
+    }
+    for (const name of ['lineage', 'instance'] as const) {
+      if (typeof snapshot[name] !== 'string' || !ID_PATTERN.test(snapshot[name])) {
+        throw new RangeError(`${this.name}: snapshot field '${name}' must be 16 hex digits.`);
+      }
+    }
+    const cfg = snapshot.config as Record<string, unknown> | null;
+    if (typeof cfg !== 'object' || cfg === null) {
+      throw new RangeError(`${this.name}: snapshot field 'config' must be an object.`);
+    }
+    const mine = this.config as unknown as Record<string, unknown>;
+    const keys = new Set([...Object.keys(cfg), ...Object.keys(mine)]);
+    for (const k of [...keys].sort()) {
+      const got = JSON.stringify(cfg[k]);
+      const want = JSON.stringify(mine[k]);
+      if (got !== want) {
+        throw new RangeError(
+          `${this.name}: snapshot was taken with a different configuration: field 'config.${k}' is ${got ?? 'absent'}, this policy has ${want ?? 'absent'}.`,
+        );
+      }
     }
     const st = snapshot.state as { base?: BaseState; own?: unknown } | null;
     const base = st?.base;
-    if (base === undefined || base === null) throw new TypeError(`${this.name}: snapshot has no base state.`);
-    if (base.config !== JSON.stringify(this.config)) {
+    if (typeof base !== 'object' || base === null) {
+      throw new TypeError(`${this.name}: snapshot field 'state.base' is missing.`);
+    }
+    const counts = ['clipped', 'rounds', 'nextTicket', 'seededReleases'] as const;
+    for (const k of counts) {
+      if (!Number.isSafeInteger(base[k]) || base[k] < 0) {
+        throw new RangeError(
+          `${this.name}: snapshot field 'state.base.${k}' must be a non-negative integer. Got ${String(base[k])}.`,
+        );
+      }
+    }
+    if (typeof base.finished !== 'boolean') {
+      throw new RangeError(`${this.name}: snapshot field 'state.base.finished' must be true or false.`);
+    }
+    if (this.noiseKind === 'seeded' && (base.noiseRng === null || typeof base.noiseRng !== 'object')) {
+      throw new RangeError(`${this.name}: snapshot field 'state.base.noiseRng' holds no seeded noise state.`);
+    }
+    if (this.noiseKind === 'secure' && base.noiseRng !== null) {
       throw new RangeError(
-        `${this.name}: snapshot was taken with a different configuration: ${base.config}.`,
+        `${this.name}: snapshot field 'state.base.noiseRng' must be null with secure noise.`,
       );
     }
-    this.loadOwnState(st?.own);
+    if ((this.ledger === null) !== (base.ledger === null)) {
+      throw new RangeError(`${this.name}: snapshot field 'state.base.ledger' does not fit this policy.`);
+    }
+    return { base, own: st?.own };
+  }
+
+  /** The delta, composition, conversion and orders of a snapshot's ledger must be this policy's. */
+  private checkLedgerFields(mine: unknown, theirs: unknown): void {
+    const a = mine as Record<string, unknown>;
+    const b = theirs as Record<string, unknown>;
+    for (const k of ['delta', 'composition', 'conversion', 'orders', 'logLimit']) {
+      if (JSON.stringify(a[k]) !== JSON.stringify(b[k])) {
+        throw new RangeError(
+          `${this.name}: snapshot ledger field '${k}' is ${JSON.stringify(b[k])}, this policy's ledger has ${JSON.stringify(a[k])}.`,
+        );
+      }
+    }
+  }
+
+  /** The base and own state without the envelope (for rolling back a refused restore). */
+  private snapshotState(): { base: BaseState; own: unknown } {
+    return this.snapshot().state as { base: BaseState; own: unknown };
+  }
+
+  private applyState(st: { base: BaseState; own: unknown }): void {
+    const base = st.base;
+    this.loadOwnState(st.own);
     decodeFloat64(base.pendingTicket, this.pendingTicket, 'pendingTicket');
     decodeFloat64(base.pending, this.pending, 'pending');
     this.clipped = base.clipped;
@@ -387,11 +658,7 @@ export abstract class BasePolicy implements Policy {
     this.nextTicket = base.nextTicket;
     this.finished = base.finished;
     this.rng.restoreState(base.rng);
-    if (this.noiseKind === 'seeded') {
-      if (base.noiseRng === null) throw new RangeError(`${this.name}: snapshot has no seeded noise state.`);
-      this.noiseRng.restoreState(base.noiseRng);
-    }
-    if (this.ledger !== null) this.ledger = this.ledger.restoreFrom(base.ledger, base.seededReleases);
+    if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
   }
 
   /**

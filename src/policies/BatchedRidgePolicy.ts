@@ -13,6 +13,7 @@
  * forward solve per arm for UCB (K d^2 / 2); a release adds O(d). No allocation in select/update.
  */
 import { forwardSolve, minEigenvalueSpd } from '../linalg/index.js';
+import type { PrivacySpent } from '../privacy/ledger.js';
 import type { Rng } from '../random/index.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
@@ -244,11 +245,11 @@ export class BatchedRidgePolicy extends BasePolicy {
   private release(): void {
     const batch = this.batch!;
     const d = this.d;
-    this.noiseRng.fillNormal(this.noise);
-    const sigma = batch.sigma;
+    // s <- s + noise (exact discrete Gaussian for secure zCDP batches), then b <- b + s / q
+    this.addGaussianNoise(this.s, 1, batch.sigma, this.noise, 0, d, batch.q >= 1);
     const invQ = 1 / batch.q;
     for (let i = 0; i < d; i++) {
-      this.b[i] = this.b[i]! + (this.s[i]! + sigma * this.noise[i]!) * invQ;
+      this.b[i] = this.b[i]! + this.s[i]! * invQ;
       this.s[i] = 0;
     }
     this.ledger!.record(batch.event, this.rounds, this.batchIndex, batch.label);
@@ -290,6 +291,31 @@ export class BatchedRidgePolicy extends BasePolicy {
     for (let i = 0; i < d; i++) this.tilde[i] = this.theta[i]! + v * this.pert[i]!;
   }
 
+  /** Released batches = batchIndex - 1; rounds = full batches plus the current one; s = 0 between batches. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    const batch = this.batch;
+    if (batch === null) return null;
+    const B = batch.batchSize;
+    const released = this.batchIndex - 1;
+    const r = this.rounds;
+    if (this.inBatch >= B) return `inBatch is ${this.inBatch}, at least batchSize ${B}`;
+    if (!this.isFinished && r !== released * B + this.inBatch) {
+      return `rounds is ${r}, but ${released} released batches of ${B} plus ${this.inBatch} pending rounds make ${released * B + this.inBatch}`;
+    }
+    if (
+      this.isFinished &&
+      (this.inBatch !== 0 || r > released * B || (released > 0 && r <= (released - 1) * B))
+    ) {
+      return `rounds is ${r}, which ${released} released batches of ${B} (the last one partial) cannot hold`;
+    }
+    if (this.inBatch === 0 && this.s.some((v) => v !== 0))
+      return 'the raw batch sum is not zero at a batch boundary';
+    return (
+      this.traceReason(this.factor.trace(), this.lambda, r) ??
+      this.parallelReleasesReason(spent, released, batch.event)
+    );
+  }
+
   protected saveOwnState(): unknown {
     return {
       l: this.factor.toJSON(),
@@ -306,8 +332,8 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.factor.load(st.l, 'l');
     decodeFloat64(st.b, this.b, 'b');
     decodeFloat64(st.s, this.s, 's');
-    this.inBatch = st.inBatch as number;
-    this.batchIndex = st.batchIndex as number;
+    this.inBatch = this.readCount(st, 'inBatch');
+    this.batchIndex = Math.max(1, this.readCount(st, 'batchIndex'));
     const v = decodeFloat64(st.vk, new Float64Array(3), 'vk');
     this.vk = v[0]!;
     this.tunedV0 = v[1]!;

@@ -19,6 +19,7 @@
  * d^3 / 6 for the certificate of the bound (from round d on; it checks the running sum A,
  * kept at d^2 / 2 per round).
  */
+import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
@@ -112,11 +113,20 @@ export class DgsLinUcbPolicy extends BasePolicy {
       this.nextRefresh = Math.max(this.rounds + 1, Math.ceil(this.rounds * REFRESH_GROWTH));
     }
     this.factor.solve(this.b, this.theta);
-    this.noiseRng.fillNormal(this.noise);
     const sigma = this.sens / Math.sqrt(2 * this.rhoStep);
-    for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
+    this.addGaussianNoise(this.theta, this.sens, sigma, this.noise, 0, d);
     this.releases++;
     this.ledger!.record(this.event, this.rounds, 0, 'step estimate');
+  }
+
+  /** At most one release per round with new data and at most T in all, each of rho / T. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.factor.terms !== this.rounds)
+      return `the design matrix holds ${this.factor.terms} rounds, rounds is ${this.rounds}`;
+    if (this.releases > Math.min(this.rounds, this.horizon)) {
+      return `releases is ${this.releases}, more than ${Math.min(this.rounds, this.horizon)} rounds with data allow`;
+    }
+    return this.sequentialReleasesReason(spent, this.releases, this.rhoStep);
   }
 
   protected saveOwnState(): unknown {
@@ -140,8 +150,8 @@ export class DgsLinUcbPolicy extends BasePolicy {
     decodeFloat64(st.eig, this.eigWork, 'eig');
     this.sens = decodeFloat64(st.sens, new Float64Array(1), 'sens')[0]!;
     this.event = gaussianEvent(this.sens, this.sens / Math.sqrt(2 * this.rhoStep));
-    this.nextRefresh = st.nextRefresh as number;
-    this.releases = st.releases as number;
-    this.stale = st.stale as boolean;
+    this.nextRefresh = this.readCount(st, 'nextRefresh');
+    this.releases = this.readCount(st, 'releases');
+    this.stale = st.stale === true;
   }
 }

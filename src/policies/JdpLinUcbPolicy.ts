@@ -27,6 +27,7 @@
  * normals and O(d m) for the noise sum; O(d^3) at the log2 T + 1 refresh rounds.
  */
 import { symRankOneUpdate } from '../linalg/index.js';
+import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
@@ -207,6 +208,15 @@ export class JdpLinUcbPolicy extends BasePolicy {
     // The tree has no pending release.
   }
 
+  /** Rounds 1..n (n < 2^levels) have opened levels 0..floor(log2 n): one release of rho 1/(2 s^2) each. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    const n = Math.min(this.rounds, 2 ** this.levels - 1);
+    const want = n === 0 ? 0 : Math.floor(Math.log2(n)) + 1;
+    if (this.levelsUsed !== want)
+      return `levelsUsed is ${this.levelsUsed}, ${this.rounds} rounds open ${want} tree levels`;
+    return this.sequentialReleasesReason(spent, this.levelsUsed, 1 / (2 * this.s * this.s));
+  }
+
   protected saveOwnState(): unknown {
     return {
       gramSum: encodeFloat64(this.gramSum),
@@ -227,7 +237,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
     decodeFloat64(st.nodeNoise, this.nodeNoise, 'nodeNoise');
     decodeFloat64(st.uNoisy, this.uNoisy, 'uNoisy');
     this.shift = decodeFloat64(st.shift, new Float64Array(1), 'shift')[0]!;
-    this.levelsUsed = st.levelsUsed as number;
+    this.levelsUsed = this.readCount(st, 'levelsUsed');
     this.dirty = true;
   }
 }

@@ -115,14 +115,48 @@ export interface Policy<I extends PolicyId = PolicyId> {
   readonly roundsLearned: number;
   /** How many feature vectors have been clipped to unit norm so far. */
   readonly clippedCount: number;
-  /** The whole state, RNG included, as JSON-safe data. */
+  /**
+   * The whole state as JSON-safe data: statistics (including the raw, not yet released sums: store a
+   * snapshot like the raw data), the exploration stream, the seeded noise stream in research mode
+   * (secure noise has no state), the privacy ledger, the id, config and library version.
+   */
   snapshot(): PolicySnapshot;
-  /** Restores a snapshot taken from a policy with the same id and config. */
-  restore(snapshot: PolicySnapshot): void;
+  /** `JSON.stringify(snapshot())`: the text `loadPolicy` reads back. */
+  save(): string;
+  /**
+   * Restores a snapshot of a policy with the same id, config and library version. The ledger never
+   * goes back: restoring an older snapshot of this same policy after it has released more is refused
+   * unless `options.rewind` (the ledger then keeps counting every release), and a policy that has
+   * released cannot take another policy's snapshot (use `loadPolicy`). Secure noise is never replayed.
+   * A refused restore leaves the policy unchanged; the message names the field.
+   */
+  restore(snapshot: PolicySnapshot, options?: RestoreOptions): void;
+}
+
+/** Options of {@link Policy.restore} and `loadPolicy`. */
+export interface RestoreOptions {
+  /**
+   * Allow restoring an older snapshot of this same policy instance after it has released more
+   * (default false). Re-running from an old state re-spends budget, so the ledger keeps every release
+   * already made and counts the new ones on top.
+   */
+  readonly rewind?: boolean;
 }
 
 export interface PolicySnapshot {
-  readonly id: PolicyId;
+  /** Always 'adaprivate.policySnapshot'. */
+  readonly format: string;
+  /** Layout version of the snapshot. */
   readonly version: number;
+  /** The library version that wrote it (a snapshot is read only by the same version). */
+  readonly library: string;
+  readonly id: PolicyId;
+  /** The frozen configuration (loadPolicy rebuilds the policy from it). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Random id of the policy lineage (kept across loads) and of the instance that wrote the snapshot. */
+  readonly lineage: string;
+  readonly instance: string;
   readonly state: unknown;
+  /** snapshotChecksum of every other field (detects corruption, not forgery). */
+  readonly checksum: string;
 }

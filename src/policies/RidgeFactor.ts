@@ -94,6 +94,18 @@ export class RidgeFactor {
     return ell > 0 ? Math.min(1 / ell, cap) : cap;
   }
 
+  /** trace(A) = sum of the squared entries of L. Cost d^2. */
+  trace(): number {
+    let t = 0;
+    for (let i = 0; i < this.l.length; i++) t += this.l[i]! * this.l[i]!;
+    return t;
+  }
+
+  /** With `keepGram`: how many x x^T the running sum holds since the last reset; else null. */
+  get terms(): number | null {
+    return this.gram === null ? null : this.gram.terms;
+  }
+
   /** ln det A. Cost d. */
   logDet(): number {
     return logDetFromCholesky(this.l, this.n);

@@ -16,6 +16,7 @@
  * Cost per round: two rank-one updates (4 d^2; one with forgetting only), K forward solves
  * (K d^2 / 2) and d logarithms for det V; a switch costs O(d^2). No allocation in select/update.
  */
+import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
@@ -119,10 +120,10 @@ export class SwitchingOfulPolicy extends BasePolicy {
   /** Releases the finished episode's statistic and recomputes the estimate. O(d^2). */
   private switchEpisode(): void {
     const d = this.d;
-    this.noiseRng.fillNormal(this.noise);
+    this.addGaussianNoise(this.s, 1, this.sigma, this.noise, 0, d);
     const w = this.work;
     for (let i = 0; i < d; i++) {
-      const released = this.s[i]! + this.sigma * this.noise[i]!;
+      const released = this.s[i]!;
       this.s[i] = 0;
       if (this.forgetting) w[i] = this.prior[i]! + released;
       else {
@@ -139,6 +140,20 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.logDetLast = this.gram.logDet();
     this.inEpisode = 0;
     this.episode++;
+  }
+
+  /** Released episodes = episode - 1, each one release of sigma = 1/sqrt(2 rho) on its own rewards. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.inEpisode > this.rounds)
+      return `inEpisode is ${this.inEpisode}, more than rounds ${this.rounds}`;
+    if (this.episode - 1 > this.rounds)
+      return `episode is ${this.episode}, more than rounds ${this.rounds} allow`;
+    if (this.inEpisode === 0 && this.s.some((v) => v !== 0))
+      return 'the raw episode sum is not zero at a switch';
+    return (
+      this.traceReason(this.gram.trace(), this.lambda, this.rounds) ??
+      this.parallelReleasesReason(spent, this.episode - 1, this.event)
+    );
   }
 
   protected saveOwnState(): unknown {
@@ -164,7 +179,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     decodeFloat64(st.bAcc, this.bAcc, 'bAcc');
     decodeFloat64(st.theta, this.theta, 'theta');
     this.logDetLast = decodeFloat64(st.logDetLast, new Float64Array(1), 'logDetLast')[0]!;
-    this.inEpisode = st.inEpisode as number;
-    this.episode = st.episode as number;
+    this.inEpisode = this.readCount(st, 'inEpisode');
+    this.episode = Math.max(1, this.readCount(st, 'episode'));
   }
 }

@@ -18,6 +18,7 @@
  * at most 100) and its certificate, a shifted Cholesky factorisation of V (d^3 / 6 multiply-adds); at most
  * M_max times. Before d rounds neither is needed: ||V^{-1}||_2 = 1 / lambda exactly.
  */
+import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
@@ -52,6 +53,9 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   private inEpisode = 0;
   private lengthCap = 1;
   private releases = 0;
+  /** Certified bound on ||V^{-1}||_2 in use (1 / lambda until the first certificate) and its round. */
+  private sens: number;
+  private certRound = 0;
 
   constructor(id: PolicyId, config: PolicyConfigFor<'zcdp-episodic'>, rho: number, ledger: LedgerLike) {
     super(id, config, ledger);
@@ -72,6 +76,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.noise = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
     this.logDetLast = this.gram.logDet();
+    this.sens = 1 / this.lambda;
   }
 
   protected choose(k: number): number {
@@ -118,12 +123,28 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.active.solve(this.b, this.theta);
     // ||V^{-1}||_2 <= 1 / ell with ell a certified lower bound on lambda_min(V) (at most 0.1% below
     // it after convergence); the cap 1/lambda is always valid since V >= lambda I.
-    const sens = this.gram.inverseNormBound(this.eigWork, 1 / this.lambda);
+    // The bound is re-certified at most once every d rounds (d^3 / 6 each: amortised d^2 / 6 per
+    // round, whatever cTrigger; with cTrigger = 1 every round starts an episode). In between the last
+    // certified bound is reused: V only grows, so ||V^{-1}||_2 only falls and it stays valid.
+    if (this.rounds >= this.certRound + this.d) {
+      this.sens = this.gram.inverseNormBound(this.eigWork, this.sens);
+      this.certRound = this.rounds;
+    }
+    const sens = this.sens;
     const sigma = sens / Math.sqrt(2 * this.rhoEpisode);
-    this.noiseRng.fillNormal(this.noise);
-    for (let i = 0; i < d; i++) this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;
+    this.addGaussianNoise(this.theta, sens, sigma, this.noise, 0, d);
     this.releases++;
     this.ledger!.record(gaussianEvent(sens, sigma), this.rounds, 0, 'episode estimate');
+  }
+
+  /** At most M_max episode releases, at most one per round, each of rho / M_max. */
+  protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.gram.terms !== this.rounds)
+      return `the design matrix holds ${this.gram.terms} rounds, rounds is ${this.rounds}`;
+    if (this.releases > Math.min(this.rounds, this.maxEpisodes)) {
+      return `releases is ${this.releases}, more than min(rounds, M_max) = ${Math.min(this.rounds, this.maxEpisodes)}`;
+    }
+    return this.sequentialReleasesReason(spent, this.releases, this.rhoEpisode);
   }
 
   protected saveOwnState(): unknown {
@@ -137,6 +158,8 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
       inEpisode: this.inEpisode,
       lengthCap: this.lengthCap,
       releases: this.releases,
+      sens: encodeFloat64(Float64Array.of(this.sens)),
+      certRound: this.certRound,
     };
   }
 
@@ -148,8 +171,10 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     decodeFloat64(st.theta, this.theta, 'theta');
     decodeFloat64(st.eig, this.eigWork, 'eig');
     this.logDetLast = decodeFloat64(st.logDetLast, new Float64Array(1), 'logDetLast')[0]!;
-    this.inEpisode = st.inEpisode as number;
-    this.lengthCap = st.lengthCap as number;
-    this.releases = st.releases as number;
+    this.inEpisode = this.readCount(st, 'inEpisode');
+    this.lengthCap = this.readCount(st, 'lengthCap');
+    this.releases = this.readCount(st, 'releases');
+    this.sens = decodeFloat64(st.sens, new Float64Array(1), 'sens')[0]!;
+    this.certRound = this.readCount(st, 'certRound');
   }
 }

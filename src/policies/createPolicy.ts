@@ -76,7 +76,7 @@ const BUILDERS: Builders = {
         makeLedger(c.delta, 'parallel'),
       );
     }
-    const { sigma } = calibrateSubsampledSigma(budgetEpsilon(c), c.delta, q, orders, conversion);
+    const { sigma, order } = calibrateSubsampledSigma(budgetEpsilon(c), c.delta, q, orders, conversion);
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
@@ -88,7 +88,7 @@ const BUILDERS: Builders = {
         event: subsampledGaussianEvent(q, sigma),
         label: 'subsampled batch sum',
       },
-      makeLedger(c.delta, 'parallel', conversion, orders),
+      makeLedger(c.delta, 'parallel', conversion, orders, order),
     );
   },
   /**

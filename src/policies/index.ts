@@ -8,6 +8,8 @@ export { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';
 export { decodeFloat64Array, encodeFloat64 } from './float64Codec.js';
 export { HorizonExceededError } from './HorizonExceededError.js';
 export { JdpLinUcbPolicy, jdpParameters } from './JdpLinUcbPolicy.js';
+export { loadPolicy } from './loadPolicy.js';
+export { loadPolicyFile } from './loadPolicyFile.js';
 export type {
   ArmProbabilities,
   Policy,
@@ -15,6 +17,7 @@ export type {
   PolicyPrivacy,
   PolicySnapshot,
   ProbabilityOptions,
+  RestoreOptions,
   SelectionWithPropensity,
 } from './Policy.js';
 export type {
@@ -33,4 +36,6 @@ export { isPolicyId, OPTION_RULES, POLICY_SCHEMAS, policyIds, policyInfo } from 
 export { budgetEpsilon, budgetRho, calibrateSubsampledSigma, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
+export { savePolicyFile } from './savePolicyFile.js';
+export { snapshotChecksum } from './snapshotChecksum.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

@@ -49,6 +49,8 @@ export interface LedgerLike {
   toJSON(): unknown;
   /** A ledger restored from `toJSON` output and its seeded-release count (the policy replaces its own with it). */
   restoreFrom(json: unknown, seededReleases: number): LedgerLike;
+  /** An empty ledger with the same delta, composition, conversion and orders. */
+  fresh(): LedgerLike;
 }
 
 class PolicyLedger implements LedgerLike {
@@ -59,9 +61,13 @@ class PolicyLedger implements LedgerLike {
   private seeded: number;
   private cache: { readonly inner: PrivacySpent; readonly outer: PrivacySpent } | null = null;
 
-  constructor(ledger: PrivacyLedger, seededReleases = 0) {
+  /** The RDP order of the noise calibration (Amp), reported by `spent()` until a release names one. */
+  private readonly calibratedOrder: number | null;
+
+  constructor(ledger: PrivacyLedger, seededReleases = 0, calibratedOrder: number | null = null) {
     this.ledger = ledger;
     this.seeded = seededReleases;
+    this.calibratedOrder = calibratedOrder;
   }
 
   get seededReleases(): number {
@@ -87,7 +93,8 @@ class PolicyLedger implements LedgerLike {
     const c = this.cache;
     if (c !== null && c.inner === inner) return c.outer;
     const noise: NoiseKind = this.noise === 'seeded' || this.seeded > 0 ? 'seeded' : 'secure';
-    const outer = Object.freeze({ ...inner, noise });
+    const order = inner.order ?? this.calibratedOrder;
+    const outer = Object.freeze({ ...inner, order, noise });
     this.cache = { inner, outer };
     return outer;
   }
@@ -96,13 +103,26 @@ class PolicyLedger implements LedgerLike {
     return this.ledger.toJSON();
   }
 
+  fresh(): LedgerLike {
+    const l = this.ledger;
+    return new PolicyLedger(
+      new PrivacyLedger({
+        delta: l.delta,
+        composition: l.composition,
+        conversion: l.conversion,
+        orders: l.orders,
+        logLimit: l.logLimit,
+      }),
+    );
+  }
+
   restoreFrom(json: unknown, seededReleases: number): LedgerLike {
     if (!Number.isSafeInteger(seededReleases) || seededReleases < 0) {
       throw new RangeError(
         `restore: seededReleases must be a non-negative integer. Got ${String(seededReleases)}.`,
       );
     }
-    const out = new PolicyLedger(PrivacyLedger.fromJSON(json), seededReleases);
+    const out = new PolicyLedger(PrivacyLedger.fromJSON(json), seededReleases, this.calibratedOrder);
     out.noise = this.noise;
     return out;
   }
@@ -119,8 +139,9 @@ export function makeLedger(
   composition: 'parallel' | 'sequential',
   conversion: 'classic' | 'improved' = 'classic',
   orders: 'paper' | 'extended' = 'extended',
+  calibratedOrder: number | null = null,
 ): LedgerLike {
-  return new PolicyLedger(new PrivacyLedger({ delta, composition, conversion, orders }));
+  return new PolicyLedger(new PrivacyLedger({ delta, composition, conversion, orders }), 0, calibratedOrder);
 }
 
 /**

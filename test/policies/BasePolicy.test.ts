@@ -5,6 +5,7 @@ import { describe, test } from 'node:test';
 import { HorizonExceededError } from '../../src/policies/HorizonExceededError.js';
 import {
   createPolicy,
+  decodeFloat64Array,
   type Policy,
   type PolicyOptionsFor,
   policyIds,
@@ -13,7 +14,8 @@ import {
 import { make, makeStream, play, roundFeatures } from './helpers.js';
 
 const stream = makeStream(23, 600, 5, 4);
-const json = (p: Policy): string => JSON.stringify(p.snapshot());
+// the state only: the snapshot envelope also carries each instance's random id
+const json = (p: Policy): string => JSON.stringify(p.snapshot().state);
 
 for (const id of policyIds) {
   const info = policyInfo(id);
@@ -345,6 +347,35 @@ describe('privacy noise: secure by default, seeded only with noiseSeed', () => {
       /unknown option 'noiseSeed' for policy 'lints'/,
     );
     assert.equal(createPolicy('lints', { dim: 4, horizon: 10, seed: 1 }).privacy().noise, 'none');
+  });
+
+  test('secure noise goes through the discrete Gaussian release: released values lie on the grid', () => {
+    const a = createPolicy('adaprivate-ucb', opts({}));
+    play(a, stream, 0, 20); // one release; b = 0 + released s (lambda theta_0 = 0)
+    const b = decodeFloat64Array(released(a));
+    const gamma = 2 ** -21; // d = 4, sensitivity 1: 2^floor(log2(1 / (2 * 2^20)))
+    for (const v of b) assert.ok(Number.isInteger(v / gamma) && v !== 0, `${v} is not on the grid`);
+    // research mode keeps the continuous (seeded) noise: not on the grid
+    const s = createPolicy('adaprivate-ucb', opts({ noiseSeed: 2 }));
+    play(s, stream, 0, 20);
+    assert.ok(decodeFloat64Array(released(s)).some((v) => !Number.isInteger(v / gamma)));
+  });
+
+  test('finite features whose squared norm overflows (1e200) are clipped to a unit vector, not zero', () => {
+    const p = createPolicy('lints', { dim: 4, horizon: 10, seed: 1 });
+    p.select(Float64Array.of(1e200, -1e200, 0, 3e199), 1); // one arm: its clipped copy waits in slot 0
+    assert.equal(p.clippedCount, 1);
+    const pending = decodeFloat64Array((p.snapshot().state as { base: { pending: string } }).base.pending);
+    const want = [1, -1, 0, 0.3].map((v) => v / Math.hypot(1, 1, 0.3));
+    for (let i = 0; i < 4; i++)
+      assert.ok(Math.abs(pending[i]! - want[i]!) < 1e-12, `${pending[i]} vs ${want[i]}`);
+    // observe goes through the same clipping: the design matrix gains a unit vector
+    const q = createPolicy('lints', { dim: 4, horizon: 10, seed: 1 });
+    q.observe(Float64Array.of(1e200, -1e200, 0, 3e199), 1);
+    assert.equal(q.clippedCount, 1);
+    const pt = q.scores(Float64Array.of(1, -1, 0, 0.3), 1)[0]!;
+    assert.ok(pt > 0.1, `the observed direction was learned (score ${pt}), not a zero vector`);
+    assert.throws(() => q.observe(Float64Array.of(Number.POSITIVE_INFINITY, 0, 0, 0), 1), /finite/);
   });
 
   test('a snapshot of a secure policy carries no noise state', () => {

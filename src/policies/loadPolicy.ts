@@ -1,0 +1,52 @@
+import { createPolicy } from './createPolicy.js';
+import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
+import type { PolicyOptions } from './PolicyOptions.js';
+import { isPolicyId } from './policyInfo.js';
+
+/**
+ * Rebuilds a policy from a snapshot alone (object or the JSON text of `policy.save()`): the snapshot
+ * carries the policy id, its configuration and the library version. The new policy continues the
+ * lineage's privacy ledger; its noise is fresh from the secure source unless the snapshot was taken in
+ * research mode (`noiseSeed`), in which case the seeded stream continues and `privacy().noise` says
+ * 'seeded'. A snapshot from another library version, a corrupted or edited one, or one whose ledger
+ * disagrees with its state is refused with a message naming the field.
+ *
+ * Loading the same snapshot twice makes two branches that both hold (and will release) the snapshot's
+ * unreleased raw sums; their ledgers cannot see each other. Load a snapshot once (docs/privacy.md).
+ *
+ * @param options - `rewind` is meaningless for a fresh policy and ignored.
+ * @example
+ * const text = policy.save();
+ * const copy = loadPolicy(text);
+ * copy.privacy().releases === policy.privacy().releases; // returns true
+ */
+export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOptions = {}): Policy {
+  let snap: unknown = snapshot;
+  if (typeof snapshot === 'string') {
+    try {
+      snap = JSON.parse(snapshot);
+    } catch (e) {
+      throw new RangeError(`loadPolicy: the snapshot text is not valid JSON (${(e as Error).message}).`);
+    }
+  }
+  if (typeof snap !== 'object' || snap === null || Array.isArray(snap)) {
+    throw new TypeError('loadPolicy: a snapshot must be an object or the JSON text of one.');
+  }
+  const s = snap as Partial<PolicySnapshot>;
+  if (s.format !== 'adaprivate.policySnapshot') {
+    throw new RangeError(
+      `loadPolicy: snapshot field 'format' is ${JSON.stringify(s.format)}, expected "adaprivate.policySnapshot".`,
+    );
+  }
+  if (typeof s.id !== 'string' || !isPolicyId(s.id)) {
+    throw new RangeError(
+      `loadPolicy: snapshot field 'id' is ${JSON.stringify(s.id)}, not a known policy id.`,
+    );
+  }
+  if (typeof s.config !== 'object' || s.config === null || Array.isArray(s.config)) {
+    throw new RangeError("loadPolicy: snapshot field 'config' must be an object.");
+  }
+  const policy = createPolicy(s.id, s.config as unknown as PolicyOptions);
+  policy.restore(s as PolicySnapshot, options);
+  return policy;
+}
