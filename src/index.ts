@@ -3,6 +3,26 @@
  * privacy (accounting), policies, envs and data (environments), experiments (runner and reports).
  */
 
+export type {
+  AuditClaim,
+  AuditMechanism,
+  AuditOptions,
+  AuditReport,
+  NeighbourPair,
+  PolicyAuditReport,
+  PropertyTester,
+  TesterResult,
+} from './audit/index.js';
+export {
+  audit,
+  auditMechanism,
+  gdpEpsilon,
+  gdpTester,
+  policyActionsMechanism,
+  policyReleaseMechanism,
+  rewardNeighbours,
+  thresholdTester,
+} from './audit/index.js';
 export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
 export type { Policy, PolicyId, PolicyInfo, PolicyOptions, PolicySnapshot } from './policies/index.js';

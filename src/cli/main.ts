@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+import { registerAudit } from './commands/audit.js';
 import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
 import { registerPrivacy } from './commands/privacy.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerReproduceRealData(registerReproduce(program));
   registerData(program);
   registerBench(program);
+  registerAudit(program);
   return program;
 }
 
