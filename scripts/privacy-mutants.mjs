@@ -4,7 +4,8 @@
 // TypeScript (tsx). A mutant is killed when at least one test fails; the script prints the table
 // mutation -> killing tests (docs/privacy.md, "Mutation testing") and exits 1 if any survives or
 // if a mutation site is no longer found (then update the `find` text below).
-// Usage: node scripts/privacy-mutants.mjs [--json] [id ...]   (ids like M01; default: all)
+// Usage: node scripts/privacy-mutants.mjs [--json] [--check] [id ...]   (ids like M01; default: all;
+// --check only checks that each mutation site is still found)
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,8 +111,8 @@ export const MUTANTS = [
     'M14',
     'JDP-LinUCB: tree levels composed in parallel instead of sequentially',
     `${P}createPolicy.ts`,
-    "new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta as number, 'sequential'))",
-    "new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta as number, 'parallel'))",
+    "new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta, 'sequential'))",
+    "new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta, 'parallel'))",
   ],
   [
     'M15',
@@ -145,15 +146,15 @@ export const MUTANTS = [
     'M19',
     'all policies: a clipped feature counted but not rescaled',
     `${P}BasePolicy.ts`,
-    'for (let i = 0; i < d; i++) f[o + i] = f[o + i]! * s;',
-    'for (let i = 0; i < d; i++) f[o + i] = f[o + i]! * 1;',
+    'for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;',
+    'for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * 1;',
   ],
   [
     'M20',
     'all policies: features up to norm 2 pass unclipped',
     `${P}BasePolicy.ts`,
-    'if (n2 > 1) {',
-    'if (n2 > 4) {',
+    'if (n2 > 1 && n2 < Number.POSITIVE_INFINITY) {',
+    'if (n2 > 4 && n2 < Number.POSITIVE_INFINITY) {',
   ],
 ];
 
@@ -168,6 +169,16 @@ const json = args.includes('--json');
 const only = args.filter((a) => !a.startsWith('--'));
 const root = resolve('.');
 const chosen = MUTANTS.filter(([id]) => only.length === 0 || only.includes(id));
+if (args.includes('--check')) {
+  // only check that every mutation site is found exactly once (after the code moved)
+  let bad = 0;
+  for (const [id, , file, find] of chosen) {
+    const hits = readFileSync(join(root, file), 'utf8').split(find).length - 1;
+    if (hits !== 1) bad++;
+    console.log(`${id} ${file}: site found ${hits} time(s)`);
+  }
+  process.exit(bad === 0 ? 0 : 1);
+}
 const results = [];
 for (const [id, what, file, find, replace] of chosen) {
   const dir = mkdtempSync(join(tmpdir(), `adaprivate-mutant-${id}-`));
