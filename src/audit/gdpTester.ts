@@ -12,7 +12,7 @@ import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { clopperPearsonUpper } from './clopperPearson.js';
 import { gdpEpsilon } from './gdpEpsilon.js';
 import type { PropertyTester, TesterResult } from './PropertyTester.js';
-import { selectAndEvaluate, type ThresholdCounts } from './thresholdTests.js';
+import { selectAndEvaluate, type ThresholdCounts, testerResult } from './thresholdTests.js';
 
 /**
  * Thresholds are chosen between the 10% and 90% quantiles of the pooled scores: for a mean shift
@@ -35,18 +35,6 @@ export const gdpTester: PropertyTester = {
     const gamma = (1 - confidence) / 2;
     const { evaluation: e, selection: s } = selectAndEvaluate(a, b, (c) => muBound(c, gamma), CENTRAL_TAIL);
     const mu = Math.max(0, muBound(e, gamma));
-    return {
-      method: 'gdp',
-      epsilon: gdpEpsilon(mu, delta),
-      mu,
-      delta,
-      confidence,
-      threshold: e.threshold,
-      region: e.region,
-      selectionSamples: s.n,
-      evaluationSamples: e.n,
-      countA: e.countA,
-      countB: e.countB,
-    };
+    return testerResult('gdp', { epsilon: gdpEpsilon(mu, delta), mu }, e, s, delta, confidence);
   },
 };

@@ -8,7 +8,7 @@
  */
 import { clopperPearsonLower, clopperPearsonUpper } from './clopperPearson.js';
 import type { PropertyTester, TesterResult } from './PropertyTester.js';
-import { selectAndEvaluate, type ThresholdCounts } from './thresholdTests.js';
+import { selectAndEvaluate, type ThresholdCounts, testerResult } from './thresholdTests.js';
 
 function bound(c: ThresholdCounts, delta: number, gamma: number): number {
   const one = (hi: number, lo: number) => {
@@ -24,18 +24,13 @@ export const thresholdTester: PropertyTester = {
   lowerBound(a, b, delta, confidence): TesterResult {
     const gamma = (1 - confidence) / 2;
     const { evaluation: e, selection: s } = selectAndEvaluate(a, b, (c) => bound(c, delta, gamma));
-    return {
-      method: 'threshold',
-      epsilon: Math.max(0, bound(e, delta, gamma)),
-      mu: null,
+    return testerResult(
+      'threshold',
+      { epsilon: Math.max(0, bound(e, delta, gamma)), mu: null },
+      e,
+      s,
       delta,
       confidence,
-      threshold: e.threshold,
-      region: e.region,
-      selectionSamples: s.n,
-      evaluationSamples: e.n,
-      countA: e.countA,
-      countB: e.countB,
-    };
+    );
   },
 };

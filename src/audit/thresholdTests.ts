@@ -7,6 +7,8 @@
  * half is looked at, one confidence statement covers the reported bound.
  */
 
+import type { TesterResult } from './PropertyTester.js';
+
 /** A threshold test on projected samples and its counts on one half. */
 export interface ThresholdCounts {
   readonly threshold: number;
@@ -111,4 +113,28 @@ export function selectAndEvaluate(
       ? { threshold: chosen.threshold, region: 'above', countA: ka, countB: kb, n: m }
       : { threshold: chosen.threshold, region: 'below', countA: m - ka, countB: m - kb, n: m };
   return { selection: chosen, evaluation };
+}
+
+/** The tester's report of a bound computed from the evaluation counts `e` (selection counts `s`). */
+export function testerResult(
+  method: 'threshold' | 'gdp',
+  bound: { readonly epsilon: number; readonly mu: number | null },
+  e: ThresholdCounts,
+  s: ThresholdCounts,
+  delta: number,
+  confidence: number,
+): TesterResult {
+  return {
+    method,
+    epsilon: bound.epsilon,
+    mu: bound.mu,
+    delta,
+    confidence,
+    threshold: e.threshold,
+    region: e.region,
+    selectionSamples: s.n,
+    evaluationSamples: e.n,
+    countA: e.countA,
+    countB: e.countB,
+  };
 }

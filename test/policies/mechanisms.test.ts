@@ -20,23 +20,14 @@ import {
   type Policy,
   type PolicyId,
   type PolicyOptions,
+  policyIds,
   policyInfo,
 } from '../../src/policies/index.js';
 import type { LedgerEntry } from '../../src/privacy/index.js';
 import { createRng } from '../../src/random/index.js';
 import { chiSquareZ, pooledScores, type StandardisedRelease, Z_LIMIT } from './noiseStats.js';
 
-const PRIVATE_IDS: readonly PolicyId[] = [
-  'adaprivate-ts',
-  'adaprivate-ucb',
-  'adaprivate-ts-amp',
-  'adaprivate-ts-adaptive',
-  'jdp-linucb',
-  'zcdp-episodic',
-  'adac-oful-zcdp',
-  'rarely-switching-zcdp',
-  'dgs-linucb',
-];
+const PRIVATE_IDS = policyIds.filter((id) => policyInfo(id).isPrivate);
 
 /**
  * The one place these tests set policy options. Both runs of a comparison must share the noise
