@@ -36,7 +36,8 @@ const PRIVATE_IDS = policyIds.filter((id) => policyInfo(id).isPrivate);
  */
 function policyOptions(id: PolicyId, seed: number, extra: Record<string, unknown> = {}): PolicyOptions {
   const o: Record<string, unknown> = { seed, epsilon: 1, ...extra };
-  if (policyInfo(id).options.includes('noiseSeed')) o.noiseSeed = seed + 1000;
+  if (o.secureNoise === true) delete o.secureNoise;
+  else if (policyInfo(id).options.includes('noiseSeed')) o.noiseSeed = seed + 1000;
   if (id === 'adaprivate-ts-amp' && o.orders === undefined) o.orders = 'paper';
   return o as unknown as PolicyOptions;
 }
@@ -255,6 +256,19 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
       );
       assert.ok(Math.abs(z) < Z_LIMIT, `${id}: partial last batch chi-square z ${z.toFixed(2)}`);
       assertCalibrated(id, rel, 25);
+    });
+  }
+
+  for (const id of ['adaprivate-ts', 'dgs-linucb'] as const) {
+    test(`${id}: the default secure noise has the ledger's scale too`, () => {
+      // not seeded, so not reproducible: the false-alarm rate (|z| > 5 per check) is the guarantee
+      const rel = collectReleases(id, D, 60, {
+        secureNoise: true,
+        ...(id === 'adaprivate-ts' ? { batchSize: 5 } : {}),
+      });
+      const p = build(id, 5, { dim: 2, horizon: 2, secureNoise: true });
+      assert.equal(p.privacy().noise, 'secure');
+      assertCalibrated(id, rel, id === 'adaprivate-ts' ? 12 : 59);
     });
   }
 
