@@ -6,6 +6,18 @@
  * statistics and report writers `adaprivate/experiments`.
  */
 
+export type {
+  AuditClaim,
+  AuditMechanism,
+  AuditOptions,
+  AuditReport,
+  NeighbourPair,
+  PolicyAuditReport,
+  PropertyTester,
+  TesterResult,
+} from './audit/index.js';
+// The audit API (audit, auditMechanism, the testers) lives in src/audit/index.ts: it needs two
+// @stdlib quantile packages, and the light core package (packages/core) has no runtime dependencies.
 export type { Environment, ReplayStream } from './envs/index.js';
 export {
   createSyntheticEnvironment,

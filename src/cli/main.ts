@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+import { registerAudit } from './commands/audit.js';
 import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
 import { registerEvaluate } from './commands/evaluate.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerData(program);
   registerBench(program);
   registerEvaluate(program);
+  registerAudit(program);
   return program;
 }
 

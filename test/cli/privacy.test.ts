@@ -1,29 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './runCli.js';
 
-/** Runs the CLI in-process, capturing stdout and stderr. */
-async function run(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string) => {
-    stdout += s;
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => {
-    stderr += s;
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    const status = await main(args);
-    return { status, stdout, stderr };
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-}
+const run = runCli;
 
 test('privacy rho --json: {"rho", "sigma"} (SPEC: eps=5, delta=1e-5 -> 0.4496)', async () => {
   const r = await run(['privacy', 'rho', '--epsilon', '5', '--delta', '1e-5', '--json']);

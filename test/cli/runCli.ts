@@ -1,0 +1,24 @@
+// Runs the CLI in-process, capturing stdout and stderr (a helper of the CLI tests, not a test file).
+import { main } from '../../src/cli/main.js';
+
+export async function runCli(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const out = process.stdout.write.bind(process.stdout);
+  const err = process.stderr.write.bind(process.stderr);
+  process.stdout.write = ((s: string) => {
+    stdout += s;
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((s: string) => {
+    stderr += s;
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const status = await main(args);
+    return { status, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+  }
+}
