@@ -1,0 +1,23 @@
+/** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
+
+export type {
+  DecisionRow,
+  LedgerRow,
+  LoggedArm,
+  ModelRow,
+  ModelSettings,
+  NewModelRow,
+  PendingReward,
+  ReleaseInput,
+  RewardState,
+} from './rows.js';
+export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
+export type {
+  ExportOptions,
+  ModelCounts,
+  ModelState,
+  RecordRewardOutcome,
+  RewardInput,
+  Store,
+} from './Store.js';
+export { StoreConflictError } from './StoreConflictError.js';
