@@ -1,5 +1,12 @@
 /** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
 
+export {
+  type ComputeRelease,
+  type MigrationResult,
+  migratePostgres,
+  PostgresStore,
+  type PostgresStoreOptions,
+} from './PostgresStore.js';
 export type {
   DecisionRow,
   LedgerRow,
@@ -21,3 +28,10 @@ export type {
   Store,
 } from './Store.js';
 export { StoreConflictError } from './StoreConflictError.js';
+export {
+  MIGRATIONS,
+  type Migration,
+  migrationStatements,
+  SCHEMA_VERSION,
+  type SqlDialect,
+} from './schema.js';
