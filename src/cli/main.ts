@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerReproduceRealData(registerReproduce(program));
   registerData(program);
   registerBench(program);
+  registerMigrate(program);
   return program;
 }
 
