@@ -76,6 +76,9 @@ const MIGRATION_LOCK = 0x616461707276;
 
 const INT8_OID = 20;
 
+/** LISTEN/NOTIFY channel of committed releases; the payload is `<version>:<model name>`. */
+export const RELEASE_CHANNEL = 'adaprivate_release';
+
 /** BIGINT columns hold times in ms, versions and counts: safe integers, returned as numbers. */
 function parseInt8(text: string): number {
   const v = Number(text);
@@ -260,9 +263,12 @@ export class PostgresStore implements Store {
   private readonly pool: pg.Pool;
   private readonly hook: (() => void | Promise<void>) | null;
   private closed = false;
+  private readonly connectionString: string;
+  private readonly listeners = new Set<pg.Client>();
 
-  private constructor(pool: pg.Pool, options: PostgresStoreOptions) {
+  private constructor(pool: pg.Pool, connectionString: string, options: PostgresStoreOptions) {
     this.pool = pool;
+    this.connectionString = connectionString;
     this.hook = options.beforeReleaseCommit ?? null;
   }
 
@@ -289,7 +295,7 @@ export class PostgresStore implements Store {
       await pool.end();
       throw err;
     }
-    return new PostgresStore(pool, options);
+    return new PostgresStore(pool, connectionString, options);
   }
 
   /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
@@ -459,6 +465,8 @@ export class PostgresStore implements Store {
       release.snapshot,
       model,
     ]);
+    // delivered to listeners only if this transaction commits
+    await client.query('SELECT pg_notify($1, $2)', [RELEASE_CHANNEL, `${release.version}:${model}`]);
     if (this.hook !== null) await this.hook();
   }
 
@@ -532,6 +540,32 @@ export class PostgresStore implements Store {
       model,
     ]);
     return r.rows[0]?.version ?? null;
+  }
+
+  /**
+   * Calls `listener(model, version)` for every release committed from now on, by any replica
+   * (LISTEN on {@link RELEASE_CHANNEL}, one dedicated connection). Resolves once listening; the
+   * returned function stops it. A notification can be missed while the connection is down: a
+   * replica also checks {@link modelVersion} periodically (docs/serving-replicas.md).
+   */
+  async onRelease(
+    listener: (model: string, version: number) => void,
+    onError: (err: Error) => void = () => {},
+  ): Promise<() => Promise<void>> {
+    const client = new pg.Client({ connectionString: this.connectionString, types: TYPES });
+    client.on('error', onError);
+    client.on('notification', (n) => {
+      if (n.channel !== RELEASE_CHANNEL || n.payload === undefined) return;
+      const at = n.payload.indexOf(':');
+      listener(n.payload.slice(at + 1), Number(n.payload.slice(0, at)));
+    });
+    await client.connect();
+    await client.query(`LISTEN ${RELEASE_CHANNEL}`);
+    this.listeners.add(client);
+    return async () => {
+      if (!this.listeners.delete(client)) return;
+      await client.end();
+    };
   }
 
   async expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]> {
@@ -622,6 +656,8 @@ export class PostgresStore implements Store {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await Promise.all([...this.listeners].map((c) => c.end().catch(() => {})));
+    this.listeners.clear();
     await this.pool.end();
   }
 }

@@ -6,6 +6,7 @@ export {
   migratePostgres,
   PostgresStore,
   type PostgresStoreOptions,
+  RELEASE_CHANNEL,
 } from './PostgresStore.js';
 export type {
   DecisionRow,

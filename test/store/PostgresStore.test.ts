@@ -117,6 +117,8 @@ test('PostgresStore: the release hook runs inside the transaction (a throw rolls
       if (armed) throw new Error('crash here');
     },
   });
+  const heard: [string, number][] = [];
+  const unlisten = await store.onRelease((model, version) => heard.push([model, version]));
   try {
     await withModel(store, 'm', 2);
     await store.recordReward(reward('m', 'e0', 1), null);
@@ -133,6 +135,12 @@ test('PostgresStore: the release hook runs inside the transaction (a throw rolls
     armed = false;
     assert.equal(await store.recordReward(reward('m', 'e1', 0.5), rel), 'recorded');
     assert.equal((await store.ledger('m'))[0]?.rewards, 2);
+    // the notification of the rolled-back release was never delivered, the committed one was
+    const end = Date.now() + 20_000;
+    while (heard.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await store.ping();
+    assert.deepEqual(heard, [['m', 1]]);
+    await unlisten();
   } finally {
     await store.close();
   }
@@ -252,6 +260,9 @@ test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete 
       /batchSize must be a positive integer/,
     );
     assert.equal(await store.releaseBatch('nope', 1, 1, () => null), null);
+    const heard: [string, number][] = [];
+    const other = await PostgresStore.open(url);
+    const unlisten = await other.onRelease((model, version) => heard.push([model, version]));
     const row = await store.releaseBatch('m', 2, 1, sumRelease([]));
     assert.deepEqual(row, {
       model: 'm',
@@ -263,6 +274,12 @@ test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete 
       spent: { releases: 1 },
     });
     assert.equal(await store.modelVersion('m'), 1);
+    // another replica hears of the committed release (and of no rolled-back one)
+    const end = Date.now() + 20_000;
+    while (heard.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(heard, [['m', 1]]);
+    await unlisten();
+    await other.close();
     await assert.rejects(store.backup('/tmp/x'), /pg_dump/);
   } finally {
     await store.close();
