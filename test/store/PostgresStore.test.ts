@@ -6,6 +6,7 @@ import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
 import { migratePostgres } from '../../src/store/PostgresStore.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
+import { sumRelease } from '../support/sumRelease.js';
 import { storeContract } from './storeContract.js';
 
 let server: PostgresServer;
@@ -67,20 +68,11 @@ const reward = (model: string, eventId: string, r: number) => ({
   logReward: false,
 });
 
-/** A stand-in for the policy's release: the snapshot keeps the exact sum of released rewards. */
-function sumRelease(seen: string[][]) {
+/** {@link sumRelease} that also records which events each computation saw. */
+function sumReleaseSeen(seen: string[][]) {
   return (state: ModelState): ReleaseInput => {
     seen.push(state.pending.map((p) => p.eventId));
-    const prev = JSON.parse(state.snapshot ?? '{}') as { sum: number; rounds: number };
-    const sum = prev.sum + state.pending.reduce((s, p) => s + p.reward, 0);
-    const rounds = prev.rounds + state.pending.length;
-    return {
-      version: state.version + 1,
-      snapshot: JSON.stringify({ sum, rounds }),
-      spent: { releases: state.version + 1 },
-      releases: 1,
-      rounds,
-    };
+    return sumRelease(state);
   };
 }
 
@@ -177,7 +169,7 @@ test('PostgresStore.releaseBatch: three replicas racing, every batch released ex
   try {
     await withModel(replicas[0]!, 'm', n);
     const seen: string[][] = [];
-    const compute = sumRelease(seen);
+    const compute = sumReleaseSeen(seen);
     const rewards = Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 100);
     let attempts = 0;
     // every reward goes through one replica, and then every replica tries to release at once
@@ -252,7 +244,7 @@ test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete 
     assert.equal(called, 1);
     assert.equal((await store.loadModelState('m'))?.pending.length, 2);
     await assert.rejects(
-      store.releaseBatch('m', 2, 1, (s) => ({ ...sumRelease([])(s), version: 5 })),
+      store.releaseBatch('m', 2, 1, (s) => ({ ...sumRelease(s), version: 5 })),
       StoreConflictError,
     );
     await assert.rejects(
@@ -263,7 +255,7 @@ test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete 
     const heard: [string, number][] = [];
     const other = await PostgresStore.open(url);
     const unlisten = await other.onRelease((model, version) => heard.push([model, version]));
-    const row = await store.releaseBatch('m', 2, 1, sumRelease([]));
+    const row = await store.releaseBatch('m', 2, 1, sumRelease);
     assert.deepEqual(row, {
       model: 'm',
       version: 1,
