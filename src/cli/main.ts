@@ -13,6 +13,7 @@ import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
 import { registerRun } from './commands/run.js';
+import { registerServe } from './commands/serve.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -31,6 +32,7 @@ export function buildProgram(): Command {
   registerReproduceRealData(registerReproduce(program));
   registerData(program);
   registerBench(program);
+  registerServe(program);
   return program;
 }
 
