@@ -1,17 +1,44 @@
 /**
  * The public API of adaprivate, by name. Layers, bottom to top: random and linalg (numeric kernels),
  * privacy (accounting), policies, envs and data (environments), experiments (runner and reports).
- * The HTTP client is here (no server dependencies); the server is `adaprivate/server` (`createServer`)
- * and its storage `adaprivate/store`, so that importing the library never loads Fastify or SQLite.
+ * This entry is the light one (no runtime dependencies; it is also the `adaprivate-core` package);
+ * the experiment runner is `adaprivate/runner`, statistics and report writers `adaprivate/experiments`.
  */
 
-export type { AdaPrivateClientOptions } from './client/index.js';
-export { AdaPrivateClient, AdaPrivateClientError } from './client/index.js';
 export type { Environment, ReplayStream } from './envs/index.js';
-export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
-export type { Policy, PolicyId, PolicyInfo, PolicyOptions, PolicySnapshot } from './policies/index.js';
-export { createPolicy, isPolicyId, policyIds, policyInfo } from './policies/index.js';
-export type { LedgerEntry, PrivacyEvent, PrivacySpent } from './privacy/index.js';
+export {
+  createSyntheticEnvironment,
+  EnvironmentReplayStream,
+  replayFromEnvironment,
+  SyntheticEnvironment,
+} from './envs/index.js';
+export type { ReplayEvaluation } from './experiments/evaluateReplay.js';
+export { evaluateReplay } from './experiments/evaluateReplay.js';
+export type {
+  ArmProbabilities,
+  OptionName,
+  OptionValue,
+  Policy,
+  PolicyConfig,
+  PolicyConfigFor,
+  PolicyId,
+  PolicyInfo,
+  PolicyOptions,
+  PolicyOptionsFor,
+  PolicyPrivacy,
+  PolicySnapshot,
+  ProbabilityOptions,
+  SelectionWithPropensity,
+} from './policies/index.js';
+export {
+  createPolicy,
+  DEFAULT_PROBABILITY_SAMPLES,
+  HorizonExceededError,
+  isPolicyId,
+  policyIds,
+  policyInfo,
+} from './policies/index.js';
+export type { LedgerEntry, NoiseKind, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {
   calibrateSigma,
   composedEvent,
@@ -32,6 +59,6 @@ export {
   zcdpToEpsilon,
 } from './privacy/index.js';
 export type { Rng, RngState } from './random/index.js';
-export { createRng, createSecureSeed, deriveSeed, rngFromState } from './random/index.js';
+export { createRng, createSecureSeed, deriveSeed, rngFromState, SecureRng } from './random/index.js';
 
 export { VERSION } from './version.js';

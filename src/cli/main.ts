@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
+import { registerEvaluate } from './commands/evaluate.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerReproduceRealData(registerReproduce(program));
   registerData(program);
   registerBench(program);
+  registerEvaluate(program);
   registerServe(program);
   return program;
 }

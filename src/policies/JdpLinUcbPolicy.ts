@@ -27,10 +27,11 @@
  * normals and O(d m) for the noise sum; O(d^3) at the log2 T + 1 refresh rounds.
  */
 import { symRankOneUpdate } from '../linalg/index.js';
+import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -74,14 +75,14 @@ export class JdpLinUcbPolicy extends BasePolicy {
   private levelsUsed = 0;
   private dirty = true;
 
-  constructor(id: PolicyId, config: PolicyConfig, epsilon: number, ledger: LedgerLike) {
+  constructor(id: PolicyId, config: PolicyConfigFor<'jdp-linucb'>, epsilon: number, ledger: LedgerLike) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
-    this.failureProb = config.failureProb as number;
-    this.thetaBound = config.thetaBound as number;
-    const p = jdpParameters(epsilon, config.delta as number, this.horizon, d, this.failureProb);
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
+    this.failureProb = config.failureProb;
+    this.thetaBound = config.thetaBound;
+    const p = jdpParameters(epsilon, config.delta, this.horizon, d, this.failureProb);
     this.levels = p.levels;
     this.s = p.s;
     this.upsilon = p.upsilon;
@@ -90,7 +91,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
     this.scratch = new Float64Array(d * d);
     this.factor = new RidgeFactor(d, this.lambda + this.shift);
     this.u = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.u[i] = this.lambda * pm[i]!;
     this.nodeNoise = new Float64Array(this.levels * d);
     this.uNoisy = new Float64Array(d);
@@ -103,6 +104,12 @@ export class JdpLinUcbPolicy extends BasePolicy {
   }
 
   protected choose(k: number): number {
+    this.scoreArms(k, this.scoreBuf);
+    return argmaxFirst(this.scoreBuf, k);
+  }
+
+  /** x^T theta + beta ||x||_(W^-1) from the released estimate; no state change. Cost K d^2 / 2. */
+  protected scoreArms(k: number, out: Float64Array): void {
     if (this.dirty) {
       this.factor.solve(this.uNoisyOrU(), this.theta);
       this.dirty = false;
@@ -111,20 +118,13 @@ export class JdpLinUcbPolicy extends BasePolicy {
     const f = this.feats;
     const th = this.theta;
     const beta = this.alpha * this.width();
-    let best = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
     for (let a = 0; a < k; a++) {
       const o = a * d;
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.factor.invQuad(this.armViews[a]!);
-      const score = m + beta * Math.sqrt(w);
-      if (score > bestScore) {
-        bestScore = score;
-        best = a;
-      }
+      out[a] = m + beta * Math.sqrt(w);
     }
-    return best;
   }
 
   /**

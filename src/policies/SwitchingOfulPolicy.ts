@@ -16,10 +16,11 @@
  * Cost per round: two rank-one updates (4 d^2; one with forgetting only), K forward solves
  * (K d^2 / 2) and d logarithms for det V; a switch costs O(d^2). No allocation in select/update.
  */
+import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import type { LedgerLike, PrivacyEvent } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -48,7 +49,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
 
   constructor(
     id: PolicyId,
-    config: PolicyConfig,
+    config: PolicyConfigFor<'adac-oful-zcdp' | 'rarely-switching-zcdp'>,
     forgetting: boolean,
     rho: number,
     event: PrivacyEvent,
@@ -56,9 +57,9 @@ export class SwitchingOfulPolicy extends BasePolicy {
   ) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
-    this.logC = Math.log(config.cTrigger as number);
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
+    this.logC = Math.log(config.cTrigger);
     this.sigma = 1 / Math.sqrt(2 * rho);
     this.forgetting = forgetting;
     this.event = event;
@@ -66,7 +67,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.episodeGram = new RidgeFactor(d, this.lambda);
     this.active = new RidgeFactor(d, this.lambda);
     this.prior = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.prior[i] = this.lambda * pm[i]!;
     this.s = new Float64Array(d);
     this.bAcc = Float64Array.from(this.prior);
@@ -83,23 +84,23 @@ export class SwitchingOfulPolicy extends BasePolicy {
   }
 
   protected choose(k: number): number {
+    this.scoreArms(k, this.scoreBuf);
+    return argmaxFirst(this.scoreBuf, k);
+  }
+
+  /** x^T theta + alpha ||x||_(W^-1) from the released estimate; no state change. Cost K d^2 / 2. */
+  protected scoreArms(k: number, out: Float64Array): void {
     const d = this.d;
     const f = this.feats;
     const th = this.theta;
-    let best = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
+    const alpha = this.alpha;
     for (let a = 0; a < k; a++) {
       const o = a * d;
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.active.invQuad(this.armViews[a]!);
-      const score = m + this.alpha * Math.sqrt(w);
-      if (score > bestScore) {
-        bestScore = score;
-        best = a;
-      }
+      out[a] = m + alpha * Math.sqrt(w);
     }
-    return best;
   }
 
   protected learn(x: Float64Array, reward: number): void {

@@ -18,10 +18,11 @@
  * at most 100) and its certificate, a shifted Cholesky factorisation of V (d^3 / 6 multiply-adds); at most
  * M_max times. Before d rounds neither is needed: ||V^{-1}||_2 = 1 / lambda exactly.
  */
+import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -52,19 +53,19 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   private lengthCap = 1;
   private releases = 0;
 
-  constructor(id: PolicyId, config: PolicyConfig, rho: number, ledger: LedgerLike) {
+  constructor(id: PolicyId, config: PolicyConfigFor<'zcdp-episodic'>, rho: number, ledger: LedgerLike) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
-    const c = config.cTrigger as number;
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
+    const c = config.cTrigger;
     this.logC = Math.log(c);
     this.maxEpisodes = episodeBound(d, this.horizon, this.lambda, c);
     this.rhoEpisode = rho / this.maxEpisodes;
     this.gram = new RidgeFactor(d, this.lambda, true);
     this.active = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * pm[i]!;
     this.theta = new Float64Array(d);
     this.active.solve(this.b, this.theta); // theta_0: no data yet, nothing to release
@@ -74,23 +75,23 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   }
 
   protected choose(k: number): number {
+    this.scoreArms(k, this.scoreBuf);
+    return argmaxFirst(this.scoreBuf, k);
+  }
+
+  /** x^T theta + alpha ||x||_(W^-1) from the released estimate; no state change. Cost K d^2 / 2. */
+  protected scoreArms(k: number, out: Float64Array): void {
     const d = this.d;
     const f = this.feats;
     const th = this.theta;
-    let best = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
+    const alpha = this.alpha;
     for (let a = 0; a < k; a++) {
       const o = a * d;
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.active.invQuad(this.armViews[a]!);
-      const score = m + this.alpha * Math.sqrt(w);
-      if (score > bestScore) {
-        bestScore = score;
-        best = a;
-      }
+      out[a] = m + alpha * Math.sqrt(w);
     }
-    return best;
   }
 
   protected learn(x: Float64Array, reward: number): void {

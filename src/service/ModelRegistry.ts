@@ -3,7 +3,7 @@
  * reloaded from the database when a failed write left the in-memory state unconfirmed.
  */
 
-import type { PolicyId, PolicyOptions } from '../policies/index.js';
+import type { PolicyId } from '../policies/index.js';
 import { createPolicy, isPolicyId } from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
 import type { ModelRow, ModelSettings } from '../store/index.js';
@@ -132,7 +132,7 @@ export class ModelRegistry {
     const options = { ...req.options, seed };
     let policy: ReturnType<typeof createPolicy>;
     try {
-      policy = createPolicy(id, options as unknown as PolicyOptions);
+      policy = createPolicy(id, options as never);
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
     }
@@ -155,12 +155,7 @@ export class ModelRegistry {
     return view(r.model, r.created);
   }
 
-  private compare(
-    existing: ModelRow,
-    id: PolicyId,
-    config: Readonly<Record<string, unknown>>,
-    settings: ModelSettings,
-  ): void {
+  private compare(existing: ModelRow, id: PolicyId, config: object, settings: ModelSettings): void {
     const name = existing.name;
     if (existing.policy !== id) {
       throw new ServiceError(
@@ -169,15 +164,16 @@ export class ModelRegistry {
         `model '${name}' exists with policy '${existing.policy}'; got '${id}' (a model's policy cannot change).`,
       );
     }
-    const old = createPolicy(id, existing.options as unknown as PolicyOptions).config;
-    const keys = new Set([...Object.keys(old), ...Object.keys(config)]);
+    const old = createPolicy(id, existing.options as never).config as Readonly<Record<string, unknown>>;
+    const now = config as Readonly<Record<string, unknown>>;
+    const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     for (const k of keys) {
-      if (JSON.stringify(old[k]) !== JSON.stringify(config[k])) {
+      if (JSON.stringify(old[k]) !== JSON.stringify(now[k])) {
         const privacy = PRIVACY_OPTIONS.has(k);
         throw new ServiceError(
           409,
           privacy ? 'privacy_parameters_changed' : 'model_exists',
-          `model '${name}' exists with ${k} = ${JSON.stringify(old[k])}; got ${JSON.stringify(config[k])} (${
+          `model '${name}' exists with ${k} = ${JSON.stringify(old[k])}; got ${JSON.stringify(now[k])} (${
             privacy
               ? 'privacy parameters of an existing model cannot change'
               : 'options of an existing model cannot change'

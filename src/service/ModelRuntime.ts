@@ -11,7 +11,7 @@
  * snapshot knows nothing of the uncommitted release, so its noise was never used.
  */
 import { randomUUID } from 'node:crypto';
-import type { Policy, PolicyId, PolicyOptions } from '../policies/index.js';
+import type { Policy, PolicyId } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, ReleaseInput, Store } from '../store/index.js';
 import type {
@@ -23,7 +23,7 @@ import type {
   RewardResponse,
 } from './apiTypes.js';
 import { clipToUnit } from './clipToUnit.js';
-import { boundedByHorizon, decide, observe } from './policyDriver.js';
+import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 
@@ -39,14 +39,6 @@ export interface RuntimeContext {
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
-
-interface ProbabilityPolicy {
-  probabilities?(
-    features: Float64Array,
-    k: number,
-    options?: { samples?: number },
-  ): { probabilities: Float64Array; samples: number };
-}
 
 export class ModelRuntime {
   readonly row: ModelRow;
@@ -83,7 +75,7 @@ export class ModelRuntime {
     if (row === null) return null;
     const state = await ctx.store.loadModelState(name);
     if (state === null) return null;
-    const policy = createPolicy(row.policy as PolicyId, row.options as unknown as PolicyOptions);
+    const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never);
     policy.restore(JSON.parse(state.snapshot));
     const before = policy.privacy().releases;
     for (const p of state.pending) observe(policy, p.features, p.reward);
@@ -146,7 +138,7 @@ export class ModelRuntime {
       const samples = this.row.settings.probabilitySamples;
       const dec = this.learning
         ? decide(this.policy, feats, k, samples)
-        : this.decideFrozen(feats, k, samples);
+        : decideFrozen(this.policy, feats, k, samples);
       const chosenFeatures = new Float64Array(d);
       clipToUnit(feats, dec.arm * d, d, chosenFeatures);
       const eventId = req.eventId ?? randomUUID();
@@ -185,19 +177,6 @@ export class ModelRuntime {
         modelVersion: this.version,
       };
     });
-  }
-
-  /**
-   * After the horizon of a horizon-bounded policy: decide from the last released state without a
-   * round (its probabilities, exact for the UCB-type policies that are bounded; ties to the lowest index).
-   */
-  private decideFrozen(feats: Float64Array, k: number, samples: number) {
-    const p = this.policy as Policy & ProbabilityPolicy;
-    if (typeof p.probabilities !== 'function') return decide(this.policy, feats, k, samples);
-    const r = p.probabilities(feats, k, { samples });
-    let arm = 0;
-    for (let a = 1; a < k; a++) if (r.probabilities[a]! > r.probabilities[arm]!) arm = a;
-    return { arm, probabilities: r.probabilities, samples: r.samples };
   }
 
   /** Records the reward of `eventId` (durable before this resolves); may release a batch with it. */
@@ -312,7 +291,7 @@ export class ModelRuntime {
   }
 
   private privacyView(): PrivacyView {
-    const s = this.policy.privacy() as ReturnType<Policy['privacy']> & { noise?: string };
+    const s = this.policy.privacy();
     return {
       epsilon: s.epsilon,
       delta: s.delta,
@@ -320,7 +299,7 @@ export class ModelRuntime {
       releases: s.releases,
       composition: s.composition,
       conversion: s.conversion,
-      noise: s.noise ?? (policyInfo(this.row.policy as PolicyId).isPrivate ? 'seeded' : 'none'),
+      noise: s.noise ?? 'none',
     };
   }
 
@@ -328,7 +307,7 @@ export class ModelRuntime {
   status(): Promise<ModelStatus> {
     return this.exclusive(async () => {
       const c = await this.ctx.store.counts(this.row.name);
-      const cfg = this.policy.config;
+      const cfg = this.policy.config as Readonly<Record<string, unknown>>;
       const info = policyInfo(this.row.policy as PolicyId);
       const learning = this.learning;
       const roundsLeft = this.bounded ? Math.max(0, this.horizon - this.rounds) : null;
