@@ -9,11 +9,13 @@ import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
 import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
+import { registerEvaluate } from './commands/evaluate.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
 import { registerRun } from './commands/run.js';
+import { registerServe } from './commands/serve.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -32,6 +34,8 @@ export function buildProgram(): Command {
   registerReproduceRealData(registerReproduce(program));
   registerData(program);
   registerBench(program);
+  registerEvaluate(program);
+  registerServe(program);
   registerMigrate(program);
   return program;
 }

@@ -80,6 +80,7 @@ export function summarise(cells: readonly CellResult[]): SettingSummary[] {
             group.map((c) => c.privacy?.epsilon ?? Number.NaN),
             seeds,
           ),
+      ...noiseOf(group),
       curve,
       config: first.config,
     });
@@ -91,4 +92,11 @@ export function summarise(cells: readonly CellResult[]): SettingSummary[] {
       (a.setting < b.setting ? -1 : a.setting > b.setting ? 1 : 0),
   );
   return out;
+}
+
+/** 'seeded' when any cell's noise was seeded, 'secure' when every cell's was secure, else nothing. */
+function noiseOf(group: readonly CellResult[]): { noise?: 'secure' | 'seeded' } {
+  if (group.some((c) => c.privacy?.noise === 'seeded')) return { noise: 'seeded' };
+  if (group.length > 0 && group.every((c) => c.privacy?.noise === 'secure')) return { noise: 'secure' };
+  return {};
 }

@@ -233,6 +233,8 @@ export interface SettingSummary {
   readonly regret: SeedStats | null;
   /** Final privacy epsilon actually spent per seed (from the ledger); null for non-private policies. */
   readonly epsilonSpent: SeedStats | null;
+  /** Where the privacy noise came from ('seeded' in every runner cell: research mode); absent for non-private policies. */
+  readonly noise?: 'secure' | 'seeded';
   /** Mean checkpoint curves over seeds: round, mean and 95% CI of average reward and regret. */
   readonly curve: readonly CurvePoint[];
   /** A representative cell config (seed of the first cell). */

@@ -18,7 +18,7 @@ import { isPolicyId, policyInfo } from '../policies/index.js';
 import { ExperimentConfigError } from './ExperimentConfigError.js';
 import type { EnvConfig, ExperimentConfig, ParamValue, PolicyGridEntry, Protocol } from './types.js';
 
-const RESERVED = new Set(['dim', 'horizon', 'seed', 'epsilon', 'delta', 'rho']);
+const RESERVED = new Set(['dim', 'horizon', 'seed', 'epsilon', 'delta', 'rho', 'noiseSeed']);
 const TOP_KEYS = new Set([
   'name',
   'env',

@@ -18,7 +18,7 @@
  * noise streams and leave the ledger and the snapshot unchanged.
  */
 import type { Rng, RngState } from '../random/index.js';
-import { createRng } from '../random/index.js';
+import { createRng, SecureRng } from '../random/index.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
@@ -75,8 +75,11 @@ interface BaseState {
   readonly pendingTicket: string;
   readonly pending: string;
   readonly rng: RngState;
-  readonly noiseRng: RngState;
+  /** The seeded noise stream's state (research mode); null for secure noise, which has no state. */
+  readonly noiseRng: RngState | null;
   readonly ledger: unknown;
+  /** Releases of the lineage made with seeded noise (0 for secure-only lineages). */
+  readonly seededReleases: number;
 }
 
 export abstract class BasePolicy implements Policy {
@@ -94,8 +97,13 @@ export abstract class BasePolicy implements Policy {
   private readonly seed: number;
   /** Exploration randomness (TS samples): stream 'policy'. */
   protected readonly rng: Rng;
-  /** Mechanism randomness (release noise, subsampling): stream 'privacy-noise'. */
-  protected readonly noiseRng: Rng;
+  /**
+   * Mechanism randomness (release noise, subsampling): the secure source, or in research mode
+   * `createRng(noiseSeed, 'privacy-noise')`.
+   */
+  protected noiseRng: Rng;
+  /** Where the noise comes from: 'seeded' (research mode, `noiseSeed` given) or 'secure'. */
+  protected readonly noiseKind: 'secure' | 'seeded';
   /** The ledger of releases (null for non-private policies). */
   protected ledger: LedgerLike | null;
   /** Number of completed rounds (updates), t. */
@@ -122,14 +130,17 @@ export abstract class BasePolicy implements Policy {
     const info = policyInfo(id);
     this.name = info.displayName;
     this.boundedByHorizon = info.boundedByHorizon;
-    this.d = config.dim as number;
-    this.horizon = config.horizon as number;
-    const seed = config.seed as number;
+    this.d = config.dim;
+    this.horizon = config.horizon;
+    const seed = config.seed;
     this.seed = seed;
     this.rng = createRng(seed, 'policy');
-    this.noiseRng = createRng(seed, 'privacy-noise');
+    const noiseSeed = 'noiseSeed' in config ? config.noiseSeed : undefined; // private policies only
+    this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
+    this.noiseRng = typeof noiseSeed === 'number' ? createRng(noiseSeed, 'privacy-noise') : new SecureRng();
     this.ledger = ledger;
-    this.maxPending = config.maxPending as number;
+    ledger?.setNoise(this.noiseKind);
+    this.maxPending = config.maxPending;
     this.pending = new Float64Array((this.maxPending + 1) * this.d);
     this.pendingTicket = new Float64Array(this.maxPending + 1).fill(-1);
     this.xObs = new Float64Array(this.d);
@@ -339,8 +350,9 @@ export abstract class BasePolicy implements Policy {
       pendingTicket: encodeFloat64(this.pendingTicket),
       pending: encodeFloat64(this.pending),
       rng: this.rng.saveState(),
-      noiseRng: this.noiseRng.saveState(),
+      noiseRng: this.noiseKind === 'seeded' ? this.noiseRng.saveState() : null,
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
+      seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
     };
     return { id: this.id, version: SNAPSHOT_VERSION, state: { base, own: this.saveOwnState() } };
   }
@@ -375,8 +387,11 @@ export abstract class BasePolicy implements Policy {
     this.nextTicket = base.nextTicket;
     this.finished = base.finished;
     this.rng.restoreState(base.rng);
-    this.noiseRng.restoreState(base.noiseRng);
-    if (this.ledger !== null) this.ledger = this.ledger.restoreFrom(base.ledger);
+    if (this.noiseKind === 'seeded') {
+      if (base.noiseRng === null) throw new RangeError(`${this.name}: snapshot has no seeded noise state.`);
+      this.noiseRng.restoreState(base.noiseRng);
+    }
+    if (this.ledger !== null) this.ledger = this.ledger.restoreFrom(base.ledger, base.seededReleases);
   }
 
   /**

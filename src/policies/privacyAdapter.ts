@@ -6,6 +6,7 @@
 import {
   epsilonToRho,
   gaussianEvent,
+  type NoiseKind,
   type PrivacyEvent,
   PrivacyLedger,
   type PrivacySpent,
@@ -17,7 +18,7 @@ import {
   UnreachablePrivacyTargetError,
   zcdpToEpsilon,
 } from '../privacy/index.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { BudgetConfig } from './PolicyOptions.js';
 
 export type { PrivacyEvent };
 export { gaussianEvent, subsampledGaussianEvent };
@@ -33,23 +34,38 @@ export const NON_PRIVATE_SPENT: PrivacySpent = Object.freeze({
   order: null,
   orderAtEdge: false,
   partitions: 0,
+  noise: 'none',
 });
 
 /** What a policy needs from its ledger. */
 export interface LedgerLike {
   record(event: PrivacyEvent, round: number, partition: number, label: string): void;
+  /** The guarantee spent, with `noise` saying where the noise of the releases came from. */
   spent(): PrivacySpent;
+  /** Sets where the noise of the following releases comes from. */
+  setNoise(kind: 'secure' | 'seeded'): void;
+  /** How many recorded releases used seeded noise (research mode), over the policy's lineage. */
+  readonly seededReleases: number;
   toJSON(): unknown;
-  /** A ledger restored from `toJSON` output (the policy replaces its own with it). */
-  restoreFrom(json: unknown): LedgerLike;
+  /** A ledger restored from `toJSON` output and its seeded-release count (the policy replaces its own with it). */
+  restoreFrom(json: unknown, seededReleases: number): LedgerLike;
 }
 
 class PolicyLedger implements LedgerLike {
   private readonly ledger: PrivacyLedger;
   private readonly info = { round: 0, partition: 0, label: '' };
+  private noise: 'secure' | 'seeded' = 'secure';
+  /** Releases of the lineage made with seeded noise (research mode). */
+  private seeded: number;
+  private cache: { readonly inner: PrivacySpent; readonly outer: PrivacySpent } | null = null;
 
-  constructor(ledger: PrivacyLedger) {
+  constructor(ledger: PrivacyLedger, seededReleases = 0) {
     this.ledger = ledger;
+    this.seeded = seededReleases;
+  }
+
+  get seededReleases(): number {
+    return this.seeded;
   }
 
   record(event: PrivacyEvent, round: number, partition: number, label: string): void {
@@ -58,18 +74,37 @@ class PolicyLedger implements LedgerLike {
     info.partition = partition;
     info.label = label;
     this.ledger.record(event, info);
+    if (this.noise === 'seeded') this.seeded++;
+  }
+
+  setNoise(kind: 'secure' | 'seeded'): void {
+    this.noise = kind;
+    this.cache = null;
   }
 
   spent(): PrivacySpent {
-    return this.ledger.spent();
+    const inner = this.ledger.spent();
+    const c = this.cache;
+    if (c !== null && c.inner === inner) return c.outer;
+    const noise: NoiseKind = this.noise === 'seeded' || this.seeded > 0 ? 'seeded' : 'secure';
+    const outer = Object.freeze({ ...inner, noise });
+    this.cache = { inner, outer };
+    return outer;
   }
 
   toJSON(): unknown {
     return this.ledger.toJSON();
   }
 
-  restoreFrom(json: unknown): LedgerLike {
-    return new PolicyLedger(PrivacyLedger.fromJSON(json));
+  restoreFrom(json: unknown, seededReleases: number): LedgerLike {
+    if (!Number.isSafeInteger(seededReleases) || seededReleases < 0) {
+      throw new RangeError(
+        `restore: seededReleases must be a non-negative integer. Got ${String(seededReleases)}.`,
+      );
+    }
+    const out = new PolicyLedger(PrivacyLedger.fromJSON(json), seededReleases);
+    out.noise = this.noise;
+    return out;
   }
 }
 
@@ -95,15 +130,15 @@ export function makeLedger(
  * @example
  * budgetRho({ epsilon: 5, delta: 1e-5 }); // returns ~0.4496
  */
-export function budgetRho(config: PolicyConfig): number {
-  if (typeof config.rho === 'number') return config.rho;
-  return epsilonToRho(config.epsilon as number, config.delta as number, 'classic');
+export function budgetRho(config: BudgetConfig): number {
+  if (config.rho !== undefined) return config.rho;
+  return epsilonToRho(config.epsilon, config.delta, 'classic');
 }
 
 /** The (epsilon, delta) target of a private policy's config (epsilon from rho when rho was given). */
-export function budgetEpsilon(config: PolicyConfig): number {
-  if (typeof config.epsilon === 'number') return config.epsilon;
-  return zcdpToEpsilon(config.rho as number, config.delta as number, 'classic');
+export function budgetEpsilon(config: BudgetConfig): number {
+  if (config.epsilon !== undefined) return config.epsilon;
+  return zcdpToEpsilon(config.rho, config.delta, 'classic');
 }
 
 const calibrationCache = new Map<string, { sigma: number; order: number }>();

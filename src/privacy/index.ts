@@ -16,7 +16,13 @@ export {
   subsampledGaussianEvent,
   zcdpEvent,
 } from './events.js';
-export type { LedgerEntry, PrivacyLedgerJSON, PrivacyLedgerOptions, PrivacySpent } from './ledger.js';
+export type {
+  LedgerEntry,
+  NoiseKind,
+  PrivacyLedgerJSON,
+  PrivacyLedgerOptions,
+  PrivacySpent,
+} from './ledger.js';
 export { PrivacyLedger } from './ledger.js';
 export type { OrderSpec } from './orders.js';
 export { EXTENDED_ORDERS, PAPER_ORDERS, resolveOrders } from './orders.js';

@@ -44,7 +44,17 @@ export interface PrivacySpent {
   readonly orderAtEdge: boolean;
   /** Distinct data partitions seen (parallel ledgers; sequential ledgers report 1 once non-empty). */
   readonly partitions: number;
+  /**
+   * Where the noise of the releases came from, as reported by a policy (a bare ledger does not know
+   * and leaves it out): 'secure' (a cryptographically secure source nobody can replay), 'seeded'
+   * (reproducible from the policy's `noiseSeed`: research mode; reported as soon as one release of
+   * the policy's lineage was seeded) or 'none' (a non-private policy adds no noise).
+   */
+  readonly noise?: NoiseKind;
 }
+
+/** See {@link PrivacySpent.noise}. */
+export type NoiseKind = 'secure' | 'seeded' | 'none';
 
 /** One line of the ledger's detailed log (identical consecutive releases are merged). */
 export interface LedgerEntry {

@@ -120,6 +120,7 @@ interface ModelDb {
   settings: string;
   created_at: number;
   version: number;
+  rounds: number;
   snapshot: string;
 }
 
@@ -460,8 +461,9 @@ export class PostgresStore implements Store {
         JSON.stringify(release.spent),
       ],
     );
-    await client.query('UPDATE models SET version = $1, snapshot = $2 WHERE name = $3', [
+    await client.query('UPDATE models SET version = $1, rounds = $2, snapshot = $3 WHERE name = $4', [
       release.version,
+      release.rounds,
       release.snapshot,
       model,
     ]);
@@ -494,8 +496,8 @@ export class PostgresStore implements Store {
       );
     }
     return this.tx(async (client) => {
-      const m = await client.query<{ version: number; snapshot: string }>(
-        'SELECT version, snapshot FROM models WHERE name = $1 FOR UPDATE',
+      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
+        'SELECT version, rounds, snapshot FROM models WHERE name = $1 FOR UPDATE',
         [model],
       );
       const cur = m.rows[0];
@@ -510,7 +512,12 @@ export class PostgresStore implements Store {
         reward: r.reward,
         features: blobToFloat64(r.features),
       }));
-      const release = await compute({ snapshot: cur.snapshot, version: cur.version, pending });
+      const release = await compute({
+        snapshot: cur.snapshot,
+        version: cur.version,
+        rounds: cur.rounds,
+        pending,
+      });
       if (release === null) return null;
       if (release.version !== cur.version + 1) {
         throw new StoreConflictError(
@@ -581,8 +588,8 @@ export class PostgresStore implements Store {
     try {
       // one snapshot of the database for both reads
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const m = await client.query<{ version: number; snapshot: string }>(
-        'SELECT version, snapshot FROM models WHERE name = $1',
+      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
+        'SELECT version, rounds, snapshot FROM models WHERE name = $1',
         [model],
       );
       const cur = m.rows[0];
@@ -598,6 +605,7 @@ export class PostgresStore implements Store {
       return {
         snapshot: cur.snapshot,
         version: cur.version,
+        rounds: cur.rounds,
         pending: rows.rows.map((r) => ({
           eventId: r.event_id,
           reward: r.reward,

@@ -41,6 +41,7 @@ CREATE TABLE IF NOT EXISTS models (
   settings TEXT NOT NULL,
   created_at INTEGER NOT NULL,
   version INTEGER NOT NULL DEFAULT 0,
+  rounds INTEGER NOT NULL DEFAULT 0,
   snapshot TEXT NOT NULL
 ) STRICT;
 CREATE TABLE IF NOT EXISTS decisions (
@@ -121,6 +122,7 @@ interface ModelDb {
   settings: string;
   created_at: number;
   version: number;
+  rounds: number;
   snapshot: string;
 }
 
@@ -243,7 +245,7 @@ export class SqliteStore implements Store {
       insertLedger: db.prepare(
         'INSERT INTO ledger (model, version, time, releases, rounds, rewards, spent) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
-      setSnapshot: db.prepare('UPDATE models SET version = ?, snapshot = ? WHERE name = ?'),
+      setSnapshot: db.prepare('UPDATE models SET version = ?, rounds = ?, snapshot = ? WHERE name = ?'),
       expired: db.prepare(
         'SELECT * FROM decisions WHERE model = ? AND reward_state = 0 AND time < ? ORDER BY time, seq LIMIT ?',
       ),
@@ -336,7 +338,7 @@ export class SqliteStore implements Store {
         n,
         JSON.stringify(release.spent),
       );
-      st.setSnapshot.run(release.version, release.snapshot, input.model);
+      st.setSnapshot.run(release.version, release.rounds, release.snapshot, input.model);
       if (this.hook !== null) this.hook();
     }
     return 'recorded';
@@ -356,7 +358,7 @@ export class SqliteStore implements Store {
         reward: r.reward,
         features: blobToFloat64(r.features),
       }));
-      return { snapshot: m.snapshot, version: m.version, pending };
+      return { snapshot: m.snapshot, version: m.version, rounds: m.rounds, pending };
     });
     return read();
   }

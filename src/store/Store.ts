@@ -36,10 +36,12 @@ export interface RewardInput {
 
 /** The state a model's policy is rebuilt from: the last released snapshot, then the pending rewards. */
 export interface ModelState {
-  /** Policy snapshot written with the last release (null before the first release). */
-  readonly snapshot: string | null;
+  /** Policy snapshot written with the last release (the fresh policy's before the first release). */
+  readonly snapshot: string;
   /** Number of committed releases (the model version). */
   readonly version: number;
+  /** Rounds the policy had learned at the last release (0 before). */
+  readonly rounds: number;
   /** Rewards received since the last release, in arrival order. */
   readonly pending: readonly PendingReward[];
 }

@@ -95,6 +95,7 @@ export const MIGRATIONS: readonly Migration[] = [
           c('settings', 'text', 'NOT NULL'),
           c('created_at', 'bigint', 'NOT NULL'),
           c('version', 'bigint', 'NOT NULL DEFAULT 0'),
+          c('rounds', 'bigint', 'NOT NULL DEFAULT 0'),
           c('snapshot', 'text', 'NOT NULL'),
         ],
       },

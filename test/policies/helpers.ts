@@ -57,10 +57,17 @@ export function roundFeatures(s: Stream, t: number): Float64Array {
   return s.features.subarray(o, o + n);
 }
 
-/** Options for `id` with a budget when private. */
+/**
+ * Options for `id` with a budget when private, in research mode (seeded noise, `noiseSeed` = `seed`
+ * unless `extra` says otherwise), so that runs are reproducible; `noiseSeed: undefined` in `extra`
+ * gives the default secure noise.
+ */
 export function optionsFor(id: PolicyId, extra: Partial<Record<string, unknown>> = {}): PolicyOptions {
   const base: Record<string, unknown> = { dim: 4, horizon: 2000, seed: 7 };
-  if (policyInfo(id).isPrivate) base.epsilon = 1;
+  if (policyInfo(id).isPrivate) {
+    base.epsilon = 1;
+    base.noiseSeed = typeof extra.seed === 'number' ? extra.seed : 7;
+  }
   if (id.startsWith('adaprivate')) base.batchSize = 25;
   if (id === 'adaprivate-ts-amp') base.orders = 'paper'; // integer orders: exact and fast accounting
   return { ...base, ...extra } as unknown as PolicyOptions;

@@ -53,7 +53,7 @@ describe('within a batch, actions do not depend on that batch rewards', () => {
   for (const id of ids) {
     test(id, () => {
       const B = 40;
-      const opts = { dim: 4, horizon: 400, seed: 3, epsilon: 2, batchSize: B };
+      const opts = { dim: 4, horizon: 400, seed: 3, noiseSeed: 3, epsilon: 2, batchSize: B };
       const o = id === 'adaprivate-ts-amp' ? { ...opts, orders: 'paper' as const } : opts;
       const a = createPolicy(id, o);
       const b = createPolicy(id, o);
@@ -242,7 +242,7 @@ describe('the ledger reports the guarantee actually spent', () => {
     const d = 4;
     const T = 300;
     for (const id of ['zcdp-episodic', 'dgs-linucb'] as const) {
-      const p = createPolicy(id, { dim: d, horizon: T, seed: 3, epsilon: 1 });
+      const p = createPolicy(id, { dim: d, horizon: T, seed: 3, noiseSeed: 3, epsilon: 1 });
       const v = new Float64Array(d * d);
       for (let i = 0; i < d; i++) v[i * d + i] = 1; // lambda = 1 (the default)
       const exactNorm = [1];
@@ -309,7 +309,7 @@ describe('the ledger reports the guarantee actually spent', () => {
 });
 
 test('AdaPrivate-TS-Amp with q = 1 is exactly AdaPrivate-TS', () => {
-  const opts = { dim: 4, horizon: 600, seed: 9, epsilon: 1, batchSize: 50 };
+  const opts = { dim: 4, horizon: 600, seed: 9, noiseSeed: 9, epsilon: 1, batchSize: 50 };
   const a = createPolicy('adaprivate-ts', opts);
   const b = createPolicy('adaprivate-ts-amp', { ...opts, q: 1 });
   assert.deepEqual(play(b, stream, 0, 600), play(a, stream, 0, 600));

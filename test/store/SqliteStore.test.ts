@@ -90,7 +90,7 @@ test('SqliteStore: the release hook runs inside the transaction (a throw rolls t
   const rel = { version: 1, snapshot: 's1', spent: {}, releases: 1, rounds: 1 };
   const input = { model: 'm', eventId: 'e', reward: 1, time: 2, source: 'given' as const, logReward: false };
   await assert.rejects(s.recordReward(input, rel), /crash here/);
-  assert.deepEqual(await s.loadModelState('m'), { snapshot: 's0', version: 0, pending: [] });
+  assert.deepEqual(await s.loadModelState('m'), { snapshot: 's0', version: 0, rounds: 0, pending: [] });
   assert.equal((await s.getDecision('m', 'e'))?.rewardState, 'none');
   armed = false;
   assert.equal(await s.recordReward(input, rel), 'recorded');

@@ -138,7 +138,7 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
     await s.recordReward(reward('m', 'e1', 1, true), null);
     assert.equal(await s.recordReward(reward('m', 'e2', 0, true), release(1)), 'recorded');
     const st = await s.loadModelState('m');
-    assert.deepEqual(st, { snapshot: '{"v":1}', version: 1, pending: [] });
+    assert.deepEqual(st, { snapshot: '{"v":1}', version: 1, rounds: 2, pending: [] });
     const ledger = await s.ledger('m');
     assert.equal(ledger.length, 1);
     assert.equal(ledger[0]!.version, 1);

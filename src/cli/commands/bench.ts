@@ -119,7 +119,8 @@ export function benchPolicy(o: BenchOptions): BenchResult {
     dim: d,
     horizon: o.horizon,
     seed: o.seed,
-    ...(info.isPrivate ? { epsilon: o.epsilon } : {}),
+    // seeded noise: the figures time the policy's arithmetic, comparable across versions
+    ...(info.isPrivate ? { epsilon: o.epsilon, noiseSeed: o.seed } : {}),
   } as PolicyOptions;
   let best = Number.POSITIVE_INFINITY;
   let checksum = 0;

@@ -113,6 +113,7 @@ function resultEntry(s: SettingSummary) {
     regret: s.regret === null ? null : s.regret.mean,
     regretStd: s.regret === null ? null : s.regret.std,
     epsilonSpent: s.epsilonSpent === null ? null : s.epsilonSpent.mean,
+    noise: s.noise ?? null,
     config: { ...cell, seeds: s.meanReward.seeds },
   };
 }
