@@ -1,8 +1,15 @@
 /** Test helper: a service on 127.0.0.1 port 0 with an injected clock, and a client for it. */
 import { AdaPrivateClient } from '../../src/client/index.js';
 import { type AdaPrivateServer, createServer, type ServerOptions } from '../../src/service/index.js';
+import type { Store } from '../../src/store/index.js';
 
 export const TEST_KEY = 'test-key-0123456789abcdef';
+
+/**
+ * When `open` is set (test/service/createServer.postgres.test.ts sets it), test servers started
+ * without an explicit `store` or `db` get their store from it: the same API tests on another engine.
+ */
+export const testStore: { open?: () => Promise<Store> } = {};
 
 export interface TestServer {
   readonly server: AdaPrivateServer;
@@ -23,8 +30,11 @@ export interface TestServer {
 
 export async function startTestServer(options: Partial<ServerOptions> = {}): Promise<TestServer> {
   let clock = Date.UTC(2026, 0, 1);
+  const engine =
+    testStore.open && !('store' in options) && !('db' in options) ? { store: await testStore.open() } : {};
   const server = await createServer({
     db: ':memory:',
+    ...engine,
     apiKeys: [TEST_KEY],
     logger: false,
     defaultMetrics: false,
