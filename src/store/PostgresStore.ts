@@ -14,17 +14,17 @@
  * `synchronous_commit = on` means the commit record is flushed to the write-ahead log.
  */
 import pg from 'pg';
+import {
+  type DecisionDb,
+  type LedgerDb,
+  type ModelDb,
+  STATE_CODE,
+  toDecision,
+  toLedger,
+  toModel,
+} from './dbRows.js';
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type {
-  DecisionRow,
-  LedgerRow,
-  ModelRow,
-  ModelSettings,
-  NewModelRow,
-  PendingReward,
-  ReleaseInput,
-  RewardState,
-} from './rows.js';
+import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type {
   ExportOptions,
   ModelCounts,
@@ -68,9 +68,6 @@ export interface MigrationResult {
  */
 export type ComputeRelease = (state: ModelState) => ReleaseInput | null | Promise<ReleaseInput | null>;
 
-const STATE_CODE: Readonly<Record<RewardState, number>> = { none: 0, pending: 1, released: 2 };
-const STATE_NAME: readonly RewardState[] = ['none', 'pending', 'released'];
-
 /** Advisory-lock key of schema migrations ('adaprv' in ASCII). */
 const MIGRATION_LOCK = 0x616461707276;
 
@@ -94,89 +91,6 @@ const TYPES = {
       ? parseInt8
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
-
-interface DecisionDb {
-  seq: number;
-  model: string;
-  event_id: string;
-  time: number;
-  arm_ids: string;
-  features: Buffer;
-  dim: number;
-  chosen: number;
-  chosen_features: Buffer;
-  probabilities: string;
-  model_version: number;
-  reward_state: number;
-  reward: number | null;
-  reward_source: string | null;
-  release: number | null;
-}
-
-interface ModelDb {
-  name: string;
-  policy: string;
-  options: string;
-  settings: string;
-  created_at: number;
-  version: number;
-  rounds: number;
-  snapshot: string;
-}
-
-interface LedgerDb {
-  model: string;
-  version: number;
-  time: number;
-  releases: number;
-  rounds: number;
-  rewards: number;
-  spent: string;
-}
-
-function toModel(r: ModelDb): ModelRow {
-  return {
-    name: r.name,
-    policy: r.policy,
-    options: JSON.parse(r.options) as Record<string, unknown>,
-    settings: JSON.parse(r.settings) as ModelSettings,
-    createdAt: r.created_at,
-    version: r.version,
-    snapshot: r.snapshot,
-  };
-}
-
-function toDecision(r: DecisionDb): DecisionRow {
-  return {
-    model: r.model,
-    eventId: r.event_id,
-    seq: r.seq,
-    time: r.time,
-    armIds: JSON.parse(r.arm_ids) as string[],
-    features: blobToFloat64(r.features),
-    dim: r.dim,
-    chosen: r.chosen,
-    chosenFeatures: blobToFloat64(r.chosen_features),
-    probabilities: JSON.parse(r.probabilities) as number[],
-    modelVersion: r.model_version,
-    rewardState: STATE_NAME[r.reward_state] ?? 'none',
-    reward: r.reward,
-    rewardSource: r.reward_source === 'given' || r.reward_source === 'default' ? r.reward_source : null,
-    release: r.release,
-  };
-}
-
-function toLedger(r: LedgerDb): LedgerRow {
-  return {
-    model: r.model,
-    version: r.version,
-    time: r.time,
-    releases: r.releases,
-    rounds: r.rounds,
-    rewards: r.rewards,
-    spent: JSON.parse(r.spent) as Record<string, unknown>,
-  };
-}
 
 function newPool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, types: TYPES });

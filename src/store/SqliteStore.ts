@@ -8,17 +8,17 @@
  * commit), at a cost measured in docs/serving.md.
  */
 import Database from 'better-sqlite3';
+import {
+  type DecisionDb,
+  type LedgerDb,
+  type ModelDb,
+  STATE_CODE,
+  toDecision,
+  toLedger,
+  toModel,
+} from './dbRows.js';
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type {
-  DecisionRow,
-  LedgerRow,
-  ModelRow,
-  ModelSettings,
-  NewModelRow,
-  PendingReward,
-  ReleaseInput,
-  RewardState,
-} from './rows.js';
+import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type {
   ExportOptions,
   ModelCounts,
@@ -83,9 +83,6 @@ CREATE TABLE IF NOT EXISTS ledger (
 ) STRICT;
 `;
 
-const STATE_CODE: Readonly<Record<RewardState, number>> = { none: 0, pending: 1, released: 2 };
-const STATE_NAME: readonly RewardState[] = ['none', 'pending', 'released'];
-
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
   /** 'normal' (default: survives a process crash) or 'full' (fsync per commit: survives power loss). */
@@ -95,67 +92,6 @@ export interface SqliteStoreOptions {
    * crash test kills the process here to check that an uncommitted release is never counted).
    */
   readonly beforeReleaseCommit?: () => void;
-}
-
-interface DecisionDb {
-  seq: number;
-  model: string;
-  event_id: string;
-  time: number;
-  arm_ids: string;
-  features: Buffer;
-  dim: number;
-  chosen: number;
-  chosen_features: Buffer;
-  probabilities: string;
-  model_version: number;
-  reward_state: number;
-  reward: number | null;
-  reward_source: string | null;
-  release: number | null;
-}
-
-interface ModelDb {
-  name: string;
-  policy: string;
-  options: string;
-  settings: string;
-  created_at: number;
-  version: number;
-  rounds: number;
-  snapshot: string;
-}
-
-function toModel(r: ModelDb): ModelRow {
-  return {
-    name: r.name,
-    policy: r.policy,
-    options: JSON.parse(r.options) as Record<string, unknown>,
-    settings: JSON.parse(r.settings) as ModelSettings,
-    createdAt: r.created_at,
-    version: r.version,
-    snapshot: r.snapshot,
-  };
-}
-
-function toDecision(r: DecisionDb): DecisionRow {
-  return {
-    model: r.model,
-    eventId: r.event_id,
-    seq: r.seq,
-    time: r.time,
-    armIds: JSON.parse(r.arm_ids) as string[],
-    features: blobToFloat64(r.features),
-    dim: r.dim,
-    chosen: r.chosen,
-    chosenFeatures: blobToFloat64(r.chosen_features),
-    probabilities: JSON.parse(r.probabilities) as number[],
-    modelVersion: r.model_version,
-    rewardState: STATE_NAME[r.reward_state] ?? 'none',
-    reward: r.reward,
-    rewardSource: r.reward_source === 'given' || r.reward_source === 'default' ? r.reward_source : null,
-    release: r.release,
-  };
 }
 
 export class SqliteStore implements Store {
@@ -364,24 +300,7 @@ export class SqliteStore implements Store {
   }
 
   async ledger(model: string): Promise<readonly LedgerRow[]> {
-    const rows = this.st.ledger.all(model) as {
-      model: string;
-      version: number;
-      time: number;
-      releases: number;
-      rounds: number;
-      rewards: number;
-      spent: string;
-    }[];
-    return rows.map((r) => ({
-      model: r.model,
-      version: r.version,
-      time: r.time,
-      releases: r.releases,
-      rounds: r.rounds,
-      rewards: r.rewards,
-      spent: JSON.parse(r.spent) as Record<string, unknown>,
-    }));
+    return (this.st.ledger.all(model) as LedgerDb[]).map(toLedger);
   }
 
   async counts(model: string): Promise<ModelCounts> {

@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import type { DecisionRow, ModelState, ReleaseInput } from '../../src/store/index.js';
+import type { ModelState, ReleaseInput } from '../../src/store/index.js';
 import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
 import { migratePostgres } from '../../src/store/PostgresStore.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
-import { sumRelease } from '../support/sumRelease.js';
+import { createSumModel, sumRelease } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
 let server: PostgresServer;
@@ -18,46 +18,6 @@ after(async () => {
 });
 
 storeContract('postgres', async () => PostgresStore.open(await server.createDatabase()));
-
-const SETTINGS = {
-  rewardWindowSeconds: 60,
-  defaultReward: null,
-  duplicateRule: 'first' as const,
-  logRewards: false,
-  probabilitySamples: 1,
-};
-
-async function withModel(store: PostgresStore, name: string, decisions: number): Promise<void> {
-  await store.createModel({
-    name,
-    policy: 'adaprivate-ts',
-    options: { dim: 1 },
-    settings: SETTINGS,
-    createdAt: 1,
-    snapshot: JSON.stringify({ sum: 0, rounds: 0 }),
-  });
-  for (let i = 0; i < decisions; i++) await store.insertDecision(decision(name, `e${i}`));
-}
-
-function decision(model: string, eventId: string): DecisionRow {
-  return {
-    model,
-    eventId,
-    seq: 0,
-    time: 10,
-    armIds: ['a'],
-    features: new Float64Array([1]),
-    dim: 1,
-    chosen: 0,
-    chosenFeatures: new Float64Array([1]),
-    probabilities: [1],
-    modelVersion: 0,
-    rewardState: 'none',
-    reward: null,
-    rewardSource: null,
-    release: null,
-  };
-}
 
 const reward = (model: string, eventId: string, r: number) => ({
   model,
@@ -112,7 +72,7 @@ test('PostgresStore: the release hook runs inside the transaction (a throw rolls
   const heard: [string, number][] = [];
   const unlisten = await store.onRelease((model, version) => heard.push([model, version]));
   try {
-    await withModel(store, 'm', 2);
+    await createSumModel(store, 'm', 2);
     await store.recordReward(reward('m', 'e0', 1), null);
     const rel = { version: 1, snapshot: 's1', spent: {}, releases: 1, rounds: 2 };
     await assert.rejects(store.recordReward(reward('m', 'e1', 0.5), rel), /crash here/);
@@ -142,7 +102,7 @@ test('PostgresStore: racing releases of one version from two replicas: one commi
   const url = await server.createDatabase();
   const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
   try {
-    await withModel(a, 'm', 4);
+    await createSumModel(a, 'm', 4);
     const rel = { version: 1, snapshot: 's1', spent: {}, releases: 1, rounds: 2 };
     const results = await Promise.allSettled([
       a.recordReward(reward('m', 'e0', 1), rel),
@@ -167,7 +127,7 @@ test('PostgresStore.releaseBatch: three replicas racing, every batch released ex
   const batch = 7;
   const n = 63;
   try {
-    await withModel(replicas[0]!, 'm', n);
+    await createSumModel(replicas[0]!, 'm', n);
     const seen: string[][] = [];
     const compute = sumReleaseSeen(seen);
     const rewards = Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 100);
@@ -222,7 +182,7 @@ test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete 
   const url = await server.createDatabase();
   const store = await PostgresStore.open(url);
   try {
-    await withModel(store, 'm', 3);
+    await createSumModel(store, 'm', 3);
     await store.recordReward(reward('m', 'e0', 1), null);
     let called = 0;
     assert.equal(

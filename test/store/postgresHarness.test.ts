@@ -5,20 +5,16 @@ import { tmpdir } from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { findPostgresBinaries, startPostgres, sweepStalePostgresDirs } from '../support/postgres.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+import {
+  findPostgresBinaries,
+  processAlive,
+  startPostgres,
+  sweepStalePostgresDirs,
+} from '../support/postgres.js';
 
 /** A running process that is not a zombie (a killed server may wait a moment to be reaped). */
 function running(pid: number): boolean {
-  if (!alive(pid)) return false;
+  if (!processAlive(pid)) return false;
   try {
     const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0];
     return state !== 'Z' && state !== 'X';

@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { PostgresStore } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
-import { rewardOf, sumRelease } from '../support/sumRelease.js';
+import { createSumModel, rewardOf, sumRelease } from '../support/storeFixtures.js';
 
 const replica = fileURLToPath(new URL('../support/storeReplica.js', import.meta.url));
 
@@ -41,39 +41,7 @@ test('three replica processes, SIGKILLed inside release transactions: every ackn
   const batch = 5;
   const n = 90;
   const setup = await PostgresStore.open(url);
-  await setup.createModel({
-    name: 'm',
-    policy: 'adaprivate-ts',
-    options: { dim: 1 },
-    settings: {
-      rewardWindowSeconds: 60,
-      defaultReward: null,
-      duplicateRule: 'first',
-      logRewards: true,
-      probabilitySamples: 1,
-    },
-    createdAt: 1,
-    snapshot: JSON.stringify({ sum: 0, rounds: 0 }),
-  });
-  for (let i = 0; i < n; i++) {
-    await setup.insertDecision({
-      model: 'm',
-      eventId: `e${i}`,
-      seq: 0,
-      time: 1,
-      armIds: ['a'],
-      features: new Float64Array([1]),
-      dim: 1,
-      chosen: 0,
-      chosenFeatures: new Float64Array([1]),
-      probabilities: [1],
-      modelVersion: 0,
-      rewardState: 'none',
-      reward: null,
-      rewardSource: null,
-      release: null,
-    });
-  }
+  await createSumModel(setup, 'm', n, true);
   const acked = new Set<string>();
   let kills = 0;
   // three replicas, each with its own events; each incarnation of the first two is killed in its

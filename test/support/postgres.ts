@@ -187,7 +187,8 @@ function command(exe: string, args: readonly string[], account: RunAs | undefine
   return { file: exe, args: [...args], ids: account ? { uid: account.uid, gid: account.gid } : {} };
 }
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this id exists (a zombie counts). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

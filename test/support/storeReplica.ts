@@ -5,7 +5,7 @@
 // and before COMMIT (0: never).
 
 import { PostgresStore } from '../../src/store/index.js';
-import { rewardOf, sumRelease } from './sumRelease.js';
+import { rewardOf, sumRelease } from './storeFixtures.js';
 
 const [url, model, batchRaw, killRaw, ...events] = process.argv.slice(2);
 const batch = Number(batchRaw);
