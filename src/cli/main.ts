@@ -11,10 +11,12 @@ import { registerAudit } from './commands/audit.js';
 import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
 import { registerEvaluate } from './commands/evaluate.js';
+import { registerMigrate } from './commands/migrate.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
 import { registerRun } from './commands/run.js';
+import { registerServe } from './commands/serve.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -35,6 +37,8 @@ export function buildProgram(): Command {
   registerBench(program);
   registerEvaluate(program);
   registerAudit(program);
+  registerServe(program);
+  registerMigrate(program);
   return program;
 }
 

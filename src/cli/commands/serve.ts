@@ -1,0 +1,169 @@
+/**
+ * `adaprivate serve`: the decision service over HTTP (docs/serving.md). Heavy modules (Fastify,
+ * SQLite) are loaded only when this command runs. SIGTERM or SIGINT: stop accepting requests, let
+ * in-flight ones finish, close the database, exit 0.
+ *
+ * API keys: --api-key-file (one key per line) or the ADAPRIVATE_API_KEY environment variable
+ * (comma-separated); with neither, a random key is created in `<db>.api-key` (mode 0600) and reused.
+ * Keys are never printed or logged.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import type { Command } from 'commander';
+import { parsePositiveInt } from '../output.js';
+import { UsageError } from '../UsageError.js';
+
+interface ServeFlags {
+  readonly db: string;
+  readonly port: number;
+  readonly host: string;
+  readonly apiKeyFile?: string;
+  readonly synchronous: string;
+  readonly maxBodyBytes?: number;
+  readonly maxArms?: number;
+  readonly maxFeatures?: number;
+  readonly logLevel: string;
+  readonly logRequests?: boolean;
+  readonly json?: boolean;
+}
+
+/** Environment variable holding the API key(s), comma-separated. */
+export const API_KEY_ENV = 'ADAPRIVATE_API_KEY';
+
+/**
+ * Test hook of the crash test: `<probability>:<seed>` makes the process SIGKILL itself inside a
+ * release transaction (after its writes, before its commit) with that probability per release.
+ */
+export const KILL_IN_RELEASE_ENV = 'ADAPRIVATE_TEST_KILL_IN_RELEASE';
+
+function parsePort(raw: string): number {
+  const v = Number(raw);
+  if (!Number.isSafeInteger(v) || v < 0 || v > 65535) {
+    throw new UsageError(`--port must be an integer in [0, 65535]. Got ${JSON.stringify(raw)}.`);
+  }
+  return v;
+}
+
+function killInReleaseHook(spec: string | undefined): (() => void) | undefined {
+  if (spec === undefined || spec === '') return undefined;
+  const [p, s] = spec.split(':');
+  const prob = Number(p);
+  let state = Number(s ?? 1) >>> 0 || 1;
+  if (!(prob >= 0 && prob <= 1))
+    throw new UsageError(`${KILL_IN_RELEASE_ENV} must be <probability>:<seed>. Got ${spec}.`);
+  return () => {
+    // xorshift32: a small seeded stream, independent of the policy's
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    if (state / 4294967296 < prob) {
+      writeSync(2, 'adaprivate: test hook: SIGKILL inside a release transaction\n');
+      process.kill(process.pid, 'SIGKILL');
+    }
+  };
+}
+
+/** The key file next to the database: created with a random key (mode 0600) when missing. */
+function defaultKeyFile(db: string): { path: string; created: boolean } {
+  const path = `${db === ':memory:' ? 'adaprivate-memory' : db}.api-key`;
+  if (existsSync(path)) return { path, created: false };
+  const fd = openSync(path, 'wx', 0o600);
+  writeSync(fd, `${randomBytes(24).toString('base64url')}\n`);
+  fsyncSync(fd);
+  return { path, created: true };
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description(
+      'Run the decision service: models by name, rank and reward over HTTP, state and privacy ledger in SQLite (crash-safe). See docs/serving.md.',
+    )
+    .option('--db <path>', 'SQLite database file (created if missing)', './adaprivate.db')
+    .option('--port <n>', 'TCP port (0: any free port)', parsePort, 8080)
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--api-key-file <path>',
+      `file with the API key(s), one per line (default: $${API_KEY_ENV}, else <db>.api-key)`,
+    )
+    .option(
+      '--synchronous <mode>',
+      "'normal' (survives a process crash) or 'full' (fsync per commit: survives power loss)",
+      'normal',
+    )
+    .option(
+      '--max-body-bytes <n>',
+      'largest request body (default 1048576)',
+      parsePositiveInt('--max-body-bytes'),
+    )
+    .option('--max-arms <n>', 'most arms per rank request (default 1000)', parsePositiveInt('--max-arms'))
+    .option('--max-features <n>', 'longest feature vector (default 1000)', parsePositiveInt('--max-features'))
+    .option('--log-level <level>', 'pino log level: fatal, error, warn, info, debug', 'info')
+    .option('--log-requests', 'log every request (default: errors and lifecycle only)')
+    .option('--json', 'print the startup line as one JSON object')
+    .action(async (f: ServeFlags) => {
+      if (f.synchronous !== 'normal' && f.synchronous !== 'full') {
+        throw new UsageError(`--synchronous must be normal or full. Got ${JSON.stringify(f.synchronous)}.`);
+      }
+      if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(f.logLevel)) {
+        throw new UsageError(
+          `--log-level must be fatal, error, warn, info, debug, trace or silent. Got ${f.logLevel}.`,
+        );
+      }
+      const { ApiKeys, createServer } = await import('../../service/index.js');
+      let keys: InstanceType<typeof ApiKeys> | null;
+      let keySource: string;
+      try {
+        if (f.apiKeyFile !== undefined) {
+          keys = ApiKeys.load({ file: f.apiKeyFile, envName: API_KEY_ENV, env: {} });
+          keySource = f.apiKeyFile;
+        } else {
+          keys = ApiKeys.load({ envName: API_KEY_ENV, env: process.env });
+          keySource = `$${API_KEY_ENV}`;
+          if (keys === null) {
+            const k = defaultKeyFile(f.db);
+            keys = ApiKeys.load({ file: k.path, envName: API_KEY_ENV, env: {} });
+            keySource = `${k.path}${k.created ? ' (created)' : ''}`;
+          }
+        }
+      } catch (e) {
+        throw new UsageError(e instanceof Error ? e.message : String(e));
+      }
+      if (keys === null) throw new UsageError('no API key.');
+      const hook = killInReleaseHook(process.env[KILL_IN_RELEASE_ENV]);
+      const limits = {
+        ...(f.maxBodyBytes === undefined ? {} : { bodyBytes: f.maxBodyBytes }),
+        ...(f.maxArms === undefined ? {} : { arms: f.maxArms }),
+        ...(f.maxFeatures === undefined ? {} : { features: f.maxFeatures }),
+      };
+      const server = await createServer({
+        db: f.db,
+        apiKeys: keys,
+        synchronous: f.synchronous,
+        limits,
+        logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
+        logRequests: f.logRequests === true,
+        ...(hook === undefined ? {} : { beforeReleaseCommit: hook }),
+      });
+      const url = await server.listen({ port: f.port, host: f.host });
+      const info = { url, db: f.db, apiKeys: keySource, synchronous: f.synchronous, pid: process.pid };
+      process.stdout.write(
+        f.json === true
+          ? `${JSON.stringify(info)}\n`
+          : `adaprivate serve: listening on ${url} (db ${f.db}, API key from ${keySource}, pid ${process.pid})\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          process.stderr.write(`adaprivate serve: ${signal}: finishing in-flight requests\n`);
+          server.close().then(resolve, (err: unknown) => {
+            process.stderr.write(`adaprivate serve: close failed: ${String(err)}\n`);
+            resolve();
+          });
+        };
+        process.once('SIGTERM', () => stop('SIGTERM'));
+        process.once('SIGINT', () => stop('SIGINT'));
+      });
+      process.stdout.write('adaprivate serve: stopped\n');
+    });
+}

@@ -1,0 +1,130 @@
+/**
+ * A typed client of the decision service (fetch-based: Node 20 and browsers; no server code loaded).
+ * Every method resolves with the answer's body or rejects with {@link AdaPrivateClientError}
+ * (status, stable code, message).
+ *
+ * @example
+ * const c = new AdaPrivateClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: process.env.ADAPRIVATE_API_KEY! });
+ * const d = await c.rank('news', { arms: [{ id: 'a', features: [0.1, 0.2] }, { id: 'b', features: [0.3, 0] }] });
+ * await c.reward('news', { eventId: d.eventId, reward: 1 }); // returns { status: 'recorded', ... }
+ */
+import type {
+  CreateModelRequest,
+  CreateModelResponse,
+  DecisionLogLine,
+  LedgerResponse,
+  ModelStatus,
+  RankRequest,
+  RankResponse,
+  RewardRequest,
+  RewardResponse,
+} from '../service/apiTypes.js';
+import { AdaPrivateClientError } from './AdaPrivateClientError.js';
+
+export interface AdaPrivateClientOptions {
+  /** e.g. 'http://127.0.0.1:8080' (no trailing /v1). */
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** A fetch implementation (default globalThis.fetch). */
+  readonly fetch?: typeof fetch;
+}
+
+export class AdaPrivateClient {
+  private readonly base: string;
+  private readonly auth: string;
+  private readonly fetchFn: typeof fetch;
+
+  constructor(options: AdaPrivateClientOptions) {
+    if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) {
+      throw new RangeError(
+        `AdaPrivateClient: baseUrl must be an http(s) URL. Got ${JSON.stringify(options.baseUrl)}.`,
+      );
+    }
+    this.base = options.baseUrl.replace(/\/+$/, '');
+    this.auth = `Bearer ${options.apiKey}`;
+    this.fetchFn = options.fetch ?? globalThis.fetch;
+  }
+
+  private async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const res = await this.send(method, path, body);
+    return (await res.json()) as T;
+  }
+
+  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+    const headers: Record<string, string> = { authorization: this.auth };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await this.fetchFn(`${this.base}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) {
+      const text = await res.text();
+      let code = 'http_error';
+      let message = `${method} ${path}: HTTP ${res.status}`;
+      try {
+        const e = JSON.parse(text) as { code?: string; message?: string };
+        if (typeof e.code === 'string') code = e.code;
+        if (typeof e.message === 'string') message = e.message;
+      } catch {
+        // not JSON: keep the generic message
+      }
+      throw new AdaPrivateClientError(res.status, code, message);
+    }
+    return res;
+  }
+
+  private static model(name: string): string {
+    return `/v1/models/${encodeURIComponent(name)}`;
+  }
+
+  /** Creates model `name` (first wins; `created` says whether this call created it). */
+  createModel(name: string, body: CreateModelRequest): Promise<CreateModelResponse> {
+    return this.request('PUT', AdaPrivateClient.model(name), body);
+  }
+
+  async listModels(): Promise<readonly CreateModelResponse[]> {
+    return (await this.request<{ models: CreateModelResponse[] }>('GET', '/v1/models')).models;
+  }
+
+  status(name: string): Promise<ModelStatus> {
+    return this.request('GET', AdaPrivateClient.model(name));
+  }
+
+  rank(name: string, body: RankRequest): Promise<RankResponse> {
+    return this.request('POST', `${AdaPrivateClient.model(name)}/rank`, body);
+  }
+
+  /** Resolves once the reward is durable on the server. */
+  reward(name: string, body: RewardRequest): Promise<RewardResponse> {
+    return this.request('POST', `${AdaPrivateClient.model(name)}/rewards`, body);
+  }
+
+  ledger(name: string): Promise<LedgerResponse> {
+    return this.request('GET', `${AdaPrivateClient.model(name)}/ledger`);
+  }
+
+  /** The decision log (NDJSON export), parsed. */
+  async exportDecisions(
+    name: string,
+    options: { after?: number; limit?: number } = {},
+  ): Promise<DecisionLogLine[]> {
+    const q = new URLSearchParams();
+    if (options.after !== undefined) q.set('after', String(options.after));
+    if (options.limit !== undefined) q.set('limit', String(options.limit));
+    const qs = q.size > 0 ? `?${q}` : '';
+    const res = await this.send('GET', `${AdaPrivateClient.model(name)}/decisions${qs}`);
+    const text = await res.text();
+    return text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as DecisionLogLine);
+  }
+
+  /** GET /health (no key needed). */
+  async health(): Promise<{ status: string; engine: string; version: string }> {
+    const res = await this.fetchFn(`${this.base}/health`);
+    if (!res.ok) throw new AdaPrivateClientError(res.status, 'unhealthy', `health: HTTP ${res.status}`);
+    return (await res.json()) as { status: string; engine: string; version: string };
+  }
+}

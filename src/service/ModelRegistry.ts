@@ -1,0 +1,194 @@
+/**
+ * The models of one server: created through the store (first wins), loaded into memory on first use,
+ * reloaded from the database when a failed write left the in-memory state unconfirmed.
+ */
+
+import type { PolicyId } from '../policies/index.js';
+import { createPolicy, isPolicyId } from '../policies/index.js';
+import { createSecureSeed } from '../random/index.js';
+import type { ModelRow, ModelSettings } from '../store/index.js';
+import type { CreateModelRequest, CreateModelResponse } from './apiTypes.js';
+import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
+import { ServiceError } from './ServiceError.js';
+
+/** Defaults of the model settings (docs/serving.md). */
+export const MODEL_DEFAULTS = {
+  rewardWindowSeconds: 3600,
+  defaultReward: null,
+  duplicateRule: 'first',
+  logRewards: false,
+  probabilitySamples: 200,
+} as const;
+
+/** Options whose change would change the privacy guarantee or its calibration. */
+const PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
+  'epsilon',
+  'delta',
+  'rho',
+  'q',
+  'horizon',
+  'batchSize',
+  'orders',
+  'conversion',
+  'failureProb',
+  'cTrigger',
+  'noiseSeed',
+]);
+
+function view(row: ModelRow, created: boolean): CreateModelResponse {
+  return { name: row.name, created, policy: row.policy, options: row.options, settings: row.settings };
+}
+
+export class ModelRegistry {
+  private readonly ctx: RuntimeContext;
+  private readonly loaded = new Map<string, Promise<ModelRuntime | null>>();
+
+  constructor(ctx: RuntimeContext) {
+    this.ctx = ctx;
+  }
+
+  /** The runtime of model `name`, or a 404 ServiceError. */
+  async get(name: string): Promise<ModelRuntime> {
+    let p = this.loaded.get(name);
+    if (p !== undefined) {
+      const rt = await p;
+      if (rt !== null && !rt.stale) return rt;
+      this.loaded.delete(name);
+      p = undefined;
+    }
+    p = ModelRuntime.load(name, this.ctx);
+    this.loaded.set(name, p);
+    let rt: ModelRuntime | null;
+    try {
+      rt = await p;
+    } catch (err) {
+      this.loaded.delete(name);
+      throw err;
+    }
+    if (rt === null) {
+      this.loaded.delete(name);
+      throw new ServiceError(
+        404,
+        'model_not_found',
+        `model '${name}' does not exist (create it with PUT /v1/models/${name}).`,
+      );
+    }
+    return rt;
+  }
+
+  /** Every model, by name. */
+  async list(): Promise<CreateModelResponse[]> {
+    return (await this.ctx.store.listModels()).map((r) => view(r, false));
+  }
+
+  /** Runs the default-reward sweep of every loaded model (the server's timer calls this). */
+  async sweepAll(): Promise<void> {
+    for (const p of [...this.loaded.values()]) {
+      const rt = await p.catch(() => null);
+      if (rt !== null && !rt.stale) await rt.sweep();
+    }
+  }
+
+  /**
+   * Creates model `name`. First wins: when it exists with the same parameters the answer is the
+   * stored model (created: false); a different privacy parameter is refused (409
+   * privacy_parameters_changed), any other difference too (409 model_exists), naming the field.
+   */
+  async create(name: string, req: CreateModelRequest): Promise<CreateModelResponse> {
+    if (!isPolicyId(req.policy)) {
+      throw new ServiceError(
+        400,
+        'unknown_policy',
+        `policy '${req.policy}' is not a policy id (see GET /openapi.json).`,
+      );
+    }
+    const id: PolicyId = req.policy;
+    if ('noiseSeed' in req.options) {
+      throw new ServiceError(
+        400,
+        'noise_seed_refused',
+        'options.noiseSeed is refused: the server draws privacy noise from a secure source only.',
+      );
+    }
+    const settings: ModelSettings = {
+      rewardWindowSeconds: req.rewardWindowSeconds ?? MODEL_DEFAULTS.rewardWindowSeconds,
+      defaultReward: req.defaultReward ?? MODEL_DEFAULTS.defaultReward,
+      duplicateRule: req.duplicateRule ?? MODEL_DEFAULTS.duplicateRule,
+      logRewards: req.logRewards ?? MODEL_DEFAULTS.logRewards,
+      probabilitySamples: req.probabilitySamples ?? MODEL_DEFAULTS.probabilitySamples,
+    };
+    const existing = await this.ctx.store.getModel(name);
+    if (existing !== null && existing.policy !== id) {
+      throw new ServiceError(
+        409,
+        'model_exists',
+        `model '${name}' exists with policy '${existing.policy}'; got '${id}' (a model's policy cannot change).`,
+      );
+    }
+    const seed =
+      typeof req.options.seed === 'number'
+        ? req.options.seed
+        : ((existing?.options.seed as number | undefined) ?? createSecureSeed());
+    const options = { ...req.options, seed };
+    let policy: ReturnType<typeof createPolicy>;
+    try {
+      policy = createPolicy(id, options as never);
+    } catch (err) {
+      throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
+    }
+    if (existing !== null) {
+      this.compare(existing, id, policy.config, settings);
+      return view(existing, false);
+    }
+    const r = await this.ctx.store.createModel({
+      name,
+      policy: id,
+      options,
+      settings,
+      createdAt: this.ctx.now(),
+      snapshot: JSON.stringify(policy.snapshot()),
+    });
+    if (!r.created) {
+      // created concurrently: same comparison as above
+      this.compare(r.model, id, policy.config, settings);
+    }
+    return view(r.model, r.created);
+  }
+
+  private compare(existing: ModelRow, id: PolicyId, config: object, settings: ModelSettings): void {
+    const name = existing.name;
+    if (existing.policy !== id) {
+      throw new ServiceError(
+        409,
+        'model_exists',
+        `model '${name}' exists with policy '${existing.policy}'; got '${id}' (a model's policy cannot change).`,
+      );
+    }
+    const old = createPolicy(id, existing.options as never).config as Readonly<Record<string, unknown>>;
+    const now = config as Readonly<Record<string, unknown>>;
+    const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
+    for (const k of keys) {
+      if (JSON.stringify(old[k]) !== JSON.stringify(now[k])) {
+        const privacy = PRIVACY_OPTIONS.has(k);
+        throw new ServiceError(
+          409,
+          privacy ? 'privacy_parameters_changed' : 'model_exists',
+          `model '${name}' exists with ${k} = ${JSON.stringify(old[k])}; got ${JSON.stringify(now[k])} (${
+            privacy
+              ? 'privacy parameters of an existing model cannot change'
+              : 'options of an existing model cannot change'
+          }; create a new model).`,
+        );
+      }
+    }
+    for (const k of Object.keys(settings) as (keyof ModelSettings)[]) {
+      if (JSON.stringify(existing.settings[k]) !== JSON.stringify(settings[k])) {
+        throw new ServiceError(
+          409,
+          'model_exists',
+          `model '${name}' exists with ${k} = ${JSON.stringify(existing.settings[k])}; got ${JSON.stringify(settings[k])} (create a new model).`,
+        );
+      }
+    }
+  }
+}

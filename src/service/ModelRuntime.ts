@@ -1,0 +1,374 @@
+/**
+ * One model served from memory: its policy, rebuilt at load from the last released snapshot plus a
+ * replay of the rewards received since (in arrival order), and the rules of rank and reward.
+ *
+ * Exactly-once releases: a reward is applied to the in-memory policy and stored in one store call
+ * (`recordReward`); when the reward completed a batch (the ledger's release count grew), the new
+ * snapshot, the ledger row and the deletion of the batch's raw rewards go into the same transaction.
+ * Until that call returns nothing leaves the process that depends on the new release: every rank
+ * and reward of a model runs exclusively (one at a time, in arrival order). If the store call fails
+ * (or the process dies), the in-memory state is dropped and rebuilt from the database, whose last
+ * snapshot knows nothing of the uncommitted release, so its noise was never used.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Policy, PolicyId } from '../policies/index.js';
+import { createPolicy, policyInfo } from '../policies/index.js';
+import type { ModelRow, ReleaseInput, Store } from '../store/index.js';
+import type {
+  LedgerResponse,
+  ModelStatus,
+  PrivacyView,
+  RankRequest,
+  RankResponse,
+  RewardResponse,
+} from './apiTypes.js';
+import { clipToUnit } from './clipToUnit.js';
+import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
+import { ServiceError } from './ServiceError.js';
+import type { ServiceMetrics } from './ServiceMetrics.js';
+
+/** What a runtime needs from the server. */
+export interface RuntimeContext {
+  readonly store: Store;
+  /** Milliseconds since the epoch (injected in tests). */
+  readonly now: () => number;
+  readonly metrics: ServiceMetrics;
+  /** Minimum milliseconds between two default-reward sweeps of a model (0: at every reward). */
+  readonly sweepIntervalMs: number;
+}
+
+/** Most expired decisions given their default reward in one sweep. */
+const SWEEP_LIMIT = 1000;
+
+export class ModelRuntime {
+  readonly row: ModelRow;
+  private readonly policy: Policy;
+  private readonly ctx: RuntimeContext;
+  private readonly dim: number;
+  private readonly horizon: number;
+  private readonly bounded: boolean;
+  private version: number;
+  private rounds: number;
+  private queue: Promise<unknown> = Promise.resolve();
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  /** True once the in-memory state may differ from the database (a failed write): reload before use. */
+  private staleFlag = false;
+
+  private constructor(row: ModelRow, policy: Policy, version: number, rounds: number, ctx: RuntimeContext) {
+    this.row = row;
+    this.policy = policy;
+    this.ctx = ctx;
+    this.dim = policy.config.dim as number;
+    this.horizon = policy.config.horizon as number;
+    this.bounded = boundedByHorizon(row.policy as PolicyId);
+    this.version = version;
+    this.rounds = rounds;
+  }
+
+  /**
+   * Rebuilds model `name` from the store (null when it does not exist): restores the last snapshot
+   * and replays the pending rewards. A replay that would release a batch means the database is
+   * inconsistent (a batch's rewards are deleted in the transaction of its release): refused.
+   */
+  static async load(name: string, ctx: RuntimeContext): Promise<ModelRuntime | null> {
+    const row = await ctx.store.getModel(name);
+    if (row === null) return null;
+    const state = await ctx.store.loadModelState(name);
+    if (state === null) return null;
+    const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never);
+    policy.restore(JSON.parse(state.snapshot));
+    const before = policy.privacy().releases;
+    for (const p of state.pending) observe(policy, p.features, p.reward);
+    if (policy.privacy().releases !== before) {
+      throw new Error(
+        `model '${name}': replaying its ${state.pending.length} pending rewards released a batch; the database is inconsistent.`,
+      );
+    }
+    return new ModelRuntime(
+      { ...row, version: state.version },
+      policy,
+      state.version,
+      state.rounds + state.pending.length,
+      ctx,
+    );
+  }
+
+  get stale(): boolean {
+    return this.staleFlag;
+  }
+
+  /** True while the model may learn (policies bounded by their horizon stop after `horizon` rounds). */
+  get learning(): boolean {
+    return !(this.bounded && this.rounds >= this.horizon);
+  }
+
+  /** Runs `fn` after every earlier call on this model has finished (one at a time, in order). */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Decides among the request's arms and stores the decision before answering. */
+  rank(req: RankRequest): Promise<RankResponse> {
+    const d = this.dim;
+    const k = req.arms.length;
+    const feats = new Float64Array(k * d);
+    const ids = new Set<string>();
+    for (let a = 0; a < k; a++) {
+      const arm = req.arms[a]!;
+      if (arm.features.length !== d) {
+        throw new ServiceError(
+          400,
+          'dimension_mismatch',
+          `arms[${a}].features must have dim = ${d} values (model '${this.row.name}'). Got ${arm.features.length}.`,
+        );
+      }
+      if (ids.has(arm.id)) {
+        throw new ServiceError(
+          400,
+          'duplicate_arm_id',
+          `arms[${a}].id '${arm.id}' appears twice; arm ids must be distinct.`,
+        );
+      }
+      ids.add(arm.id);
+      for (let i = 0; i < d; i++) feats[a * d + i] = arm.features[i]!;
+    }
+    return this.exclusive(async () => {
+      const samples = this.row.settings.probabilitySamples;
+      const dec = this.learning
+        ? decide(this.policy, feats, k, samples)
+        : decideFrozen(this.policy, feats, k, samples);
+      const chosenFeatures = new Float64Array(d);
+      clipToUnit(feats, dec.arm * d, d, chosenFeatures);
+      const eventId = req.eventId ?? randomUUID();
+      const probabilities = Array.from(dec.probabilities);
+      const ok = await this.ctx.store.insertDecision({
+        model: this.row.name,
+        eventId,
+        seq: 0,
+        time: this.ctx.now(),
+        armIds: req.arms.map((a) => a.id),
+        features: feats,
+        dim: d,
+        chosen: dec.arm,
+        chosenFeatures,
+        probabilities,
+        modelVersion: this.version,
+        rewardState: 'none',
+        reward: null,
+        rewardSource: null,
+        release: null,
+      });
+      if (!ok) {
+        throw new ServiceError(
+          409,
+          'event_exists',
+          `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
+        );
+      }
+      this.ctx.metrics.decisions.inc({ model: this.row.name });
+      return {
+        eventId,
+        chosen: dec.arm,
+        chosenId: req.arms[dec.arm]!.id,
+        probabilities,
+        probabilitySamples: dec.samples,
+        modelVersion: this.version,
+      };
+    });
+  }
+
+  /** Records the reward of `eventId` (durable before this resolves); may release a batch with it. */
+  reward(eventId: string, reward: number): Promise<RewardResponse> {
+    return this.exclusive(async () => {
+      await this.sweepLocked();
+      const name = this.row.name;
+      const d = await this.ctx.store.getDecision(name, eventId);
+      if (d === null) {
+        this.ctx.metrics.rewards.inc({ model: name, outcome: 'unknown_event' });
+        throw new ServiceError(
+          404,
+          'event_not_found',
+          `eventId '${eventId}' has no decision in model '${name}'.`,
+        );
+      }
+      const window = this.row.settings.rewardWindowSeconds;
+      if (this.ctx.now() > d.time + window * 1000) {
+        this.ctx.metrics.rewards.inc({ model: name, outcome: 'window_closed' });
+        throw new ServiceError(
+          410,
+          'reward_window_closed',
+          `the reward window of eventId '${eventId}' (${window} s after its decision) has closed; the reward was not recorded.`,
+        );
+      }
+      if (d.rewardState !== 'none') {
+        this.ctx.metrics.rewards.inc({ model: name, outcome: 'duplicate' });
+        throw new ServiceError(
+          409,
+          'duplicate_reward',
+          `eventId '${eventId}' already has a reward (duplicate rule: first wins); this one was not recorded.`,
+        );
+      }
+      if (!this.learning) {
+        this.ctx.metrics.rewards.inc({ model: name, outcome: 'not_learning' });
+        throw new ServiceError(
+          409,
+          'horizon_exhausted',
+          `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
+        );
+      }
+      const released = await this.apply(eventId, d.chosenFeatures, reward, 'given');
+      this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
+      return { eventId, status: 'recorded', released, modelVersion: this.version };
+    });
+  }
+
+  /** Gives the default reward to decisions whose window has closed (models with a default reward). */
+  sweep(): Promise<void> {
+    return this.exclusive(() => this.sweepLocked());
+  }
+
+  private async sweepLocked(): Promise<void> {
+    const def = this.row.settings.defaultReward;
+    if (def === null) return;
+    const now = this.ctx.now();
+    if (now - this.lastSweep < this.ctx.sweepIntervalMs) return;
+    this.lastSweep = now;
+    const cutoff = now - this.row.settings.rewardWindowSeconds * 1000;
+    const rows = await this.ctx.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
+    for (const r of rows) {
+      if (!this.learning) return;
+      await this.apply(r.eventId, r.chosenFeatures, def, 'default');
+      this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
+    }
+  }
+
+  /** Observes in memory and commits (with the release it completed, if any). Returns true on a release. */
+  private async apply(eventId: string, x: Float64Array, reward: number, source: 'given' | 'default') {
+    const p = this.policy;
+    const before = p.privacy().releases;
+    this.staleFlag = true; // until the store confirms
+    observe(p, x, reward);
+    const spent = p.privacy();
+    const rounds = this.rounds + 1;
+    let release: ReleaseInput | null = null;
+    if (spent.releases !== before) {
+      release = {
+        version: this.version + 1,
+        snapshot: JSON.stringify(p.snapshot()),
+        spent: { ...spent },
+        releases: spent.releases - before,
+        rounds,
+      };
+    }
+    const outcome = await this.ctx.store.recordReward(
+      {
+        model: this.row.name,
+        eventId,
+        reward,
+        time: this.ctx.now(),
+        source,
+        logReward: this.row.settings.logRewards,
+      },
+      release,
+    );
+    if (outcome !== 'recorded') {
+      // another writer got there first (not possible with one server per database): state is stale
+      throw new ServiceError(
+        409,
+        outcome === 'duplicate' ? 'duplicate_reward' : 'event_not_found',
+        `eventId '${eventId}': the database changed under this server (${outcome}); nothing was recorded.`,
+      );
+    }
+    this.staleFlag = false;
+    this.rounds = rounds;
+    if (release !== null) {
+      this.version = release.version;
+      this.ctx.metrics.releases.inc({ model: this.row.name });
+    }
+    return release !== null;
+  }
+
+  private privacyView(): PrivacyView {
+    const s = this.policy.privacy();
+    return {
+      epsilon: s.epsilon,
+      delta: s.delta,
+      rho: s.rho,
+      releases: s.releases,
+      composition: s.composition,
+      conversion: s.conversion,
+      noise: s.noise ?? 'none',
+    };
+  }
+
+  /** The model's status: counts from the store, the guarantee from the policy's ledger. */
+  status(): Promise<ModelStatus> {
+    return this.exclusive(async () => {
+      const c = await this.ctx.store.counts(this.row.name);
+      const cfg = this.policy.config as Readonly<Record<string, unknown>>;
+      const info = policyInfo(this.row.policy as PolicyId);
+      const learning = this.learning;
+      const roundsLeft = this.bounded ? Math.max(0, this.horizon - this.rounds) : null;
+      let note: string;
+      if (!info.isPrivate) note = 'non-private policy: no privacy guarantee.';
+      else if (this.bounded) {
+        note = learning
+          ? `the guarantee is calibrated for horizon = ${this.horizon} learned rounds; ${roundsLeft} left.`
+          : `horizon of ${this.horizon} rounds used: the model decides from its last release and learns no more (rewards get 409 horizon_exhausted).`;
+      } else {
+        note =
+          'each reward enters one release (parallel composition): the guarantee does not grow with more rounds.';
+      }
+      return {
+        name: this.row.name,
+        policy: this.row.policy,
+        options: this.row.options,
+        settings: this.row.settings,
+        createdAt: new Date(this.row.createdAt).toISOString(),
+        modelVersion: this.version,
+        rounds: this.rounds,
+        decisions: c.decisions,
+        pendingRewards: c.pendingRewards,
+        releasedRewards: c.releasedRewards,
+        defaultRewards: c.defaultRewards,
+        batchesReleased: this.version,
+        privacy: this.privacyView(),
+        budget: {
+          boundedByHorizon: this.bounded,
+          horizon: this.horizon,
+          roundsLeft,
+          target: info.isPrivate
+            ? {
+                epsilon: typeof cfg.epsilon === 'number' ? cfg.epsilon : null,
+                delta: typeof cfg.delta === 'number' ? cfg.delta : null,
+              }
+            : null,
+          learning,
+          note,
+        },
+        clippedFeatures: this.policy.clippedCount,
+      };
+    });
+  }
+
+  /** The releases committed so far, with the guarantee from the ledger. */
+  ledger(): Promise<LedgerResponse> {
+    return this.exclusive(async () => {
+      const rows = await this.ctx.store.ledger(this.row.name);
+      return {
+        name: this.row.name,
+        releases: rows.map((r) => ({
+          version: r.version,
+          time: new Date(r.time).toISOString(),
+          rewards: r.rewards,
+          releases: r.releases,
+          rounds: r.rounds,
+          spent: r.spent,
+        })),
+        privacy: this.privacyView(),
+      };
+    });
+  }
+}

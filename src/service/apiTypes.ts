@@ -1,0 +1,160 @@
+/**
+ * The JSON bodies of the decision service's HTTP API (/v1), shared by the server and
+ * `AdaPrivateClient`. Types only: importing this file loads no server code.
+ */
+
+/** Body of `PUT /v1/models/{name}`. */
+export interface CreateModelRequest {
+  /** Policy id, e.g. 'adaprivate-ts'. */
+  readonly policy: string;
+  /** The policy's options (dim, horizon, epsilon, delta, batchSize, ...); `seed` optional (secure default). */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Seconds after a decision within which its reward is accepted; default 3600. */
+  readonly rewardWindowSeconds?: number;
+  /** Reward in [0, 1] given to decisions whose reward never comes within the window; default null (none). */
+  readonly defaultReward?: number | null;
+  /** Only 'first' (default): the first reward of an event counts, later ones get 409. */
+  readonly duplicateRule?: 'first';
+  /** Keep reward values for the decision export; default false. */
+  readonly logRewards?: boolean;
+  /** Monte Carlo draws for the arm probabilities of Thompson-sampling policies; default 200. */
+  readonly probabilitySamples?: number;
+}
+
+export interface ModelSettingsView {
+  readonly rewardWindowSeconds: number;
+  readonly defaultReward: number | null;
+  readonly duplicateRule: 'first';
+  readonly logRewards: boolean;
+  readonly probabilitySamples: number;
+}
+
+/** Response of `PUT /v1/models/{name}` (201 created, 200 already existed with the same parameters). */
+export interface CreateModelResponse {
+  readonly name: string;
+  readonly created: boolean;
+  readonly policy: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly settings: ModelSettingsView;
+}
+
+/** One candidate arm of a rank request. */
+export interface ArmInput {
+  readonly id: string;
+  /** d finite numbers (clipped to unit norm by the policy, counted in the status). */
+  readonly features: readonly number[];
+}
+
+/** Body of `POST /v1/models/{name}/rank`. */
+export interface RankRequest {
+  /** Your id for this decision (1-128 characters); generated (a UUID) when absent. */
+  readonly eventId?: string;
+  readonly arms: readonly ArmInput[];
+}
+
+export interface RankResponse {
+  readonly eventId: string;
+  /** Index of the chosen arm in the request's `arms`. */
+  readonly chosen: number;
+  readonly chosenId: string;
+  /** Probability of every arm under the policy when it decided (same order as `arms`). */
+  readonly probabilities: readonly number[];
+  /** Monte Carlo draws behind `probabilities` (0: exact). */
+  readonly probabilitySamples: number;
+  /** Releases committed when the decision was made. */
+  readonly modelVersion: number;
+}
+
+/** Body of `POST /v1/models/{name}/rewards`. */
+export interface RewardRequest {
+  readonly eventId: string;
+  /** In [0, 1]. */
+  readonly reward: number;
+}
+
+export interface RewardResponse {
+  readonly eventId: string;
+  /** Always 'recorded' (errors are 4xx). The reward is durable when this response is sent. */
+  readonly status: 'recorded';
+  /** True when this reward completed a batch and the release was committed with it. */
+  readonly released: boolean;
+  readonly modelVersion: number;
+}
+
+/** The guarantee spent, from the ledger of releases. */
+export interface PrivacyView {
+  readonly epsilon: number;
+  readonly delta: number;
+  readonly rho: number | null;
+  readonly releases: number;
+  readonly composition: string;
+  readonly conversion: string;
+  readonly noise: string;
+}
+
+/** Response of `GET /v1/models/{name}`. */
+export interface ModelStatus {
+  readonly name: string;
+  readonly policy: string;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly settings: ModelSettingsView;
+  readonly createdAt: string;
+  readonly modelVersion: number;
+  /** Rounds learned (rewards applied, released or pending). */
+  readonly rounds: number;
+  readonly decisions: number;
+  readonly pendingRewards: number;
+  readonly releasedRewards: number;
+  readonly defaultRewards: number;
+  readonly batchesReleased: number;
+  readonly privacy: PrivacyView;
+  readonly budget: {
+    /** True for policies whose guarantee is calibrated for `horizon` rounds (they stop learning after it). */
+    readonly boundedByHorizon: boolean;
+    readonly horizon: number;
+    readonly roundsLeft: number | null;
+    /** The configured target (epsilon, delta), or null for non-private policies. */
+    readonly target: { readonly epsilon: number | null; readonly delta: number | null } | null;
+    readonly learning: boolean;
+    readonly note: string;
+  };
+  /** Feature vectors clipped to unit norm since the last release (restored from the snapshot on restart). */
+  readonly clippedFeatures: number;
+}
+
+export interface LedgerEntryView {
+  readonly version: number;
+  readonly time: string;
+  readonly rewards: number;
+  readonly releases: number;
+  readonly rounds: number;
+  readonly spent: Readonly<Record<string, unknown>>;
+}
+
+export interface LedgerResponse {
+  readonly name: string;
+  readonly releases: readonly LedgerEntryView[];
+  readonly privacy: PrivacyView;
+}
+
+/** One line of the NDJSON decision export (the decision-log format read by off-policy evaluation). */
+export interface DecisionLogLine {
+  readonly eventId: string;
+  readonly time: string;
+  readonly arms: readonly ArmInput[];
+  readonly chosen: number;
+  readonly propensity: number;
+  readonly probabilities: readonly number[];
+  readonly reward?: number;
+  readonly model: string;
+  readonly modelVersion: number;
+}
+
+/** Body of every 4xx/5xx response. */
+export interface ErrorBody {
+  readonly statusCode: number;
+  /** Stable machine-readable code, e.g. 'duplicate_reward'. */
+  readonly code: string;
+  readonly error: string;
+  readonly message: string;
+}

@@ -1,0 +1,242 @@
+/**
+ * `createServer`: the decision service as a Fastify app. One plugin per concern (models, decisions,
+ * rewards, ledger under /v1 behind the API key; health and metrics open), route schemas that both
+ * validate and document (OpenAPI at /openapi.json), the storage behind the {@link Store} interface.
+ *
+ * Errors: every 4xx/5xx answer is `{ statusCode, code, error, message }` with a one-line message;
+ * no stack trace ever leaves the server (5xx are logged with their stack and answered generically).
+ */
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import type { Store } from '../store/index.js';
+import { SqliteStore } from '../store/index.js';
+import { VERSION } from '../version.js';
+import { ApiKeys } from './ApiKeys.js';
+import { ModelRegistry } from './ModelRegistry.js';
+import { decisionsPlugin } from './plugins/decisionsPlugin.js';
+import { healthPlugin } from './plugins/healthPlugin.js';
+import { ledgerPlugin } from './plugins/ledgerPlugin.js';
+import { metricsPlugin } from './plugins/metricsPlugin.js';
+import { modelsPlugin } from './plugins/modelsPlugin.js';
+import { rewardsPlugin } from './plugins/rewardsPlugin.js';
+import { ServiceError } from './ServiceError.js';
+import { ServiceMetrics } from './ServiceMetrics.js';
+import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  /** SQLite file (default './adaprivate.db'); ignored when `store` is given. */
+  readonly db?: string;
+  /** A store to use instead of opening `db` (closed with the server). */
+  readonly store?: Store;
+  /** SQLite durability: 'normal' (default; survives a process crash) or 'full' (fsync per commit). */
+  readonly synchronous?: 'normal' | 'full';
+  /** The API keys (at least one, each >= 16 characters) required on every /v1 route. */
+  readonly apiKeys: readonly string[] | ApiKeys;
+  /** Request limits; defaults: 1 MiB body, 1000 arms, 1000 features. */
+  readonly limits?: Partial<ServiceLimits>;
+  /** pino logger options, or false for no log (default: info level on stdout). */
+  readonly logger?: boolean | Readonly<Record<string, unknown>>;
+  /** Log every request (default false: errors, warnings and lifecycle only). */
+  readonly logRequests?: boolean;
+  /** Clock in milliseconds since the epoch (default Date.now; tests inject one). */
+  readonly now?: () => number;
+  /** Milliseconds between default-reward sweeps (default 1000; 0: at every reward). */
+  readonly sweepIntervalMs?: number;
+  /** Collect the process metrics of prom-client (default true). */
+  readonly defaultMetrics?: boolean;
+  /** Test hook passed to the SQLite store (see SqliteStoreOptions.beforeReleaseCommit). */
+  readonly beforeReleaseCommit?: () => void;
+}
+
+/** A running (or ready to listen) decision service. */
+export interface AdaPrivateServer {
+  readonly app: FastifyInstance;
+  readonly store: Store;
+  /** Listens on `host:port` (port 0: any free port) and returns the base URL. */
+  listen(options: { readonly port: number; readonly host?: string }): Promise<string>;
+  /** Stops accepting requests, lets in-flight ones finish, stops the sweep timer, closes the store. */
+  close(): Promise<void>;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+function errorBody(statusCode: number, code: string, message: string) {
+  return { statusCode, code, error: STATUS_TEXT[statusCode] ?? 'Error', message };
+}
+
+/**
+ * Builds the service (not yet listening).
+ *
+ * @example
+ * const server = await createServer({ db: './adaprivate.db', apiKeys: [process.env.ADAPRIVATE_API_KEY!] });
+ * await server.listen({ port: 8080 }); // returns 'http://127.0.0.1:8080'
+ */
+export async function createServer(options: ServerOptions): Promise<AdaPrivateServer> {
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  for (const [k, v] of Object.entries(limits)) {
+    if (!Number.isSafeInteger(v) || v < 1) {
+      throw new RangeError(`createServer: limits.${k} must be a positive integer. Got ${String(v)}.`);
+    }
+  }
+  const keys = options.apiKeys instanceof ApiKeys ? options.apiKeys : new ApiKeys(options.apiKeys);
+  const store =
+    options.store ??
+    SqliteStore.open(options.db ?? './adaprivate.db', {
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      ...(options.beforeReleaseCommit === undefined
+        ? {}
+        : { beforeReleaseCommit: options.beforeReleaseCommit }),
+    });
+  const metrics = new ServiceMetrics({ defaultMetrics: options.defaultMetrics !== false });
+  const now = options.now ?? Date.now;
+  const sweepIntervalMs = options.sweepIntervalMs ?? 1000;
+  const registry = new ModelRegistry({ store, now, metrics, sweepIntervalMs });
+
+  const logger =
+    options.logger === false
+      ? false
+      : {
+          level: 'info',
+          redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]'], remove: true },
+          ...(typeof options.logger === 'object' ? options.logger : {}),
+        };
+  const app = Fastify({
+    logger,
+    bodyLimit: limits.bodyBytes,
+    logController: new LogController({ disableRequestLogging: options.logRequests !== true }),
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+  });
+  app.addSchema(errorSchema);
+
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof ServiceError)
+      return reply.code(err.statusCode).send(errorBody(err.statusCode, err.code, err.message));
+    if (err.validation !== undefined) {
+      const first = err.validation[0];
+      const outOfRange =
+        req.routeOptions.url === '/v1/models/:name/rewards' &&
+        first?.instancePath === '/reward' &&
+        (first.keyword === 'minimum' || first.keyword === 'maximum');
+      return reply
+        .code(400)
+        .send(
+          errorBody(
+            400,
+            outOfRange ? 'reward_out_of_range' : 'invalid_request',
+            outOfRange ? `reward must be a number in [0, 1]; ${err.message}.` : `${err.message}.`,
+          ),
+        );
+    }
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply
+        .code(413)
+        .send(
+          errorBody(
+            413,
+            'body_too_large',
+            `request body is larger than the limit of ${limits.bodyBytes} bytes.`,
+          ),
+        );
+    }
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply
+        .code(415)
+        .send(errorBody(415, 'unsupported_media_type', 'send JSON (Content-Type: application/json).'));
+    }
+    const status = err.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const code =
+        err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        err instanceof SyntaxError
+          ? 'invalid_json'
+          : 'bad_request';
+      return reply.code(status).send(errorBody(status, code, err.message.split('\n')[0] ?? 'bad request'));
+    }
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send(errorBody(500, 'internal_error', 'internal error (logged on the server).'));
+  });
+  app.setNotFoundHandler((req, reply) =>
+    reply
+      .code(404)
+      .send(errorBody(404, 'route_not_found', `no route ${req.method} ${req.url.split('?')[0]}.`)),
+  );
+  app.addHook('onResponse', async (req, reply) => {
+    metrics.requestSeconds.observe(
+      { method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'adaprivate decision service',
+        version: VERSION,
+        description:
+          'Differentially private contextual bandits over HTTP: rank, reward by event id, a ledger of releases that survives crashes. See docs/serving.md.',
+      },
+      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+    },
+  });
+  await app.register(healthPlugin, { store });
+  await app.register(metricsPlugin, { metrics });
+  await app.register(
+    async (v1) => {
+      v1.addHook('onRequest', async (req, reply) => {
+        if (!keys.check(req.headers.authorization)) {
+          return reply
+            .code(401)
+            .send(
+              errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'),
+            );
+        }
+      });
+      await v1.register(modelsPlugin, { registry });
+      await v1.register(decisionsPlugin, { registry, store, limits });
+      await v1.register(rewardsPlugin, { registry });
+      await v1.register(ledgerPlugin, { registry });
+    },
+    { prefix: '/v1' },
+  );
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // load every model now so that default-reward sweeps run after a restart too
+  for (const m of await store.listModels()) await registry.get(m.name);
+  const timer = setInterval(
+    () => {
+      registry.sweepAll().catch((err: unknown) => app.log.error({ err }, 'default-reward sweep failed'));
+    },
+    Math.max(sweepIntervalMs, 100),
+  );
+  timer.unref();
+
+  let closed = false;
+  return {
+    app,
+    store,
+    async listen(o) {
+      return app.listen({ port: o.port, host: o.host ?? '127.0.0.1' });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      clearInterval(timer);
+      await app.close();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * One stored decision as a line of the decision log (contract 4, read by off-policy evaluation):
+ * eventId, ISO time, arms with their features as given, chosen index, propensity (probability of the
+ * chosen arm), every arm's probability, the reward only when the model logs rewards and one was
+ * recorded, model and model version.
+ */
+import type { DecisionRow } from '../store/index.js';
+import type { DecisionLogLine } from './apiTypes.js';
+
+export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLogLine {
+  const d = r.dim;
+  const arms = r.armIds.map((id, a) => ({
+    id,
+    features: Array.from(r.features.subarray(a * d, (a + 1) * d)),
+  }));
+  const base = {
+    eventId: r.eventId,
+    time: new Date(r.time).toISOString(),
+    arms,
+    chosen: r.chosen,
+    propensity: r.probabilities[r.chosen]!,
+    probabilities: r.probabilities,
+  };
+  const tail = { model: r.model, modelVersion: r.modelVersion };
+  return logRewards && r.reward !== null ? { ...base, reward: r.reward, ...tail } : { ...base, ...tail };
+}

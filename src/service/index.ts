@@ -1,0 +1,23 @@
+/** The decision service (HTTP, Fastify) on top of the policies and the store. */
+
+export { ApiKeys, MIN_API_KEY_LENGTH } from './ApiKeys.js';
+export type {
+  ArmInput,
+  CreateModelRequest,
+  CreateModelResponse,
+  DecisionLogLine,
+  ErrorBody,
+  LedgerEntryView,
+  LedgerResponse,
+  ModelSettingsView,
+  ModelStatus,
+  PrivacyView,
+  RankRequest,
+  RankResponse,
+  RewardRequest,
+  RewardResponse,
+} from './apiTypes.js';
+export { type AdaPrivateServer, createServer, type ServerOptions } from './createServer.js';
+export { MODEL_DEFAULTS } from './ModelRegistry.js';
+export { ServiceError } from './ServiceError.js';
+export { DEFAULT_LIMITS, type ServiceLimits } from './schemas.js';

@@ -1,0 +1,200 @@
+/**
+ * JSON schemas of the API: they validate each request (Fastify + Ajv, no type coercion, unknown
+ * properties refused) and generate the OpenAPI document at /openapi.json.
+ */
+
+/** Limits on what one request may carry (defaults in {@link DEFAULT_LIMITS}). */
+export interface ServiceLimits {
+  /** Largest request body in bytes. */
+  readonly bodyBytes: number;
+  /** Most arms in one rank request. */
+  readonly arms: number;
+  /** Longest feature vector (the model's dim must not exceed it either). */
+  readonly features: number;
+}
+
+export const DEFAULT_LIMITS: ServiceLimits = { bodyBytes: 1_048_576, arms: 1000, features: 1000 };
+
+export const errorSchema = {
+  $id: 'Error',
+  type: 'object',
+  description: 'Every 4xx and 5xx answer. `code` is stable (docs/serving.md lists them).',
+  properties: {
+    statusCode: { type: 'integer' },
+    code: { type: 'string' },
+    error: { type: 'string' },
+    message: { type: 'string' },
+  },
+  required: ['statusCode', 'code', 'error', 'message'],
+} as const;
+
+export const modelNameParams = {
+  type: 'object',
+  properties: {
+    name: {
+      type: 'string',
+      pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$',
+      description: 'Model name: 1-64 of A-Z a-z 0-9 . _ -, starting with a letter or digit.',
+    },
+  },
+  required: ['name'],
+} as const;
+
+const settingsProperties = {
+  rewardWindowSeconds: {
+    type: 'number',
+    exclusiveMinimum: 0,
+    maximum: 31_536_000,
+    description: 'Seconds after a decision within which its reward is accepted (default 3600).',
+  },
+  defaultReward: {
+    type: ['number', 'null'],
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Reward given to decisions whose reward never comes within the window; null (default): none.',
+  },
+  duplicateRule: {
+    type: 'string',
+    enum: ['first'],
+    description: 'First reward wins (default and only rule).',
+  },
+  logRewards: {
+    type: 'boolean',
+    description:
+      'Keep reward values for the decision export (default false: rewards are deleted at release).',
+  },
+  probabilitySamples: {
+    type: 'integer',
+    minimum: 1,
+    maximum: 100_000,
+    description: 'Monte Carlo draws for the arm probabilities of Thompson-sampling policies (default 200).',
+  },
+} as const;
+
+export const createModelBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['policy', 'options'],
+  properties: {
+    policy: { type: 'string', description: "Policy id, e.g. 'adaprivate-ts' (docs/policies.md)." },
+    options: {
+      type: 'object',
+      description:
+        'Policy options: dim, horizon, epsilon (or rho), delta, batchSize, ... (docs/policies.md). seed is optional (secure when absent); noiseSeed is refused.',
+    },
+    ...settingsProperties,
+  },
+} as const;
+
+export const modelView = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    created: { type: 'boolean' },
+    policy: { type: 'string' },
+    options: { type: 'object', additionalProperties: true },
+    settings: { type: 'object', properties: settingsProperties },
+  },
+} as const;
+
+export function rankBody(limits: ServiceLimits) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['arms'],
+    properties: {
+      eventId: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+        description: 'Your id of this decision, unique per model; a UUID is generated when absent.',
+      },
+      arms: {
+        type: 'array',
+        minItems: 1,
+        maxItems: limits.arms,
+        description: `Candidate arms (1 to ${limits.arms}).`,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'features'],
+          properties: {
+            id: { type: 'string', minLength: 1, maxLength: 128 },
+            features: {
+              type: 'array',
+              minItems: 1,
+              maxItems: limits.features,
+              items: { type: 'number' },
+              description: "The model's dim finite numbers (vectors of norm > 1 are clipped to norm 1).",
+            },
+          },
+        },
+      },
+    },
+  } as const;
+}
+
+export const rankResponse = {
+  type: 'object',
+  properties: {
+    eventId: { type: 'string' },
+    chosen: { type: 'integer', description: 'Index of the chosen arm in `arms`.' },
+    chosenId: { type: 'string' },
+    probabilities: { type: 'array', items: { type: 'number' }, description: 'Probability of every arm.' },
+    probabilitySamples: {
+      type: 'integer',
+      description: 'Monte Carlo draws behind the probabilities (0: exact).',
+    },
+    modelVersion: { type: 'integer', description: 'Releases committed when the decision was made.' },
+  },
+} as const;
+
+export const rewardBody = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['eventId', 'reward'],
+  properties: {
+    eventId: { type: 'string', minLength: 1, maxLength: 128 },
+    reward: { type: 'number', minimum: 0, maximum: 1, description: 'The reward, in [0, 1].' },
+  },
+} as const;
+
+export const rewardResponse = {
+  type: 'object',
+  properties: {
+    eventId: { type: 'string' },
+    status: { type: 'string', enum: ['recorded'] },
+    released: {
+      type: 'boolean',
+      description: 'This reward completed a batch; its release was committed with it.',
+    },
+    modelVersion: { type: 'integer' },
+  },
+} as const;
+
+export const exportQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    after: {
+      type: 'string',
+      pattern: '^[0-9]{1,15}$',
+      description: 'Only decisions after this sequence number.',
+    },
+    limit: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,7}$',
+      description: 'At most this many lines (default: all).',
+    },
+  },
+} as const;
+
+/** `response` map of a route: the success schema plus the error schema for 4xx/5xx. */
+export function responses(ok: number, schema: object, description: string) {
+  return {
+    [ok]: { description, ...schema },
+    '4xx': { $ref: 'Error#' },
+    '5xx': { $ref: 'Error#' },
+  };
+}

@@ -1,0 +1,585 @@
+/**
+ * The PostgreSQL engine of {@link Store} (node-postgres `pg`, a connection pool), for one server or
+ * several replicas on one database (docs/serving-replicas.md). Same schema and migrations as the
+ * SQLite engine (./schema.ts).
+ *
+ * Concurrency: every write is one transaction at READ COMMITTED. A reward locks its decision row
+ * (`FOR UPDATE`), so two replicas never both record a reward for one event; a release locks the
+ * model row (`FOR UPDATE`), re-reads the version and the pending rewards under that lock, and
+ * commits the new snapshot, the ledger row, and the deletion of exactly the raw rewards it consumed
+ * together. A second replica racing for the same batch waits for the lock, then finds the batch
+ * gone and writes nothing.
+ *
+ * Durability: a reward is acknowledged after COMMIT returns, which with PostgreSQL's default
+ * `synchronous_commit = on` means the commit record is flushed to the write-ahead log.
+ */
+import pg from 'pg';
+import {
+  type DecisionDb,
+  type LedgerDb,
+  type ModelDb,
+  STATE_CODE,
+  toDecision,
+  toLedger,
+  toModel,
+} from './dbRows.js';
+import { blobToFloat64, float64ToBlob } from './float64Blob.js';
+import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
+import type {
+  ExportOptions,
+  ModelCounts,
+  ModelState,
+  RecordRewardOutcome,
+  RewardInput,
+  Store,
+} from './Store.js';
+import { StoreConflictError } from './StoreConflictError.js';
+import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
+
+/** Options of {@link PostgresStore.open}. */
+export interface PostgresStoreOptions {
+  /**
+   * Bring an older (or empty) database to the current schema at open (default true; concurrent
+   * openers serialise on an advisory lock). With false, open refuses a database that is not at the
+   * current version and names the `adaprivate migrate` command.
+   */
+  readonly migrate?: boolean;
+  /** Connections in the pool (default 10). */
+  readonly poolSize?: number;
+  /**
+   * Test hook: called inside a release transaction, after every write and before the commit (the
+   * crash test kills the process here to check that an uncommitted release is never counted).
+   */
+  readonly beforeReleaseCommit?: () => void | Promise<void>;
+}
+
+/** Result of {@link migratePostgres}. */
+export interface MigrationResult {
+  /** Schema version found (0: empty database). */
+  readonly from: number;
+  /** Schema version after the call. */
+  readonly to: number;
+}
+
+/**
+ * Computes a batch release from the locked state (see {@link PostgresStore.releaseBatch}): the last
+ * released snapshot and version, and the batch's raw rewards. Returns the release to commit, or
+ * null to commit nothing. Runs while the model row is locked: keep it short and free of I/O.
+ */
+export type ComputeRelease = (state: ModelState) => ReleaseInput | null | Promise<ReleaseInput | null>;
+
+/** Advisory-lock key of schema migrations ('adaprv' in ASCII). */
+const MIGRATION_LOCK = 0x616461707276;
+
+const INT8_OID = 20;
+
+/** LISTEN/NOTIFY channel of committed releases; the payload is `<version>:<model name>`. */
+export const RELEASE_CHANNEL = 'adaprivate_release';
+
+/** BIGINT columns hold times in ms, versions and counts: safe integers, returned as numbers. */
+function parseInt8(text: string): number {
+  const v = Number(text);
+  if (!Number.isSafeInteger(v)) {
+    throw new RangeError(`PostgresStore: a BIGINT value is not a safe integer. Got ${text}.`);
+  }
+  return v;
+}
+
+const TYPES = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8_OID && format !== 'binary'
+      ? parseInt8
+      : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
+};
+
+function newPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max, types: TYPES });
+  // An idle connection that breaks (server restart) must not crash the process: the next query
+  // through the pool gets a fresh connection or a clear error.
+  pool.on('error', () => {});
+  return pool;
+}
+
+/** Reads the schema version (0 when the database has no adaprivate tables). */
+async function readVersion(client: pg.PoolClient): Promise<number> {
+  const exists = await client.query<{ t: string | null }>("SELECT to_regclass('meta')::text AS t");
+  if (exists.rows[0]?.t == null) return 0;
+  const r = await client.query<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'");
+  return r.rows[0] === undefined ? 0 : Number(r.rows[0].value);
+}
+
+async function migrateWith(client: pg.PoolClient, apply: boolean, where: string): Promise<MigrationResult> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    const from = await readVersion(client);
+    if (from > SCHEMA_VERSION) {
+      throw new RangeError(
+        `PostgresStore: ${where} has schema version ${from}; this version of adaprivate reads up to ${SCHEMA_VERSION}.`,
+      );
+    }
+    if (from < SCHEMA_VERSION && !apply) {
+      throw new RangeError(
+        `PostgresStore: ${where} has schema version ${from}, this version of adaprivate needs ${SCHEMA_VERSION}; run \`adaprivate migrate --db <url>\`.`,
+      );
+    }
+    for (const m of MIGRATIONS.slice(from)) {
+      for (const sql of migrationStatements(m, 'postgres')) await client.query(sql);
+    }
+    if (from < SCHEMA_VERSION) {
+      await client.query(
+        `INSERT INTO meta (key, value) VALUES ('schema_version', $1)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        [String(SCHEMA_VERSION)],
+      );
+    }
+    await client.query('COMMIT');
+    return { from, to: SCHEMA_VERSION };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
+}
+
+/** Where a connection string points, without its password (for messages). */
+function redact(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the database';
+  }
+}
+
+/**
+ * Brings the database at `connectionString` to the current schema version (the `adaprivate migrate`
+ * command). Safe to run from several processes at once; refuses a database of a newer version.
+ *
+ * @example
+ * await migratePostgres('postgres://adaprivate@db:5432/adaprivate'); // { from: 0, to: 1 }
+ */
+export async function migratePostgres(connectionString: string): Promise<MigrationResult> {
+  const pool = newPool(connectionString, 1);
+  try {
+    const client = await pool.connect();
+    try {
+      return await migrateWith(client, true, redact(connectionString));
+    } finally {
+      client.release();
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+export class PostgresStore implements Store {
+  readonly engine = 'postgres';
+  private readonly pool: pg.Pool;
+  private readonly hook: (() => void | Promise<void>) | null;
+  private closed = false;
+  private readonly connectionString: string;
+  private readonly listeners = new Set<pg.Client>();
+
+  private constructor(pool: pg.Pool, connectionString: string, options: PostgresStoreOptions) {
+    this.pool = pool;
+    this.connectionString = connectionString;
+    this.hook = options.beforeReleaseCommit ?? null;
+  }
+
+  /**
+   * Connects to `connectionString` and checks (by default: brings up to date) the schema version.
+   *
+   * @example
+   * const store = await PostgresStore.open('postgres://adaprivate@db:5432/adaprivate');
+   */
+  static async open(connectionString: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
+    const size = options.poolSize ?? 10;
+    if (!Number.isSafeInteger(size) || size < 1) {
+      throw new RangeError(`PostgresStore: poolSize must be a positive integer. Got ${size}.`);
+    }
+    const pool = newPool(connectionString, size);
+    try {
+      const client = await pool.connect();
+      try {
+        await migrateWith(client, options.migrate ?? true, redact(connectionString));
+      } finally {
+        client.release();
+      }
+    } catch (err) {
+      await pool.end();
+      throw err;
+    }
+    return new PostgresStore(pool, connectionString, options);
+  }
+
+  /** Runs `fn` in one transaction on one connection; rolls back if it throws. */
+  private async tx<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const out = await fn(client);
+      await client.query('COMMIT');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }> {
+    const r = await this.pool.query(
+      `INSERT INTO models (name, policy, options, settings, created_at, version, snapshot)
+       VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (name) DO NOTHING`,
+      [
+        row.name,
+        row.policy,
+        JSON.stringify(row.options),
+        JSON.stringify(row.settings),
+        row.createdAt,
+        row.snapshot,
+      ],
+    );
+    const model = await this.getModel(row.name);
+    if (model === null) throw new Error(`PostgresStore: model '${row.name}' vanished after insert.`);
+    return { created: r.rowCount === 1, model };
+  }
+
+  async getModel(name: string): Promise<ModelRow | null> {
+    const r = await this.pool.query<ModelDb>('SELECT * FROM models WHERE name = $1', [name]);
+    return r.rows[0] === undefined ? null : toModel(r.rows[0]);
+  }
+
+  async listModels(): Promise<readonly ModelRow[]> {
+    const r = await this.pool.query<ModelDb>('SELECT * FROM models ORDER BY name COLLATE "C"');
+    return r.rows.map(toModel);
+  }
+
+  async insertDecision(row: DecisionRow): Promise<boolean> {
+    const r = await this.pool.query(
+      `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
+      [
+        row.model,
+        row.eventId,
+        row.time,
+        JSON.stringify(row.armIds),
+        float64ToBlob(row.features),
+        row.dim,
+        row.chosen,
+        float64ToBlob(row.chosenFeatures),
+        JSON.stringify(row.probabilities),
+        row.modelVersion,
+      ],
+    );
+    return r.rowCount === 1;
+  }
+
+  async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
+    const r = await this.pool.query<DecisionDb>(
+      'SELECT * FROM decisions WHERE model = $1 AND event_id = $2',
+      [model, eventId],
+    );
+    return r.rows[0] === undefined ? null : toDecision(r.rows[0]);
+  }
+
+  async recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const outcome = await this.recordInTx(client, input, release);
+      await client.query(outcome === 'recorded' ? 'COMMIT' : 'ROLLBACK');
+      return outcome;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  private async recordInTx(
+    client: pg.PoolClient,
+    input: RewardInput,
+    release: ReleaseInput | null,
+  ): Promise<RecordRewardOutcome> {
+    const d = await client.query<{ reward_state: number; chosen_features: Buffer }>(
+      'SELECT reward_state, chosen_features FROM decisions WHERE model = $1 AND event_id = $2 FOR UPDATE',
+      [input.model, input.eventId],
+    );
+    const row = d.rows[0];
+    if (row === undefined) return 'unknown-event';
+    if (row.reward_state !== STATE_CODE.none) return 'duplicate';
+    await client.query(
+      'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ($1, $2, $3, $4)',
+      [input.model, input.eventId, input.reward, row.chosen_features],
+    );
+    await client.query(
+      'UPDATE decisions SET reward_state = 1, reward = $1, reward_source = $2 WHERE model = $3 AND event_id = $4',
+      [input.logReward ? input.reward : null, input.source, input.model, input.eventId],
+    );
+    if (release !== null) {
+      const version = await this.lockModel(client, input.model);
+      if (version === null || release.version !== version + 1) {
+        throw new StoreConflictError(
+          `release version ${release.version} of model '${input.model}' does not follow the stored version ${version ?? 'none'} (already released).`,
+        );
+      }
+      const released = await client.query<{ event_id: string }>(
+        'DELETE FROM pending_rewards WHERE model = $1 RETURNING event_id',
+        [input.model],
+      );
+      await this.commitRelease(
+        client,
+        input.model,
+        release,
+        input.time,
+        released.rows.map((r) => r.event_id),
+      );
+    }
+    return 'recorded';
+  }
+
+  /** Locks the model row until the end of the transaction; returns its version (null: no model). */
+  private async lockModel(client: pg.PoolClient, model: string): Promise<number | null> {
+    const r = await client.query<{ version: number }>(
+      'SELECT version FROM models WHERE name = $1 FOR UPDATE',
+      [model],
+    );
+    return r.rows[0]?.version ?? null;
+  }
+
+  /** The writes of a release, inside the caller's transaction (model row locked, raw rewards deleted). */
+  private async commitRelease(
+    client: pg.PoolClient,
+    model: string,
+    release: ReleaseInput,
+    time: number,
+    eventIds: readonly string[],
+  ): Promise<void> {
+    await client.query(
+      'UPDATE decisions SET reward_state = 2, release = $1 WHERE model = $2 AND event_id = ANY($3::text[])',
+      [release.version, model, eventIds],
+    );
+    await client.query(
+      'INSERT INTO ledger (model, version, time, releases, rounds, rewards, spent) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [
+        model,
+        release.version,
+        time,
+        release.releases,
+        release.rounds,
+        eventIds.length,
+        JSON.stringify(release.spent),
+      ],
+    );
+    await client.query('UPDATE models SET version = $1, rounds = $2, snapshot = $3 WHERE name = $4', [
+      release.version,
+      release.rounds,
+      release.snapshot,
+      model,
+    ]);
+    // delivered to listeners only if this transaction commits
+    await client.query('SELECT pg_notify($1, $2)', [RELEASE_CHANNEL, `${release.version}:${model}`]);
+    if (this.hook !== null) await this.hook();
+  }
+
+  /**
+   * The release of one batch across replicas, exactly once: locks the model row, re-reads the
+   * version and the oldest `batchSize` pending rewards under the lock, and, when a full batch is
+   * still pending, hands that state to `compute` (which rebuilds the policy from the snapshot,
+   * replays the batch and draws the noise) and commits its release together with the ledger row and
+   * the deletion of exactly those raw rewards. Returns the ledger row written, or null when the
+   * batch was no longer pending (another replica released it) or `compute` returned null.
+   * Throws {@link StoreConflictError} when `compute` returns a version other than stored + 1.
+   *
+   * The raw rewards are read only here, under the lock, and leave this call only inside the noisy
+   * release: nothing a replica serves depends on an unreleased reward.
+   */
+  async releaseBatch(
+    model: string,
+    batchSize: number,
+    time: number,
+    compute: ComputeRelease,
+  ): Promise<LedgerRow | null> {
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+      throw new RangeError(
+        `PostgresStore.releaseBatch: batchSize must be a positive integer. Got ${batchSize}.`,
+      );
+    }
+    return this.tx(async (client) => {
+      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
+        'SELECT version, rounds, snapshot FROM models WHERE name = $1 FOR UPDATE',
+        [model],
+      );
+      const cur = m.rows[0];
+      if (cur === undefined) return null;
+      const rows = await client.query<{ seq: number; event_id: string; reward: number; features: Buffer }>(
+        'SELECT seq, event_id, reward, features FROM pending_rewards WHERE model = $1 ORDER BY seq LIMIT $2',
+        [model, batchSize],
+      );
+      if (rows.rows.length < batchSize) return null;
+      const pending: PendingReward[] = rows.rows.map((r) => ({
+        eventId: r.event_id,
+        reward: r.reward,
+        features: blobToFloat64(r.features),
+      }));
+      const release = await compute({
+        snapshot: cur.snapshot,
+        version: cur.version,
+        rounds: cur.rounds,
+        pending,
+      });
+      if (release === null) return null;
+      if (release.version !== cur.version + 1) {
+        throw new StoreConflictError(
+          `release version ${release.version} of model '${model}' does not follow the stored version ${cur.version}.`,
+        );
+      }
+      await client.query('DELETE FROM pending_rewards WHERE seq = ANY($1::bigint[])', [
+        rows.rows.map((r) => r.seq),
+      ]);
+      const eventIds = pending.map((p) => p.eventId);
+      await this.commitRelease(client, model, release, time, eventIds);
+      return {
+        model,
+        version: release.version,
+        time,
+        releases: release.releases,
+        rounds: release.rounds,
+        rewards: eventIds.length,
+        spent: release.spent,
+      };
+    });
+  }
+
+  /** The stored version of a model (the cheap per-request check of a replica), or null. */
+  async modelVersion(model: string): Promise<number | null> {
+    const r = await this.pool.query<{ version: number }>('SELECT version FROM models WHERE name = $1', [
+      model,
+    ]);
+    return r.rows[0]?.version ?? null;
+  }
+
+  /**
+   * Calls `listener(model, version)` for every release committed from now on, by any replica
+   * (LISTEN on {@link RELEASE_CHANNEL}, one dedicated connection). Resolves once listening; the
+   * returned function stops it. A notification can be missed while the connection is down: a
+   * replica also checks {@link modelVersion} periodically (docs/serving-replicas.md).
+   */
+  async onRelease(
+    listener: (model: string, version: number) => void,
+    onError: (err: Error) => void = () => {},
+  ): Promise<() => Promise<void>> {
+    const client = new pg.Client({ connectionString: this.connectionString, types: TYPES });
+    client.on('error', onError);
+    client.on('notification', (n) => {
+      if (n.channel !== RELEASE_CHANNEL || n.payload === undefined) return;
+      const at = n.payload.indexOf(':');
+      listener(n.payload.slice(at + 1), Number(n.payload.slice(0, at)));
+    });
+    await client.connect();
+    await client.query(`LISTEN ${RELEASE_CHANNEL}`);
+    this.listeners.add(client);
+    return async () => {
+      if (!this.listeners.delete(client)) return;
+      await client.end();
+    };
+  }
+
+  async expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]> {
+    const r = await this.pool.query<DecisionDb>(
+      'SELECT * FROM decisions WHERE model = $1 AND reward_state = 0 AND time < $2 ORDER BY time, seq LIMIT $3',
+      [model, before, limit],
+    );
+    return r.rows.map(toDecision);
+  }
+
+  async loadModelState(model: string): Promise<ModelState | null> {
+    const client = await this.pool.connect();
+    try {
+      // one snapshot of the database for both reads
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
+        'SELECT version, rounds, snapshot FROM models WHERE name = $1',
+        [model],
+      );
+      const cur = m.rows[0];
+      if (cur === undefined) {
+        await client.query('COMMIT');
+        return null;
+      }
+      const rows = await client.query<{ event_id: string; reward: number; features: Buffer }>(
+        'SELECT event_id, reward, features FROM pending_rewards WHERE model = $1 ORDER BY seq',
+        [model],
+      );
+      await client.query('COMMIT');
+      return {
+        snapshot: cur.snapshot,
+        version: cur.version,
+        rounds: cur.rounds,
+        pending: rows.rows.map((r) => ({
+          eventId: r.event_id,
+          reward: r.reward,
+          features: blobToFloat64(r.features),
+        })),
+      };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  async ledger(model: string): Promise<readonly LedgerRow[]> {
+    const r = await this.pool.query<LedgerDb>('SELECT * FROM ledger WHERE model = $1 ORDER BY version', [
+      model,
+    ]);
+    return r.rows.map(toLedger);
+  }
+
+  async counts(model: string): Promise<ModelCounts> {
+    const r = await this.pool.query<{ d: number; p: number; r: number; f: number }>(
+      `SELECT (SELECT COUNT(*) FROM decisions WHERE model = $1) AS d,
+              (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS p,
+              (SELECT COALESCE(SUM(rewards), 0)::bigint FROM ledger WHERE model = $1) AS r,
+              (SELECT COUNT(*) FROM decisions WHERE model = $1 AND reward_source = 'default') AS f`,
+      [model],
+    );
+    const row = r.rows[0]!;
+    return { decisions: row.d, pendingRewards: row.p, releasedRewards: row.r, defaultRewards: row.f };
+  }
+
+  async exportDecisions(model: string, options: ExportOptions): Promise<readonly DecisionRow[]> {
+    const r = await this.pool.query<DecisionDb>(
+      'SELECT * FROM decisions WHERE model = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      [model, options.afterSeq ?? 0, options.limit],
+    );
+    return r.rows.map(toDecision);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  /**
+   * Not done by the service on PostgreSQL: back up with the database's own tools (pg_dump for a
+   * consistent logical copy, or base backups with WAL archiving), which also cover the replicas.
+   */
+  async backup(_path: string): Promise<void> {
+    throw new Error(
+      'PostgresStore: backup is done with PostgreSQL tools (pg_dump, or base backups with WAL archiving); see docs/serving-replicas.md.',
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await Promise.all([...this.listeners].map((c) => c.end().catch(() => {})));
+    this.listeners.clear();
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The storage interface of the decision service: one implementation per engine (SQLite here,
+ * PostgreSQL behind the same interface), and one test suite run against each
+ * (`test/store/storeContract.ts`).
+ *
+ * Every write that matters is one transaction named for what it guarantees:
+ * - `insertDecision`: a decision is stored before its response leaves the server.
+ * - `recordReward`: the reward, and, when it completed a batch, the release (new policy snapshot,
+ *   ledger row, the batch's raw rewards deleted and its decisions marked released) commit together,
+ *   so a crash before the commit releases nothing and a crash after it never releases again. The
+ *   default reward of an event whose reward never came goes through the same call.
+ *
+ * Methods return promises so that an engine with a network round trip fits; the SQLite engine is
+ * synchronous inside (better-sqlite3), so its transaction has committed when the call returns.
+ */
+
+import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
+import type { StoreConflictError } from './StoreConflictError.js';
+
+/** What `recordReward` did. `recorded`: committed; the other outcomes changed nothing. */
+export type RecordRewardOutcome = 'recorded' | 'unknown-event' | 'duplicate';
+
+/** One reward to record (the decision must exist and have no reward yet). */
+export interface RewardInput {
+  readonly model: string;
+  readonly eventId: string;
+  /** The reward in [0, 1]. */
+  readonly reward: number;
+  /** Milliseconds since the epoch. */
+  readonly time: number;
+  /** 'given': sent by a client; 'default': the model's default reward after the window. */
+  readonly source: 'given' | 'default';
+  /** Keep the reward value on the decision row for the export (the model's `logRewards`). */
+  readonly logReward: boolean;
+}
+
+/** The state a model's policy is rebuilt from: the last released snapshot, then the pending rewards. */
+export interface ModelState {
+  /** Policy snapshot written with the last release (the fresh policy's before the first release). */
+  readonly snapshot: string;
+  /** Number of committed releases (the model version). */
+  readonly version: number;
+  /** Rounds the policy had learned at the last release (0 before). */
+  readonly rounds: number;
+  /** Rewards received since the last release, in arrival order. */
+  readonly pending: readonly PendingReward[];
+}
+
+/** Counts shown in a model's status. */
+export interface ModelCounts {
+  readonly decisions: number;
+  readonly pendingRewards: number;
+  readonly releasedRewards: number;
+  readonly defaultRewards: number;
+}
+
+/** Options of {@link Store.exportDecisions}. */
+export interface ExportOptions {
+  /** Only decisions with `seq` greater than this (paging); default: from the first. */
+  readonly afterSeq?: number;
+  /** At most this many rows. */
+  readonly limit: number;
+}
+
+export interface Store {
+  /** 'sqlite' or 'postgres'. */
+  readonly engine: string;
+  /**
+   * Creates the model, first wins: when a model of that name exists it is returned unchanged with
+   * `created: false` (the caller compares the settings).
+   */
+  createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }>;
+  getModel(name: string): Promise<ModelRow | null>;
+  listModels(): Promise<readonly ModelRow[]>;
+  /** Stores a decision; false (and nothing written) when the model already has that event id. */
+  insertDecision(row: DecisionRow): Promise<boolean>;
+  getDecision(model: string, eventId: string): Promise<DecisionRow | null>;
+  /**
+   * One transaction: re-checks that the decision exists and has no reward, stores the reward as
+   * pending, and applies `release` when given (see {@link ReleaseInput}). Nothing is written unless
+   * the outcome is 'recorded'. Throws {@link StoreConflictError} (nothing written) when the release's
+   * version is not the stored version + 1 (a second release of the same batch).
+   */
+  recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome>;
+  /**
+   * Decisions of `model` without a reward whose time is before `before` (ms), oldest first, at most
+   * `limit`: the candidates for the default reward.
+   */
+  expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]>;
+  /** Last snapshot, version and pending rewards of a model (null when the model does not exist). */
+  loadModelState(model: string): Promise<ModelState | null>;
+  /** The model's releases, oldest first. */
+  ledger(model: string): Promise<readonly LedgerRow[]>;
+  counts(model: string): Promise<ModelCounts>;
+  /** Decisions in the order they were made (by `seq`). */
+  exportDecisions(model: string, options: ExportOptions): Promise<readonly DecisionRow[]>;
+  /** Liveness of the engine (a trivial query). */
+  ping(): Promise<void>;
+  /** Writes a consistent copy of the database to `path` (online backup). */
+  backup(path: string): Promise<void>;
+  close(): Promise<void>;
+}

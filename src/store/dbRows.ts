@@ -1,0 +1,97 @@
+/**
+ * Rows as both engines store them (the columns of ./schema.ts; times, versions and counts as numbers,
+ * features as exact float64 bytes, JSON-valued fields as text) and their decoding into the
+ * engine-neutral rows of ./rows.ts.
+ */
+import { blobToFloat64 } from './float64Blob.js';
+import type { DecisionRow, LedgerRow, ModelRow, ModelSettings, RewardState } from './rows.js';
+
+/** How `decisions.reward_state` stores a {@link RewardState}. */
+export const STATE_CODE: Readonly<Record<RewardState, number>> = { none: 0, pending: 1, released: 2 };
+export const STATE_NAME: readonly RewardState[] = ['none', 'pending', 'released'];
+
+/** A `decisions` row as read. */
+export interface DecisionDb {
+  seq: number;
+  model: string;
+  event_id: string;
+  time: number;
+  arm_ids: string;
+  features: Buffer;
+  dim: number;
+  chosen: number;
+  chosen_features: Buffer;
+  probabilities: string;
+  model_version: number;
+  reward_state: number;
+  reward: number | null;
+  reward_source: string | null;
+  release: number | null;
+}
+
+/** A `models` row as read. */
+export interface ModelDb {
+  name: string;
+  policy: string;
+  options: string;
+  settings: string;
+  created_at: number;
+  version: number;
+  rounds: number;
+  snapshot: string;
+}
+
+export function toModel(r: ModelDb): ModelRow {
+  return {
+    name: r.name,
+    policy: r.policy,
+    options: JSON.parse(r.options) as Record<string, unknown>,
+    settings: JSON.parse(r.settings) as ModelSettings,
+    createdAt: r.created_at,
+    version: r.version,
+    snapshot: r.snapshot,
+  };
+}
+
+export function toDecision(r: DecisionDb): DecisionRow {
+  return {
+    model: r.model,
+    eventId: r.event_id,
+    seq: r.seq,
+    time: r.time,
+    armIds: JSON.parse(r.arm_ids) as string[],
+    features: blobToFloat64(r.features),
+    dim: r.dim,
+    chosen: r.chosen,
+    chosenFeatures: blobToFloat64(r.chosen_features),
+    probabilities: JSON.parse(r.probabilities) as number[],
+    modelVersion: r.model_version,
+    rewardState: STATE_NAME[r.reward_state] ?? 'none',
+    reward: r.reward,
+    rewardSource: r.reward_source === 'given' || r.reward_source === 'default' ? r.reward_source : null,
+    release: r.release,
+  };
+}
+
+/** A `ledger` row as read. */
+export interface LedgerDb {
+  model: string;
+  version: number;
+  time: number;
+  releases: number;
+  rounds: number;
+  rewards: number;
+  spent: string;
+}
+
+export function toLedger(r: LedgerDb): LedgerRow {
+  return {
+    model: r.model,
+    version: r.version,
+    time: r.time,
+    releases: r.releases,
+    rounds: r.rounds,
+    rewards: r.rewards,
+    spent: JSON.parse(r.spent) as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,38 @@
+/** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
+
+export {
+  type ComputeRelease,
+  type MigrationResult,
+  migratePostgres,
+  PostgresStore,
+  type PostgresStoreOptions,
+  RELEASE_CHANNEL,
+} from './PostgresStore.js';
+export type {
+  DecisionRow,
+  LedgerRow,
+  LoggedArm,
+  ModelRow,
+  ModelSettings,
+  NewModelRow,
+  PendingReward,
+  ReleaseInput,
+  RewardState,
+} from './rows.js';
+export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
+export type {
+  ExportOptions,
+  ModelCounts,
+  ModelState,
+  RecordRewardOutcome,
+  RewardInput,
+  Store,
+} from './Store.js';
+export { StoreConflictError } from './StoreConflictError.js';
+export {
+  MIGRATIONS,
+  type Migration,
+  migrationStatements,
+  SCHEMA_VERSION,
+  type SqlDialect,
+} from './schema.js';

@@ -1,0 +1,104 @@
+/**
+ * The rows the service keeps, engine-neutral. Times are milliseconds since the epoch; features are
+ * Float64Array (stored exactly); JSON-valued fields are kept as parsed values.
+ */
+
+/** Per-model settings that are not policy options. */
+export interface ModelSettings {
+  /** Seconds after a decision within which its reward is accepted. */
+  readonly rewardWindowSeconds: number;
+  /** Reward applied to a decision whose reward never came within the window, or null (none). */
+  readonly defaultReward: number | null;
+  /** Only 'first' (the first reward of an event counts; later ones are refused as duplicates). */
+  readonly duplicateRule: 'first';
+  /** Keep reward values on decision rows for the NDJSON export (off by default). */
+  readonly logRewards: boolean;
+  /** Monte Carlo draws for the arm probabilities of Thompson-sampling policies. */
+  readonly probabilitySamples: number;
+}
+
+export interface NewModelRow {
+  readonly name: string;
+  readonly policy: string;
+  /** The policy options as created (JSON-safe). */
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly settings: ModelSettings;
+  readonly createdAt: number;
+  /** Snapshot of the fresh policy (state before any round). */
+  readonly snapshot: string;
+}
+
+export interface ModelRow extends NewModelRow {
+  /** Committed releases (the model version). */
+  readonly version: number;
+}
+
+/** One arm of a decision as logged. */
+export interface LoggedArm {
+  readonly id: string;
+  readonly features: readonly number[];
+}
+
+/** Reward state of a decision. */
+export type RewardState = 'none' | 'pending' | 'released';
+
+export interface DecisionRow {
+  readonly model: string;
+  readonly eventId: string;
+  /** Order of the decision within its model (assigned by the store on insert; 0 when inserting). */
+  readonly seq: number;
+  readonly time: number;
+  /** The candidate arms' ids. */
+  readonly armIds: readonly string[];
+  /** K x d features as given (row-major), for the export. */
+  readonly features: Float64Array;
+  readonly dim: number;
+  readonly chosen: number;
+  /** The chosen arm's features after clipping (what the policy learns from). */
+  readonly chosenFeatures: Float64Array;
+  readonly probabilities: readonly number[];
+  readonly modelVersion: number;
+  readonly rewardState: RewardState;
+  /** The reward, only when the model logs rewards and one was recorded. */
+  readonly reward: number | null;
+  /** 'given', 'default' or null (no reward yet). */
+  readonly rewardSource: 'given' | 'default' | null;
+  /** The release that used this decision's reward (null until released). */
+  readonly release: number | null;
+}
+
+/** A reward received and not yet released: replayed in order after a restart. */
+export interface PendingReward {
+  readonly eventId: string;
+  readonly reward: number;
+  readonly features: Float64Array;
+}
+
+/**
+ * A batch release, committed in the same transaction as the reward that completed it: the policy
+ * snapshot after the release, the new ledger row, and every pending reward of the model (including
+ * the one being recorded) marked released and deleted.
+ */
+export interface ReleaseInput {
+  /** The new model version; must be the stored version + 1 (checked: no release twice). */
+  readonly version: number;
+  readonly snapshot: string;
+  /** What the ledger reports after this release (JSON-safe). */
+  readonly spent: Readonly<Record<string, unknown>>;
+  /** Ledger releases this transaction added (a batched policy adds 1; a tree mechanism may add more). */
+  readonly releases: number;
+  /** Rounds learned by the policy after this release. */
+  readonly rounds: number;
+}
+
+export interface LedgerRow {
+  readonly model: string;
+  /** 1, 2, ...: equals the model version this release produced. */
+  readonly version: number;
+  readonly time: number;
+  readonly releases: number;
+  readonly rounds: number;
+  /** Rewards whose raw values this release consumed (and deleted). */
+  readonly rewards: number;
+  readonly spent: Readonly<Record<string, unknown>>;
+}

@@ -1,0 +1,183 @@
+/**
+ * The one schema of the decision service, written once and rendered for each engine (SQLite and
+ * PostgreSQL), with its numbered migrations. Both engines keep the schema version in
+ * `meta(key = 'schema_version')` and refuse a database written by a newer version.
+ *
+ * Only column types and the sequence column differ between the engines:
+ *
+ * | logical | SQLite (STRICT tables) | PostgreSQL |
+ * | --- | --- | --- |
+ * | text | TEXT | TEXT |
+ * | int (32-bit) | INTEGER | INTEGER |
+ * | bigint (times in ms, versions) | INTEGER | BIGINT |
+ * | real | REAL | DOUBLE PRECISION |
+ * | blob (exact Float64Array bytes) | BLOB | BYTEA |
+ * | seq (insertion order) | INTEGER PRIMARY KEY | BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY |
+ *
+ * A new migration is appended to {@link MIGRATIONS} (never edit a released one) and raises
+ * {@link SCHEMA_VERSION}.
+ */
+
+/** The engines the schema is rendered for. */
+export type SqlDialect = 'sqlite' | 'postgres';
+
+type ColumnType = 'text' | 'int' | 'bigint' | 'real' | 'blob' | 'seq';
+
+interface Column {
+  readonly name: string;
+  readonly type: ColumnType;
+  /** Extra constraint text, identical in both dialects (e.g. 'NOT NULL', 'NOT NULL DEFAULT 0'). */
+  readonly constraint?: string;
+}
+
+interface Table {
+  readonly name: string;
+  readonly columns: readonly Column[];
+  /** Table constraint, e.g. 'PRIMARY KEY (model, version)'. */
+  readonly primaryKey?: string;
+}
+
+interface Index {
+  readonly name: string;
+  readonly table: string;
+  readonly columns: string;
+  readonly unique?: boolean;
+  /** Partial-index predicate (both engines support WHERE on an index). */
+  readonly where?: string;
+}
+
+/** One schema change: what it adds, as engine-neutral tables and indexes. */
+export interface Migration {
+  readonly version: number;
+  readonly description: string;
+  readonly tables: readonly Table[];
+  readonly indexes: readonly Index[];
+}
+
+const TYPES: Readonly<Record<SqlDialect, Readonly<Record<ColumnType, string>>>> = {
+  sqlite: {
+    text: 'TEXT',
+    int: 'INTEGER',
+    bigint: 'INTEGER',
+    real: 'REAL',
+    blob: 'BLOB',
+    seq: 'INTEGER PRIMARY KEY',
+  },
+  postgres: {
+    text: 'TEXT',
+    int: 'INTEGER',
+    bigint: 'BIGINT',
+    real: 'DOUBLE PRECISION',
+    blob: 'BYTEA',
+    seq: 'BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY',
+  },
+};
+
+const c = (name: string, type: ColumnType, constraint?: string): Column =>
+  constraint === undefined ? { name, type } : { name, type, constraint };
+
+/** The migrations, oldest first; version i + 1 is MIGRATIONS[i]. */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'models, decisions, pending rewards, ledger',
+    tables: [
+      {
+        name: 'meta',
+        columns: [c('key', 'text', 'PRIMARY KEY'), c('value', 'text', 'NOT NULL')],
+      },
+      {
+        name: 'models',
+        columns: [
+          c('name', 'text', 'PRIMARY KEY'),
+          c('policy', 'text', 'NOT NULL'),
+          c('options', 'text', 'NOT NULL'),
+          c('settings', 'text', 'NOT NULL'),
+          c('created_at', 'bigint', 'NOT NULL'),
+          c('version', 'bigint', 'NOT NULL DEFAULT 0'),
+          c('rounds', 'bigint', 'NOT NULL DEFAULT 0'),
+          c('snapshot', 'text', 'NOT NULL'),
+        ],
+      },
+      {
+        name: 'decisions',
+        columns: [
+          c('seq', 'seq'),
+          c('model', 'text', 'NOT NULL'),
+          c('event_id', 'text', 'NOT NULL'),
+          c('time', 'bigint', 'NOT NULL'),
+          c('arm_ids', 'text', 'NOT NULL'),
+          c('features', 'blob', 'NOT NULL'),
+          c('dim', 'int', 'NOT NULL'),
+          c('chosen', 'int', 'NOT NULL'),
+          c('chosen_features', 'blob', 'NOT NULL'),
+          c('probabilities', 'text', 'NOT NULL'),
+          c('model_version', 'bigint', 'NOT NULL'),
+          c('reward_state', 'int', 'NOT NULL DEFAULT 0'),
+          c('reward', 'real'),
+          c('reward_source', 'text'),
+          c('release', 'bigint'),
+        ],
+      },
+      {
+        name: 'pending_rewards',
+        columns: [
+          c('seq', 'seq'),
+          c('model', 'text', 'NOT NULL'),
+          c('event_id', 'text', 'NOT NULL'),
+          c('reward', 'real', 'NOT NULL'),
+          c('features', 'blob', 'NOT NULL'),
+        ],
+      },
+      {
+        name: 'ledger',
+        columns: [
+          c('model', 'text', 'NOT NULL'),
+          c('version', 'bigint', 'NOT NULL'),
+          c('time', 'bigint', 'NOT NULL'),
+          c('releases', 'bigint', 'NOT NULL'),
+          c('rounds', 'bigint', 'NOT NULL'),
+          c('rewards', 'bigint', 'NOT NULL'),
+          c('spent', 'text', 'NOT NULL'),
+        ],
+        primaryKey: 'PRIMARY KEY (model, version)',
+      },
+    ],
+    indexes: [
+      { name: 'decisions_event', table: 'decisions', columns: 'model, event_id', unique: true },
+      { name: 'decisions_open', table: 'decisions', columns: 'model, time', where: 'reward_state = 0' },
+      { name: 'pending_model', table: 'pending_rewards', columns: 'model, seq' },
+    ],
+  },
+];
+
+/** The schema version this code writes and reads (the last migration's). */
+export const SCHEMA_VERSION: number = MIGRATIONS.length;
+
+/**
+ * The SQL statements of one migration for an engine, in order (CREATE ... IF NOT EXISTS, so a
+ * migration interrupted before its version was recorded can run again).
+ *
+ * @example
+ * migrationStatements(MIGRATIONS[0]!, 'postgres')[1];
+ * // 'CREATE TABLE IF NOT EXISTS models (name TEXT PRIMARY KEY, policy TEXT NOT NULL, ...)'
+ */
+export function migrationStatements(migration: Migration, dialect: SqlDialect): string[] {
+  const types = TYPES[dialect];
+  const strict = dialect === 'sqlite' ? ' STRICT' : '';
+  const out: string[] = [];
+  for (const t of migration.tables) {
+    const parts = t.columns.map((col) =>
+      [col.name, types[col.type], col.constraint].filter((x) => x !== undefined).join(' '),
+    );
+    if (t.primaryKey !== undefined) parts.push(t.primaryKey);
+    out.push(`CREATE TABLE IF NOT EXISTS ${t.name} (${parts.join(', ')})${strict}`);
+  }
+  for (const i of migration.indexes) {
+    const where = i.where === undefined ? '' : ` WHERE ${i.where}`;
+    out.push(
+      `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${i.name} ON ${i.table} (${i.columns})${where}`,
+    );
+  }
+  return out;
+}

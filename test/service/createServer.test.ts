@@ -1,0 +1,413 @@
+/** API tests: every endpoint and every error status of the decision service. */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AdaPrivateClientError } from '../../src/client/index.js';
+import { startTestServer, TEST_KEY, type TestServer } from './testServer.js';
+
+const TS = { policy: 'adaprivate-ts', options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3, seed: 7 } };
+const ARMS = [
+  { id: 'a', features: [0.6, 0.8] },
+  { id: 'b', features: [0, 1] },
+  { id: 'c', features: [3, 4] }, // clipped to [0.6, 0.8]
+];
+
+async function codeOf(p: Promise<unknown>): Promise<[number, string]> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof AdaPrivateClientError, String(e));
+    assert.doesNotMatch(e.message, /\n\s+at /, 'no stack trace in an answer');
+    return [e.status, e.code];
+  }
+  assert.fail('expected an error answer');
+}
+
+describe('decision service API', () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer();
+  });
+  after(() => t.close());
+
+  test('health, metrics and the OpenAPI document need no key', async () => {
+    const h = await fetch(`${t.url}/health`);
+    assert.equal(h.status, 200);
+    assert.deepEqual(Object.keys((await h.json()) as object).sort(), ['engine', 'status', 'version']);
+    const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as {
+      openapi: string;
+      // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document's nested shape
+      paths: Record<string, any>;
+    };
+    assert.match(doc.openapi, /^3\./);
+    for (const p of [
+      '/v1/models',
+      '/v1/models/{name}',
+      '/v1/models/{name}/rank',
+      '/v1/models/{name}/rewards',
+      '/v1/models/{name}/ledger',
+      '/v1/models/{name}/decisions',
+      '/health',
+      '/metrics',
+    ]) {
+      assert.ok(p in doc.paths, `OpenAPI lists ${p}`);
+    }
+    const rewardSchema =
+      doc.paths['/v1/models/{name}/rewards'].post.requestBody.content['application/json'].schema;
+    assert.deepEqual(
+      [rewardSchema.properties.reward.minimum, rewardSchema.properties.reward.maximum],
+      [0, 1],
+    );
+    await t.client.createModel('metrics-m', TS);
+    const d = await t.client.rank('metrics-m', { arms: ARMS });
+    await t.client.reward('metrics-m', { eventId: d.eventId, reward: 1 });
+    const m = await (await fetch(`${t.url}/metrics`)).text();
+    assert.match(m, /adaprivate_decisions_total\{model="metrics-m"\} 1/);
+    assert.match(m, /adaprivate_rewards_total\{model="metrics-m",outcome="recorded"\} 1/);
+    assert.match(m, /adaprivate_http_request_duration_seconds_bucket/);
+  });
+
+  test('every /v1 route needs the API key (401 unauthorized)', async () => {
+    for (const [method, path, body] of [
+      ['PUT', '/v1/models/x', TS],
+      ['GET', '/v1/models', undefined],
+      ['GET', '/v1/models/x', undefined],
+      ['POST', '/v1/models/x/rank', { arms: ARMS }],
+      ['POST', '/v1/models/x/rewards', { eventId: 'e', reward: 1 }],
+      ['GET', '/v1/models/x/ledger', undefined],
+      ['GET', '/v1/models/x/decisions', undefined],
+    ] as const) {
+      for (const auth of [undefined, 'Bearer wrong-key-0123456789', TEST_KEY, `Bearer ${TEST_KEY}x`]) {
+        const r = await t.raw(method, path, body, { authorization: auth ?? '' });
+        assert.equal(r.status, 401, `${method} ${path} with ${auth}`);
+        assert.equal(r.body.code, 'unauthorized');
+        assert.ok(!r.text.includes(TEST_KEY), 'the key is never echoed');
+      }
+    }
+  });
+
+  test('create: 201, then 200 (same), 409 on a changed privacy parameter or option, 400 on bad input', async () => {
+    const a = await t.client.createModel('m1', TS);
+    assert.equal(a.created, true);
+    assert.equal(a.settings.rewardWindowSeconds, 3600);
+    assert.equal(a.settings.defaultReward, null);
+    assert.equal(a.settings.logRewards, false);
+    const b = await t.raw('PUT', '/v1/models/m1', TS);
+    assert.equal(b.status, 200);
+    assert.equal(b.body.created, false);
+    // the same model without the seed (the stored one is kept) is still the same
+    const noSeed = { policy: TS.policy, options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3 } };
+    assert.equal((await t.client.createModel('m1', noSeed)).created, false);
+    assert.deepEqual(
+      await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, epsilon: 2 } })),
+      [409, 'privacy_parameters_changed'],
+    );
+    assert.deepEqual(
+      await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, batchSize: 4 } })),
+      [409, 'privacy_parameters_changed'],
+    );
+    assert.deepEqual(
+      await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, lambda: 2 } })),
+      [409, 'model_exists'],
+    );
+    assert.deepEqual(await codeOf(t.client.createModel('m1', { ...TS, rewardWindowSeconds: 5 })), [
+      409,
+      'model_exists',
+    ]);
+    assert.deepEqual(await codeOf(t.client.createModel('m1', { ...TS, policy: 'lints' })), [
+      409,
+      'model_exists',
+    ]);
+    assert.deepEqual(await codeOf(t.client.createModel('m2', { ...TS, policy: 'nope' })), [
+      400,
+      'unknown_policy',
+    ]);
+    assert.deepEqual(
+      await codeOf(t.client.createModel('m2', { ...TS, options: { ...TS.options, dim: 0 } })),
+      [400, 'invalid_options'],
+    );
+    assert.deepEqual(
+      await codeOf(t.client.createModel('m2', { ...TS, options: { ...TS.options, noiseSeed: 1 } })),
+      [400, 'noise_seed_refused'],
+    );
+    assert.deepEqual(await codeOf(t.client.createModel('bad name', TS)), [400, 'invalid_request']);
+    assert.deepEqual(await codeOf(t.client.createModel('m2', { ...TS, extra: 1 } as never)), [
+      400,
+      'invalid_request',
+    ]);
+    assert.deepEqual(await codeOf(t.client.createModel('m2', { ...TS, defaultReward: 1.5 })), [
+      400,
+      'invalid_request',
+    ]);
+    const names = (await t.client.listModels()).map((m) => m.name);
+    assert.ok(names.includes('m1') && !names.includes('m2'));
+  });
+
+  test('rank: a decision with every arm probability; 404, 409, 400 and 413 for bad requests', async () => {
+    await t.client.createModel('r', TS);
+    const d = await t.client.rank('r', { eventId: 'ev-1', arms: ARMS });
+    assert.equal(d.eventId, 'ev-1');
+    assert.ok(d.chosen >= 0 && d.chosen < 3);
+    assert.equal(d.chosenId, ARMS[d.chosen]!.id);
+    assert.equal(d.probabilities.length, 3);
+    assert.ok(Math.abs(d.probabilities.reduce((s, p) => s + p, 0) - 1) < 1e-9);
+    assert.equal(d.modelVersion, 0);
+    const g = await t.client.rank('r', { arms: ARMS });
+    assert.match(g.eventId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    assert.deepEqual(await codeOf(t.client.rank('r', { eventId: 'ev-1', arms: ARMS })), [
+      409,
+      'event_exists',
+    ]);
+    assert.deepEqual(await codeOf(t.client.rank('nope', { arms: ARMS })), [404, 'model_not_found']);
+    assert.deepEqual(await codeOf(t.client.rank('r', { arms: [{ id: 'a', features: [1, 2, 3] }] })), [
+      400,
+      'dimension_mismatch',
+    ]);
+    assert.deepEqual(
+      await codeOf(
+        t.client.rank('r', {
+          arms: [
+            { id: 'a', features: [1, 0] },
+            { id: 'a', features: [0, 1] },
+          ],
+        }),
+      ),
+      [400, 'duplicate_arm_id'],
+    );
+    assert.deepEqual(await codeOf(t.client.rank('r', { arms: [] })), [400, 'invalid_request']);
+    const badFeature = await t.raw('POST', '/v1/models/r/rank', { arms: [{ id: 'a', features: ['1', 0] }] });
+    assert.equal(badFeature.status, 400);
+    assert.equal(badFeature.body.code, 'invalid_request');
+    const invalidJson = await t.raw('POST', '/v1/models/r/rank', '{"arms": [');
+    assert.equal(invalidJson.status, 400);
+    assert.equal(invalidJson.body.code, 'invalid_json');
+    const wrongType = await t.raw('POST', '/v1/models/r/rank', '<arms/>', {
+      'content-type': 'application/xml',
+    });
+    assert.equal(wrongType.status, 415);
+    assert.equal(wrongType.body.code, 'unsupported_media_type');
+    const none = await t.raw('GET', '/v1/nothing/here');
+    assert.equal(none.status, 404);
+    assert.equal(none.body.code, 'route_not_found');
+  });
+
+  test('limits: body size (413), arms per request and feature length (400)', async () => {
+    const small = await startTestServer({ limits: { bodyBytes: 2000, arms: 4, features: 3 } });
+    try {
+      await small.client.createModel('l', { policy: 'linucb', options: { dim: 3, horizon: 100, seed: 1 } });
+      const arms = (n: number, d: number) =>
+        Array.from({ length: n }, (_, i) => ({ id: `a${i}`, features: new Array(d).fill(0.1) }));
+      assert.equal((await small.client.rank('l', { arms: arms(4, 3) })).probabilities.length, 4);
+      const many = await small.raw('POST', '/v1/models/l/rank', { arms: arms(5, 3) });
+      assert.equal(many.status, 400);
+      assert.match(many.body.message, /must NOT have more than 4 items/);
+      const long = await small.raw('POST', '/v1/models/l/rank', {
+        arms: [{ id: 'x', features: [0, 0, 0, 0] }],
+      });
+      assert.equal(long.status, 400);
+      assert.match(long.body.message, /features must NOT have more than 3 items/);
+      const big = await small.raw('POST', '/v1/models/l/rank', {
+        arms: arms(4, 3),
+        eventId: 'x'.repeat(3000),
+      });
+      assert.equal(big.status, 413);
+      assert.equal(big.body.code, 'body_too_large');
+    } finally {
+      await small.close();
+    }
+  });
+
+  test('reward: recorded once; 404 unknown, 409 duplicate, 400 out of range, 410 after the window; nothing half-applied', async () => {
+    await t.client.createModel('w', { ...TS, rewardWindowSeconds: 60 });
+    const d1 = await t.client.rank('w', { arms: ARMS });
+    const d2 = await t.client.rank('w', { arms: ARMS });
+    const r = await t.client.reward('w', { eventId: d1.eventId, reward: 0.5 });
+    assert.deepEqual(r, { eventId: d1.eventId, status: 'recorded', released: false, modelVersion: 0 });
+    const before = await t.client.status('w');
+    assert.deepEqual(await codeOf(t.client.reward('w', { eventId: d1.eventId, reward: 1 })), [
+      409,
+      'duplicate_reward',
+    ]);
+    assert.deepEqual(await codeOf(t.client.reward('w', { eventId: 'none', reward: 1 })), [
+      404,
+      'event_not_found',
+    ]);
+    assert.deepEqual(await codeOf(t.client.reward('w', { eventId: d2.eventId, reward: 1.01 })), [
+      400,
+      'reward_out_of_range',
+    ]);
+    assert.deepEqual(await codeOf(t.client.reward('w', { eventId: d2.eventId, reward: -0.01 })), [
+      400,
+      'reward_out_of_range',
+    ]);
+    const str = await t.raw('POST', '/v1/models/w/rewards', { eventId: d2.eventId, reward: '1' });
+    assert.equal(str.status, 400);
+    assert.equal(str.body.code, 'invalid_request');
+    assert.deepEqual(await codeOf(t.client.reward('nope', { eventId: d2.eventId, reward: 1 })), [
+      404,
+      'model_not_found',
+    ]);
+    t.advance(60_001);
+    assert.deepEqual(await codeOf(t.client.reward('w', { eventId: d2.eventId, reward: 1 })), [
+      410,
+      'reward_window_closed',
+    ]);
+    const after = await t.client.status('w');
+    for (const k of ['rounds', 'pendingRewards', 'releasedRewards', 'modelVersion', 'decisions'] as const) {
+      assert.equal(after[k], before[k], k);
+    }
+    assert.equal(after.rounds, 1);
+    assert.equal(after.pendingRewards, 1);
+  });
+
+  test('a reward that completes a batch releases it with the ledger entry; status and ledger agree', async () => {
+    await t.client.createModel('b', TS);
+    const released: boolean[] = [];
+    for (let i = 0; i < 7; i++) {
+      const d = await t.client.rank('b', { arms: ARMS });
+      assert.equal(d.modelVersion, Math.floor(i / 3));
+      released.push((await t.client.reward('b', { eventId: d.eventId, reward: i % 2 })).released);
+    }
+    assert.deepEqual(released, [false, false, true, false, false, true, false]);
+    const s = await t.client.status('b');
+    assert.equal(s.rounds, 7);
+    assert.equal(s.pendingRewards, 1);
+    assert.equal(s.releasedRewards, 6);
+    assert.equal(s.batchesReleased, 2);
+    assert.equal(s.modelVersion, 2);
+    assert.equal(s.privacy.releases, 2);
+    assert.equal(s.privacy.composition, 'parallel');
+    assert.ok(Math.abs(s.privacy.epsilon - 1) < 1e-6, `epsilon ${s.privacy.epsilon}`);
+    assert.equal(s.budget.boundedByHorizon, false);
+    assert.equal(s.budget.learning, true);
+    assert.equal(s.clippedFeatures, 7); // arm c is clipped in every decision
+    const l = await t.client.ledger('b');
+    assert.deepEqual(
+      l.releases.map((e) => [e.version, e.rewards, e.releases, e.rounds]),
+      [
+        [1, 3, 1, 3],
+        [2, 3, 1, 6],
+      ],
+    );
+    assert.equal(l.privacy.releases, 2);
+  });
+
+  test('default reward: decisions whose window closed get it once; a late reward gets 410', async () => {
+    await t.client.createModel('dflt', { ...TS, rewardWindowSeconds: 10, defaultReward: 0.25 });
+    const d1 = await t.client.rank('dflt', { arms: ARMS });
+    t.advance(11_000);
+    const d2 = await t.client.rank('dflt', { arms: ARMS });
+    await t.client.reward('dflt', { eventId: d2.eventId, reward: 1 }); // runs the sweep first
+    const s = await t.client.status('dflt');
+    assert.equal(s.defaultRewards, 1);
+    assert.equal(s.rounds, 2);
+    assert.deepEqual(await codeOf(t.client.reward('dflt', { eventId: d1.eventId, reward: 1 })), [
+      410,
+      'reward_window_closed',
+    ]);
+    t.advance(11_000);
+    const d3 = await t.client.rank('dflt', { arms: ARMS });
+    await t.client.reward('dflt', { eventId: d3.eventId, reward: 1 });
+    assert.equal((await t.client.status('dflt')).defaultRewards, 1, 'd2 had its reward: no default');
+  });
+
+  test('export: NDJSON decision log (contract 4); rewards only with logRewards', async () => {
+    await t.client.createModel('x', TS);
+    await t.client.createModel('xl', { ...TS, logRewards: true });
+    for (const name of ['x', 'xl']) {
+      const d = await t.client.rank(name, { eventId: 'e1', arms: ARMS });
+      await t.client.reward(name, { eventId: d.eventId, reward: 0.75 });
+      await t.client.rank(name, { eventId: 'e2', arms: ARMS });
+    }
+    const res = await t.raw('GET', '/v1/models/xl/decisions');
+    assert.equal(res.status, 200);
+    const lines = res.text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    assert.equal(lines.length, 2);
+    const [l1, l2] = lines;
+    assert.equal(l1.eventId, 'e1');
+    assert.equal(l1.reward, 0.75);
+    assert.ok(!('reward' in l2), 'no reward came for e2');
+    assert.deepEqual(l1.arms, ARMS, 'arms with their features as given');
+    assert.equal(l1.propensity, l1.probabilities[l1.chosen]);
+    assert.ok(l1.propensity > 0 && l1.propensity <= 1);
+    assert.equal(l1.model, 'xl');
+    assert.equal(l1.modelVersion, 0);
+    assert.ok(!Number.isNaN(Date.parse(l1.time)));
+    const plain = await t.client.exportDecisions('x');
+    assert.equal(plain.length, 2);
+    assert.ok(
+      plain.every((l) => !('reward' in l)),
+      'rewards are not logged by default',
+    );
+    assert.equal((await t.client.exportDecisions('x', { limit: 1 })).length, 1);
+    const bad = await t.raw('GET', '/v1/models/x/decisions?limit=0');
+    assert.equal(bad.status, 400);
+  });
+
+  test('a horizon-bounded policy stops learning at its horizon, keeps deciding, and says so', async () => {
+    await t.client.createModel('h', {
+      policy: 'dgs-linucb',
+      options: { dim: 2, horizon: 3, epsilon: 1, seed: 1 },
+    });
+    for (let i = 0; i < 3; i++) {
+      const d = await t.client.rank('h', { arms: ARMS });
+      await t.client.reward('h', { eventId: d.eventId, reward: 1 });
+    }
+    const s = await t.client.status('h');
+    assert.equal(s.budget.boundedByHorizon, true);
+    assert.equal(s.budget.roundsLeft, 0);
+    assert.equal(s.budget.learning, false);
+    assert.match(s.budget.note, /learns no more/);
+    const d = await t.client.rank('h', { arms: ARMS });
+    assert.equal(d.probabilities.length, 3);
+    assert.deepEqual(await codeOf(t.client.reward('h', { eventId: d.eventId, reward: 1 })), [
+      409,
+      'horizon_exhausted',
+    ]);
+    assert.equal((await t.client.status('h')).rounds, 3);
+  });
+});
+
+describe('decision service on a file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-svc-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a restart rebuilds every model: same rounds, pending rewards, version and guarantee', async () => {
+    const db = join(dir, 'r.db');
+    const a = await startTestServer({ db });
+    await a.client.createModel('m', TS);
+    for (let i = 0; i < 5; i++) {
+      const d = await a.client.rank('m', { arms: ARMS });
+      await a.client.reward('m', { eventId: d.eventId, reward: 1 });
+    }
+    const open = await a.client.rank('m', { eventId: 'open', arms: ARMS });
+    const s1 = await a.client.status('m');
+    await a.close();
+    const b = await startTestServer({ db });
+    try {
+      const s2 = await b.client.status('m');
+      for (const k of [
+        'rounds',
+        'pendingRewards',
+        'releasedRewards',
+        'modelVersion',
+        'decisions',
+        'batchesReleased',
+      ] as const) {
+        assert.equal(s2[k], s1[k], k);
+      }
+      assert.deepEqual(s2.privacy, s1.privacy);
+      // the decision made before the restart still takes its reward, and completes the batch
+      const r = await b.client.reward('m', { eventId: open.eventId, reward: 0 });
+      assert.equal(r.released, true);
+      assert.equal(r.modelVersion, 2);
+    } finally {
+      await b.close();
+    }
+  });
+});

@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import pg from 'pg';
+import type { ModelState, ReleaseInput } from '../../src/store/index.js';
+import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
+import { migratePostgres } from '../../src/store/PostgresStore.js';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { type PostgresServer, startPostgres } from '../support/postgres.js';
+import { createSumModel, sumRelease } from '../support/storeFixtures.js';
+import { storeContract } from './storeContract.js';
+
+let server: PostgresServer;
+before(async () => {
+  server = await startPostgres();
+});
+after(async () => {
+  await server?.stop();
+});
+
+storeContract('postgres', async () => PostgresStore.open(await server.createDatabase()));
+
+const reward = (model: string, eventId: string, r: number) => ({
+  model,
+  eventId,
+  reward: r,
+  time: 20,
+  source: 'given' as const,
+  logReward: false,
+});
+
+/** {@link sumRelease} that also records which events each computation saw. */
+function sumReleaseSeen(seen: string[][]) {
+  return (state: ModelState): ReleaseInput => {
+    seen.push(state.pending.map((p) => p.eventId));
+    return sumRelease(state);
+  };
+}
+
+test('PostgresStore: schema version check, the migrate step, and a newer database refused', async () => {
+  const url = await server.createDatabase();
+  await assert.rejects(PostgresStore.open(url, { migrate: false }), /schema version 0.*adaprivate migrate/);
+  const migrations = await Promise.all([migratePostgres(url), migratePostgres(url), migratePostgres(url)]);
+  // concurrent migrators serialise on the advisory lock: exactly one finds the empty database
+  assert.deepEqual(migrations.map((m) => m.from).sort(), [0, SCHEMA_VERSION, SCHEMA_VERSION]);
+  assert.deepEqual(await migratePostgres(url), { from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+  const store = await PostgresStore.open(url, { migrate: false });
+  await store.close();
+  await store.close(); // idempotent
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
+  await client.end();
+  await assert.rejects(PostgresStore.open(url), (e: Error) => {
+    assert.match(e.message, /schema version 99; this version of adaprivate reads up to 1/);
+    assert.doesNotMatch(e.message, /postgres:[^*@]+@/, 'the password must not appear in the message');
+    return true;
+  });
+  await assert.rejects(
+    PostgresStore.open(url, { poolSize: 0 }),
+    /poolSize must be a positive integer. Got 0/,
+  );
+});
+
+test('PostgresStore: the release hook runs inside the transaction (a throw rolls the release back)', async () => {
+  let armed = true;
+  const url = await server.createDatabase();
+  const store = await PostgresStore.open(url, {
+    beforeReleaseCommit: () => {
+      if (armed) throw new Error('crash here');
+    },
+  });
+  const heard: [string, number][] = [];
+  const unlisten = await store.onRelease((model, version) => heard.push([model, version]));
+  try {
+    await createSumModel(store, 'm', 2);
+    await store.recordReward(reward('m', 'e0', 1), null);
+    const rel = { version: 1, snapshot: 's1', spent: {}, releases: 1, rounds: 2 };
+    await assert.rejects(store.recordReward(reward('m', 'e1', 0.5), rel), /crash here/);
+    const st = await store.loadModelState('m');
+    assert.equal(st?.version, 0);
+    assert.deepEqual(
+      st?.pending.map((p) => p.eventId),
+      ['e0'],
+    );
+    assert.equal((await store.getDecision('m', 'e1'))?.rewardState, 'none');
+    assert.deepEqual(await store.ledger('m'), []);
+    armed = false;
+    assert.equal(await store.recordReward(reward('m', 'e1', 0.5), rel), 'recorded');
+    assert.equal((await store.ledger('m'))[0]?.rewards, 2);
+    // the notification of the rolled-back release was never delivered, the committed one was
+    const end = Date.now() + 20_000;
+    while (heard.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    await store.ping();
+    assert.deepEqual(heard, [['m', 1]]);
+    await unlisten();
+  } finally {
+    await store.close();
+  }
+});
+
+test('PostgresStore: racing releases of one version from two replicas: one commits, one conflicts', async () => {
+  const url = await server.createDatabase();
+  const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url)]);
+  try {
+    await createSumModel(a, 'm', 4);
+    const rel = { version: 1, snapshot: 's1', spent: {}, releases: 1, rounds: 2 };
+    const results = await Promise.allSettled([
+      a.recordReward(reward('m', 'e0', 1), rel),
+      b.recordReward(reward('m', 'e1', 1), rel),
+    ]);
+    const ok = results.filter((r) => r.status === 'fulfilled');
+    const failed = results.filter((r) => r.status === 'rejected');
+    assert.equal(ok.length, 1);
+    assert.equal(failed.length, 1);
+    assert.ok((failed[0] as PromiseRejectedResult).reason instanceof StoreConflictError);
+    assert.equal((await a.ledger('m')).length, 1);
+    assert.equal((await b.loadModelState('m'))?.version, 1);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('PostgresStore.releaseBatch: three replicas racing, every batch released exactly once, every reward once', async () => {
+  const url = await server.createDatabase();
+  const replicas = await Promise.all([0, 1, 2].map(() => PostgresStore.open(url, { poolSize: 4 })));
+  const batch = 7;
+  const n = 63;
+  try {
+    await createSumModel(replicas[0]!, 'm', n);
+    const seen: string[][] = [];
+    const compute = sumReleaseSeen(seen);
+    const rewards = Array.from({ length: n }, (_, i) => ((i * 37) % 101) / 100);
+    let attempts = 0;
+    // every reward goes through one replica, and then every replica tries to release at once
+    await Promise.all(
+      rewards.map(async (r, i) => {
+        const via = replicas[i % 3]!;
+        assert.equal(await via.recordReward(reward('m', `e${i}`, r), null), 'recorded');
+        await Promise.all(
+          replicas.map(async (rep) => {
+            attempts++;
+            await rep.releaseBatch('m', batch, 30, compute);
+          }),
+        );
+      }),
+    );
+    // rewards left pending by the last races are released by one more round of attempts
+    for (const rep of replicas) while ((await rep.releaseBatch('m', batch, 30, compute)) !== null);
+    const ledger = await replicas[1]!.ledger('m');
+    assert.deepEqual(
+      ledger.map((l) => l.version),
+      Array.from({ length: n / batch }, (_, i) => i + 1),
+    );
+    assert.ok(ledger.every((l) => l.rewards === batch));
+    assert.ok(attempts > ledger.length * 3, 'the replicas really raced');
+    // the computations that committed saw disjoint batches covering every reward once
+    assert.equal(seen.length >= ledger.length, true);
+    const state = await replicas[2]!.loadModelState('m');
+    assert.deepEqual(state?.pending, []);
+    const snap = JSON.parse(state?.snapshot ?? '{}') as { sum: number; rounds: number };
+    assert.equal(snap.rounds, n);
+    const exact = rewards.reduce((s, r) => s + r, 0);
+    assert.ok(Math.abs(snap.sum - exact) < 1e-9, `released sum ${snap.sum}, rewards ${exact}`);
+    const released = await replicas[0]!.exportDecisions('m', { limit: n + 1 });
+    assert.ok(released.every((d) => d.rewardState === 'released' && d.release !== null));
+    const byRelease = new Map<number, number>();
+    for (const d of released) byRelease.set(d.release!, (byRelease.get(d.release!) ?? 0) + 1);
+    assert.deepEqual([...byRelease.values()], Array(n / batch).fill(batch));
+    assert.deepEqual(await replicas[0]!.counts('m'), {
+      decisions: n,
+      pendingRewards: 0,
+      releasedRewards: n,
+      defaultRewards: 0,
+    });
+  } finally {
+    await Promise.all(replicas.map((r) => r.close()));
+  }
+});
+
+test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete or compute declines', async () => {
+  const url = await server.createDatabase();
+  const store = await PostgresStore.open(url);
+  try {
+    await createSumModel(store, 'm', 3);
+    await store.recordReward(reward('m', 'e0', 1), null);
+    let called = 0;
+    assert.equal(
+      await store.releaseBatch('m', 2, 1, () => {
+        called++;
+        return null;
+      }),
+      null,
+    );
+    assert.equal(called, 0, 'compute must not see an incomplete batch');
+    await store.recordReward(reward('m', 'e1', 0), null);
+    assert.equal(
+      await store.releaseBatch('m', 2, 1, () => {
+        called++;
+        return null;
+      }),
+      null,
+    );
+    assert.equal(called, 1);
+    assert.equal((await store.loadModelState('m'))?.pending.length, 2);
+    await assert.rejects(
+      store.releaseBatch('m', 2, 1, (s) => ({ ...sumRelease(s), version: 5 })),
+      StoreConflictError,
+    );
+    await assert.rejects(
+      store.releaseBatch('m', 0, 1, () => null),
+      /batchSize must be a positive integer/,
+    );
+    assert.equal(await store.releaseBatch('nope', 1, 1, () => null), null);
+    const heard: [string, number][] = [];
+    const other = await PostgresStore.open(url);
+    const unlisten = await other.onRelease((model, version) => heard.push([model, version]));
+    const row = await store.releaseBatch('m', 2, 1, sumRelease);
+    assert.deepEqual(row, {
+      model: 'm',
+      version: 1,
+      time: 1,
+      releases: 1,
+      rounds: 2,
+      rewards: 2,
+      spent: { releases: 1 },
+    });
+    assert.equal(await store.modelVersion('m'), 1);
+    // another replica hears of the committed release (and of no rolled-back one)
+    const end = Date.now() + 20_000;
+    while (heard.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    assert.deepEqual(heard, [['m', 1]]);
+    await unlisten();
+    await other.close();
+    await assert.rejects(store.backup('/tmp/x'), /pg_dump/);
+  } finally {
+    await store.close();
+  }
+});
