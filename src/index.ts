@@ -1,10 +1,52 @@
 /**
  * The public API of adaprivate, by name. Layers, bottom to top: random and linalg (numeric kernels),
- * privacy (accounting), policies, envs and data (environments), experiments (runner and reports).
+ * privacy (accounting), policies, envs and data (environments), evaluation (off-policy evaluation on
+ * decision logs), experiments (runner and reports).
  */
 
 export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
+export type {
+  ActionDistribution,
+  BootstrapOptions,
+  DecisionLog,
+  DecisionLogFormat,
+  DecisionRecord,
+  Estimate,
+  EstimatorId,
+  EvaluatedPolicy,
+  EvaluateOnLogOptions,
+  LearningMode,
+  LoadDecisionLogOptions,
+  OffPolicyEvaluation,
+  OpeInput,
+  PolicySource,
+  SelectingPolicy,
+  SyntheticLogging,
+} from './evaluation/index.js';
+export {
+  crossFitRewardModel,
+  decisionLogFromRecords,
+  directMethod,
+  doublyRobust,
+  ESTIMATOR_IDS,
+  effectiveSampleSize,
+  evaluatedFromPolicy,
+  evaluateOnLog,
+  ipw,
+  linearSoftmaxPolicy,
+  loadDecisionLog,
+  loggedValue,
+  logWarnings,
+  onPolicyValue,
+  opeInputFromLog,
+  replay,
+  replayTarget,
+  runPolicyOnLog,
+  snipw,
+  syntheticDecisions,
+  writeDecisionLog,
+} from './evaluation/index.js';
 export type {
   ArmProbabilities,
   Policy,
