@@ -8,9 +8,10 @@ export const VERSION: string = (() => {
         name?: string;
         version?: string;
       };
-      if (pkg.name === 'adaprivate' && typeof pkg.version === 'string') return pkg.version;
+      if ((pkg.name === 'adaprivate' || pkg.name === 'adaprivate-core') && typeof pkg.version === 'string')
+        return pkg.version;
     } catch {
-      // try the next location (src/ under tsx, dist/src/ when compiled)
+      // try the next location (src/ under tsx, dist/src/ when compiled, dist/ in adaprivate-core)
     }
   }
   return '0.0.0-unknown';

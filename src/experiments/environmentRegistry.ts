@@ -3,8 +3,12 @@
  * JSON-safe {@link EnvConfig}. Synthetic environments come from `src/envs`; `ratings` ones from the
  * data module's factories, which receive `options` verbatim.
  */
-import type { RatingsEnvOptions } from '../data/index.js';
-import { createRatingsEnvironment, createReplayStream, ratingsWarmStart } from '../data/index.js';
+// the data module's files directly, not its index: the runner stays free of the feature-preparation
+// stack (SVD, downloads), which the light core package does not ship
+import { RatingsEnvironment } from '../data/RatingsEnvironment.js';
+import type { RatingsEnvOptions } from '../data/RatingsEnvOptions.js';
+import { RatingsReplayStream } from '../data/RatingsReplayStream.js';
+import { ratingsWarmStart } from '../data/ratingsWarmStart.js';
 import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
@@ -32,7 +36,7 @@ function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Enviro
  */
 export function createEnvironment(env: EnvConfig, seed: number): Environment {
   if (env.kind === 'synthetic') return synthetic(env, seed);
-  return createRatingsEnvironment(env.options as unknown as RatingsEnvOptions, seed);
+  return new RatingsEnvironment(env.options as unknown as RatingsEnvOptions, seed);
 }
 
 /**
@@ -44,7 +48,7 @@ export function createEnvironment(env: EnvConfig, seed: number): Environment {
  */
 export function createReplay(env: EnvConfig, steps: number, seed: number): ReplayStream {
   if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed), steps, seed);
-  return createReplayStream(env.options as unknown as RatingsEnvOptions, seed);
+  return new RatingsReplayStream(env.options as unknown as RatingsEnvOptions, seed);
 }
 
 /**

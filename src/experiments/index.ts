@@ -6,6 +6,8 @@ export { cachePath, readCachedCell, writeCachedCell } from './cellCache.js';
 export { cellKey } from './cellKey.js';
 export { ExperimentConfigError } from './ExperimentConfigError.js';
 export { createEnvironment, createReplay } from './environmentRegistry.js';
+export type { ReplayEvaluation } from './evaluateReplay.js';
+export { evaluateReplay } from './evaluateReplay.js';
 export { expandGrid, paramCombinations } from './expandGrid.js';
 export { loadExperimentConfig } from './loadExperimentConfig.js';
 export type { BySeed } from './pairedTTest.js';

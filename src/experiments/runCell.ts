@@ -14,6 +14,7 @@ import { createPolicy, isPolicyId, policyInfo } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay, priorMeanOf } from './environmentRegistry.js';
+import { evaluateReplay } from './evaluateReplay.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
 function buildPolicy(cell: CellConfig, dim: number) {
@@ -85,40 +86,14 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
     );
   }
   const policy = buildPolicy(cell, stream.dim);
-  const k = stream.armsPerRound;
-  const features = new Float64Array(k * stream.dim);
-  const checkpoints: Checkpoint[] = [];
-  let cumR = 0;
-  let effective = 0;
-  for (let t = 1; t <= cell.horizon; t++) {
-    const logged = stream.nextStep(features);
-    const arm = policy.select(features, k);
-    if (arm === logged) {
-      const r = stream.loggedReward();
-      policy.update(r);
-      cumR += r;
-      effective++;
-    } else policy.discard(); // the logged arm differed: the round is not counted nor learned
-    if (isCheckpoint(t, cell)) {
-      checkpoints.push({
-        round: t,
-        cumulativeReward: cumR,
-        cumulativeExpectedReward: null,
-        cumulativeRegret: null,
-        effectiveSteps: effective,
-        ctr: effective > 0 ? cumR / effective : null,
-      });
-    }
-  }
-  policy.finish();
-  const ctr = effective > 0 ? cumR / effective : 0;
+  const out = evaluateReplay(policy, stream, { steps: cell.horizon, checkpointEvery: cell.checkpointEvery });
   return {
     policy,
-    checkpoints,
-    meanReward: ctr,
-    meanRealisedReward: ctr,
+    checkpoints: out.checkpoints,
+    meanReward: out.ctr,
+    meanRealisedReward: out.ctr,
     regret: null,
-    effectiveSteps: effective,
+    effectiveSteps: out.effectiveSteps,
   };
 }
 

@@ -14,7 +14,6 @@
 import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { Tinypool } from 'tinypool';
 import { VERSION } from '../version.js';
 import { type CachedCell, readCachedCell, writeCachedCell } from './cellCache.js';
 import { cellKey } from './cellKey.js';
@@ -128,6 +127,12 @@ async function runPooled(
 ): Promise<void> {
   // compiled: dist/src/experiments/cellWorker.js; from source under tsx: cellWorker.ts with the tsx loader
   const fromSource = import.meta.url.endsWith('.ts');
+  // loaded only for parallel runs: the light core package lists tinypool as an optional peer
+  const { Tinypool } = await import('tinypool').catch((err: unknown) => {
+    throw new Error(
+      `runExperiment: worker threads need the package tinypool (npm install tinypool@2.2.0); or pass inProcess: true to run the cells in this thread. ${String(err)}`,
+    );
+  });
   const pool = new Tinypool({
     filename: new URL(`./cellWorker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
     ...(fromSource ? { execArgv: ['--import', 'tsx'] } : {}),

@@ -130,17 +130,17 @@ export abstract class BasePolicy implements Policy {
     const info = policyInfo(id);
     this.name = info.displayName;
     this.boundedByHorizon = info.boundedByHorizon;
-    this.d = config.dim as number;
-    this.horizon = config.horizon as number;
-    const seed = config.seed as number;
+    this.d = config.dim;
+    this.horizon = config.horizon;
+    const seed = config.seed;
     this.seed = seed;
     this.rng = createRng(seed, 'policy');
-    const noiseSeed = config.noiseSeed;
+    const noiseSeed = 'noiseSeed' in config ? config.noiseSeed : undefined; // private policies only
     this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
     this.noiseRng = typeof noiseSeed === 'number' ? createRng(noiseSeed, 'privacy-noise') : new SecureRng();
     this.ledger = ledger;
     ledger?.setNoise(this.noiseKind);
-    this.maxPending = config.maxPending as number;
+    this.maxPending = config.maxPending;
     this.pending = new Float64Array((this.maxPending + 1) * this.d);
     this.pendingTicket = new Float64Array(this.maxPending + 1).fill(-1);
     this.xObs = new Float64Array(this.d);

@@ -84,12 +84,12 @@ export class BatchedRidgePolicy extends BasePolicy {
   ) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
+    this.lambda = config.lambda;
     this.exploration = exploration;
     this.batch = batch;
     this.factor = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
-    const prior = config.priorMean as readonly number[];
+    const prior = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * prior[i]!;
     this.s = new Float64Array(d);
     this.theta = new Float64Array(d);

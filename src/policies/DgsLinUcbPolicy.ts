@@ -23,7 +23,7 @@ import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import { gaussianEvent, type LedgerLike, type PrivacyEvent } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -46,15 +46,15 @@ export class DgsLinUcbPolicy extends BasePolicy {
   private stale = false;
   private event: PrivacyEvent;
 
-  constructor(id: PolicyId, config: PolicyConfig, rho: number, ledger: LedgerLike) {
+  constructor(id: PolicyId, config: PolicyConfigFor<'dgs-linucb'>, rho: number, ledger: LedgerLike) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
     this.rhoStep = rho / this.horizon;
     this.factor = new RidgeFactor(d, this.lambda, true);
     this.b = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * pm[i]!;
     this.theta = new Float64Array(d);
     this.factor.solve(this.b, this.theta);

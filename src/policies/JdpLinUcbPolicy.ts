@@ -31,7 +31,7 @@ import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -75,14 +75,14 @@ export class JdpLinUcbPolicy extends BasePolicy {
   private levelsUsed = 0;
   private dirty = true;
 
-  constructor(id: PolicyId, config: PolicyConfig, epsilon: number, ledger: LedgerLike) {
+  constructor(id: PolicyId, config: PolicyConfigFor<'jdp-linucb'>, epsilon: number, ledger: LedgerLike) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
-    this.failureProb = config.failureProb as number;
-    this.thetaBound = config.thetaBound as number;
-    const p = jdpParameters(epsilon, config.delta as number, this.horizon, d, this.failureProb);
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
+    this.failureProb = config.failureProb;
+    this.thetaBound = config.thetaBound;
+    const p = jdpParameters(epsilon, config.delta, this.horizon, d, this.failureProb);
     this.levels = p.levels;
     this.s = p.s;
     this.upsilon = p.upsilon;
@@ -91,7 +91,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
     this.scratch = new Float64Array(d * d);
     this.factor = new RidgeFactor(d, this.lambda + this.shift);
     this.u = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.u[i] = this.lambda * pm[i]!;
     this.nodeNoise = new Float64Array(this.levels * d);
     this.uNoisy = new Float64Array(d);

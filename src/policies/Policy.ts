@@ -5,6 +5,7 @@
  * Float64Array of K x d values (arm a occupies [a*d, (a+1)*d)).
  */
 import type { PrivacySpent } from '../privacy/ledger.js';
+import type { PolicyConfigMap } from './PolicyOptions.js';
 
 /**
  * The probability of each arm under the policy's own randomisation, given its current released
@@ -59,10 +60,10 @@ export type PolicyId =
   | 'rarely-switching-zcdp'
   | 'dgs-linucb';
 
-export interface Policy {
-  readonly id: PolicyId;
+export interface Policy<I extends PolicyId = PolicyId> {
+  readonly id: I;
   /** The frozen, validated configuration the policy was built from (recorded verbatim in results). */
-  readonly config: Readonly<Record<string, unknown>>;
+  readonly config: PolicyConfigMap[I];
   /**
    * Chooses one of `k` arms whose features are `features[0 .. k*d)`. Returns the arm index.
    * Features with norm above 1 are clipped (counted in `clippedCount`); non-finite features throw.

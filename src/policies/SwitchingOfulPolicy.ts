@@ -20,7 +20,7 @@ import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import type { LedgerLike, PrivacyEvent } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -49,7 +49,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
 
   constructor(
     id: PolicyId,
-    config: PolicyConfig,
+    config: PolicyConfigFor<'adac-oful-zcdp' | 'rarely-switching-zcdp'>,
     forgetting: boolean,
     rho: number,
     event: PrivacyEvent,
@@ -57,9 +57,9 @@ export class SwitchingOfulPolicy extends BasePolicy {
   ) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
-    this.logC = Math.log(config.cTrigger as number);
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
+    this.logC = Math.log(config.cTrigger);
     this.sigma = 1 / Math.sqrt(2 * rho);
     this.forgetting = forgetting;
     this.event = event;
@@ -67,7 +67,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.episodeGram = new RidgeFactor(d, this.lambda);
     this.active = new RidgeFactor(d, this.lambda);
     this.prior = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.prior[i] = this.lambda * pm[i]!;
     this.s = new Float64Array(d);
     this.bAcc = Float64Array.from(this.prior);

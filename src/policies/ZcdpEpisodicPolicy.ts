@@ -22,7 +22,7 @@ import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigFor } from './PolicyOptions.js';
 import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
@@ -53,19 +53,19 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   private lengthCap = 1;
   private releases = 0;
 
-  constructor(id: PolicyId, config: PolicyConfig, rho: number, ledger: LedgerLike) {
+  constructor(id: PolicyId, config: PolicyConfigFor<'zcdp-episodic'>, rho: number, ledger: LedgerLike) {
     super(id, config, ledger);
     const d = this.d;
-    this.lambda = config.lambda as number;
-    this.alpha = config.alpha as number;
-    const c = config.cTrigger as number;
+    this.lambda = config.lambda;
+    this.alpha = config.alpha;
+    const c = config.cTrigger;
     this.logC = Math.log(c);
     this.maxEpisodes = episodeBound(d, this.horizon, this.lambda, c);
     this.rhoEpisode = rho / this.maxEpisodes;
     this.gram = new RidgeFactor(d, this.lambda, true);
     this.active = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
-    const pm = config.priorMean as readonly number[];
+    const pm = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * pm[i]!;
     this.theta = new Float64Array(d);
     this.active.solve(this.b, this.theta); // theta_0: no data yet, nothing to release

@@ -7,7 +7,7 @@ import { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 import { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';
 import { JdpLinUcbPolicy } from './JdpLinUcbPolicy.js';
 import type { Policy, PolicyId } from './Policy.js';
-import type { PolicyConfig, PolicyOptions } from './PolicyOptions.js';
+import type { BudgetConfig, PolicyConfigMap, PolicyOptionsFor } from './PolicyOptions.js';
 import {
   budgetEpsilon,
   budgetRho,
@@ -20,14 +20,15 @@ import { resolveConfig } from './resolveConfig.js';
 import { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
 import { ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';
 
-type Builder = (config: PolicyConfig) => Policy;
+/** One builder per policy id, each taking that policy's typed configuration. */
+type Builders = { readonly [I in PolicyId]: (config: PolicyConfigMap[I]) => Policy };
 
 /** AdaPrivate-TS / -UCB release: sigma = 1/sqrt(2 rho), sensitivity 1, parallel over batches. */
-function zcdpBatch(config: PolicyConfig) {
+function zcdpBatch(config: BudgetConfig & { readonly batchSize: number }) {
   const rho = budgetRho(config);
   const sigma = 1 / Math.sqrt(2 * rho);
   return {
-    batchSize: config.batchSize as number,
+    batchSize: config.batchSize,
     sigma,
     q: 1,
     event: gaussianEvent(1, sigma),
@@ -35,7 +36,7 @@ function zcdpBatch(config: PolicyConfig) {
   };
 }
 
-const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
+const BUILDERS: Builders = {
   /**
    * AdaPrivate-TS (the paper's Algorithm 1): batched sufficient-statistic perturbation of b with
    * Thompson sampling theta~ ~ N(A^{-1} b, v^2 A^{-1}). rho-zCDP (parallel over batches). O(d^2)/round.
@@ -44,18 +45,18 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
     new BatchedRidgePolicy(
       'adaprivate-ts',
       c,
-      { kind: 'ts', v: c.v as number },
+      { kind: 'ts', v: c.v },
       zcdpBatch(c),
-      makeLedger(c.delta as number, 'parallel'),
+      makeLedger(c.delta, 'parallel'),
     ),
   /** AdaPrivate-UCB: the same releases, a_t = argmax x^T theta_hat + alpha ||x||_{A^{-1}}. rho-zCDP. O(K d^2)/round. */
   'adaprivate-ucb': (c) =>
     new BatchedRidgePolicy(
       'adaprivate-ucb',
       c,
-      { kind: 'ucb', alpha: c.alpha as number },
+      { kind: 'ucb', alpha: c.alpha },
       zcdpBatch(c),
-      makeLedger(c.delta as number, 'parallel'),
+      makeLedger(c.delta, 'parallel'),
     ),
   /**
    * AdaPrivate-TS-Amp: Poisson subsampling (rate q) of each batch, N(0, sigma_amp^2 I) on the
@@ -63,31 +64,31 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
    * With q = 1 it is exactly AdaPrivate-TS (zCDP calibration, no subsampling draws). O(d^2)/round.
    */
   'adaprivate-ts-amp': (c) => {
-    const q = c.q as number;
-    const orders = c.orders as 'paper' | 'extended';
-    const conversion = c.conversion as 'classic' | 'improved';
+    const q = c.q;
+    const orders = c.orders;
+    const conversion = c.conversion;
     if (q >= 1) {
       return new BatchedRidgePolicy(
         'adaprivate-ts-amp',
         c,
-        { kind: 'ts', v: c.v as number },
+        { kind: 'ts', v: c.v },
         zcdpBatch(c),
-        makeLedger(c.delta as number, 'parallel'),
+        makeLedger(c.delta, 'parallel'),
       );
     }
-    const { sigma } = calibrateSubsampledSigma(budgetEpsilon(c), c.delta as number, q, orders, conversion);
+    const { sigma } = calibrateSubsampledSigma(budgetEpsilon(c), c.delta, q, orders, conversion);
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
-      { kind: 'ts', v: c.v as number },
+      { kind: 'ts', v: c.v },
       {
-        batchSize: c.batchSize as number,
+        batchSize: c.batchSize,
         sigma,
         q,
         event: subsampledGaussianEvent(q, sigma),
         label: 'subsampled batch sum',
       },
-      makeLedger(c.delta as number, 'parallel', conversion, orders),
+      makeLedger(c.delta, 'parallel', conversion, orders),
     );
   },
   /**
@@ -102,23 +103,23 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
       c,
       {
         kind: 'ts-decay',
-        v0: tuned ? null : (c.v0 as number),
-        gamma: c.gamma as number,
+        v0: tuned ? null : c.v0,
+        gamma: c.gamma,
         sigma: batch.sigma,
-        lambda0: typeof c.lambda0 === 'number' ? c.lambda0 : null,
+        lambda0: c.lambda0 ?? null,
       },
       batch,
-      makeLedger(c.delta as number, 'parallel'),
+      makeLedger(c.delta, 'parallel'),
     );
   },
   /** LinUCB (Li et al. 2010), non-private, updates every round. O(K d^2)/round. */
-  linucb: (c) => new BatchedRidgePolicy('linucb', c, { kind: 'ucb', alpha: c.alpha as number }, null, null),
+  linucb: (c) => new BatchedRidgePolicy('linucb', c, { kind: 'ucb', alpha: c.alpha }, null, null),
   /** LinTS (Agrawal & Goyal 2013), non-private, updates every round. O(d^2)/round. */
-  lints: (c) => new BatchedRidgePolicy('lints', c, { kind: 'ts', v: c.v as number }, null, null),
+  lints: (c) => new BatchedRidgePolicy('lints', c, { kind: 'ts', v: c.v }, null, null),
   'jdp-linucb': (c) =>
-    new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta as number, 'sequential')),
+    new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta, 'sequential')),
   'zcdp-episodic': (c) =>
-    new ZcdpEpisodicPolicy('zcdp-episodic', c, budgetRho(c), makeLedger(c.delta as number, 'sequential')),
+    new ZcdpEpisodicPolicy('zcdp-episodic', c, budgetRho(c), makeLedger(c.delta, 'sequential')),
   'adac-oful-zcdp': (c) => {
     const rho = budgetRho(c);
     return new SwitchingOfulPolicy(
@@ -127,7 +128,7 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
       true,
       rho,
       gaussianEvent(1, 1 / Math.sqrt(2 * rho)),
-      makeLedger(c.delta as number, 'parallel'),
+      makeLedger(c.delta, 'parallel'),
     );
   },
   'rarely-switching-zcdp': (c) => {
@@ -138,11 +139,10 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
       false,
       rho,
       gaussianEvent(1, 1 / Math.sqrt(2 * rho)),
-      makeLedger(c.delta as number, 'parallel'),
+      makeLedger(c.delta, 'parallel'),
     );
   },
-  'dgs-linucb': (c) =>
-    new DgsLinUcbPolicy('dgs-linucb', c, budgetRho(c), makeLedger(c.delta as number, 'sequential')),
+  'dgs-linucb': (c) => new DgsLinUcbPolicy('dgs-linucb', c, budgetRho(c), makeLedger(c.delta, 'sequential')),
 };
 
 /**
@@ -153,8 +153,8 @@ const BUILDERS: Readonly<Record<PolicyId, Builder>> = {
  * const p = createPolicy('adaprivate-ts', { dim: 20, horizon: 10000, seed: 1, epsilon: 1 });
  * p.config.batchSize; // returns 300
  */
-export function createPolicy(id: PolicyId, options: PolicyOptions): Policy {
+export function createPolicy<I extends PolicyId>(id: I, options: PolicyOptionsFor<I>): Policy<I> {
   const config = resolveConfig(id, options);
-  const build = BUILDERS[id];
-  return build(config);
+  const build: (config: PolicyConfigMap[I]) => Policy = BUILDERS[id];
+  return build(config) as Policy<I>;
 }

@@ -17,9 +17,19 @@ export type {
   ProbabilityOptions,
   SelectionWithPropensity,
 } from './Policy.js';
-export type { PolicyConfig, PolicyOptions } from './PolicyOptions.js';
+export type {
+  BudgetConfig,
+  OptionDocs,
+  OptionName,
+  OptionValue,
+  PolicyConfig,
+  PolicyConfigFor,
+  PolicyConfigMap,
+  PolicyOptions,
+  PolicyOptionsFor,
+} from './PolicyOptions.js';
 export type { OptionRule, PolicyInfo } from './policyInfo.js';
-export { isPolicyId, OPTION_RULES, policyIds, policyInfo } from './policyInfo.js';
+export { isPolicyId, OPTION_RULES, POLICY_SCHEMAS, policyIds, policyInfo } from './policyInfo.js';
 export { budgetEpsilon, budgetRho, calibrateSubsampledSigma, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';

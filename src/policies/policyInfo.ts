@@ -39,7 +39,12 @@ export interface PolicyInfo {
   readonly options: readonly string[];
 }
 
-const num = (min: number, max: number, minOpen: boolean, maxOpen: boolean): OptionRule => ({
+const num = (
+  min: number,
+  max: number,
+  minOpen: boolean,
+  maxOpen: boolean,
+): Extract<OptionRule, { readonly kind: 'number' }> => ({
   kind: 'number',
   min,
   max,
@@ -48,8 +53,11 @@ const num = (min: number, max: number, minOpen: boolean, maxOpen: boolean): Opti
 });
 const INF = Number.POSITIVE_INFINITY;
 
-/** The validation rule of every option name. */
-export const OPTION_RULES: Readonly<Record<string, OptionRule>> = {
+/**
+ * The validation rule of every option name: the schema the option types are inferred from
+ * (`OptionValue<'q'>` is `number`, `OptionValue<'orders'>` is `'paper' | 'extended'`).
+ */
+export const OPTION_RULES = {
   dim: { kind: 'positiveInt' },
   horizon: { kind: 'positiveInt' },
   seed: { kind: 'seed' },
@@ -73,7 +81,7 @@ export const OPTION_RULES: Readonly<Record<string, OptionRule>> = {
   failureProb: num(0, 1, true, true),
   thetaBound: num(0, INF, false, true),
   maxPending: { kind: 'positiveInt' },
-};
+} as const satisfies Readonly<Record<string, OptionRule>>;
 
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
@@ -95,7 +103,12 @@ interface Entry {
   readonly optionalNoDefault?: readonly string[];
 }
 
-const TABLE: Readonly<Record<PolicyId, Entry>> = {
+/**
+ * One schema per policy: display name, privacy, family, the options it accepts beyond the common
+ * ones (`own`: with their defaults; `optionalNoDefault`: without), and the paper's tuning grid.
+ * `PolicyOptionsFor<id>` and `PolicyConfigFor<id>` are inferred from this table.
+ */
+export const POLICY_SCHEMAS = {
   'adaprivate-ts': {
     displayName: 'AdaPrivate-TS',
     isPrivate: true,
@@ -177,10 +190,10 @@ const TABLE: Readonly<Record<PolicyId, Entry>> = {
     grid: { alpha: UCB_ALPHA },
     own: { alpha: 1 },
   },
-};
+} as const satisfies Readonly<Record<PolicyId, Entry>>;
 
 /** Every policy id, in the order the docs and tables list them. */
-export const policyIds: readonly PolicyId[] = Object.freeze(Object.keys(TABLE) as PolicyId[]);
+export const policyIds: readonly PolicyId[] = Object.freeze(Object.keys(POLICY_SCHEMAS) as PolicyId[]);
 
 const cache = new Map<PolicyId, PolicyInfo>();
 
@@ -193,7 +206,7 @@ const cache = new Map<PolicyId, PolicyInfo>();
 export function policyInfo(id: PolicyId): PolicyInfo {
   const hit = cache.get(id);
   if (hit !== undefined) return hit;
-  const e = (TABLE as Record<string, Entry | undefined>)[id];
+  const e: Entry | undefined = (POLICY_SCHEMAS as Readonly<Record<string, Entry>>)[id];
   if (e === undefined) {
     throw new RangeError(
       `policyInfo: unknown policy id ${JSON.stringify(id)}. Known ids: ${policyIds.join(', ')}.`,
@@ -225,5 +238,5 @@ export function policyInfo(id: PolicyId): PolicyInfo {
 
 /** True when `id` names a registered policy (for CLI validation). */
 export function isPolicyId(id: string): id is PolicyId {
-  return Object.hasOwn(TABLE, id);
+  return Object.hasOwn(POLICY_SCHEMAS, id);
 }

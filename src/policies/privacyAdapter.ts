@@ -18,7 +18,7 @@ import {
   UnreachablePrivacyTargetError,
   zcdpToEpsilon,
 } from '../privacy/index.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { BudgetConfig } from './PolicyOptions.js';
 
 export type { PrivacyEvent };
 export { gaussianEvent, subsampledGaussianEvent };
@@ -130,15 +130,15 @@ export function makeLedger(
  * @example
  * budgetRho({ epsilon: 5, delta: 1e-5 }); // returns ~0.4496
  */
-export function budgetRho(config: PolicyConfig): number {
-  if (typeof config.rho === 'number') return config.rho;
-  return epsilonToRho(config.epsilon as number, config.delta as number, 'classic');
+export function budgetRho(config: BudgetConfig): number {
+  if (config.rho !== undefined) return config.rho;
+  return epsilonToRho(config.epsilon, config.delta, 'classic');
 }
 
 /** The (epsilon, delta) target of a private policy's config (epsilon from rho when rho was given). */
-export function budgetEpsilon(config: PolicyConfig): number {
-  if (typeof config.epsilon === 'number') return config.epsilon;
-  return zcdpToEpsilon(config.rho as number, config.delta as number, 'classic');
+export function budgetEpsilon(config: BudgetConfig): number {
+  if (config.epsilon !== undefined) return config.epsilon;
+  return zcdpToEpsilon(config.rho, config.delta, 'classic');
 }
 
 const calibrationCache = new Map<string, { sigma: number; order: number }>();

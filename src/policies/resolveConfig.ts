@@ -4,7 +4,7 @@
  * `AdaPrivate-TS: batchSize must be a positive integer. Got 0.`
  */
 import type { PolicyId } from './Policy.js';
-import type { PolicyConfig } from './PolicyOptions.js';
+import type { PolicyConfigMap } from './PolicyOptions.js';
 import { OPTION_RULES, type OptionRule, policyInfo } from './policyInfo.js';
 
 function show(value: unknown): string {
@@ -64,7 +64,7 @@ function valid(rule: OptionRule, value: unknown, dim: number): boolean {
  * @example
  * resolveConfig('lints', { dim: 2, horizon: 10, seed: 1 }).v; // returns 1
  */
-export function resolveConfig(id: PolicyId, options: unknown): PolicyConfig {
+export function resolveConfig<I extends PolicyId>(id: I, options: unknown): PolicyConfigMap[I] {
   const info = policyInfo(id);
   const who = info.displayName;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
@@ -88,7 +88,7 @@ export function resolveConfig(id: PolicyId, options: unknown): PolicyConfig {
   for (const key of info.options) {
     const value = given[key] !== undefined ? given[key] : info.defaults[key];
     if (value === undefined) continue;
-    const rule = OPTION_RULES[key];
+    const rule: OptionRule | undefined = (OPTION_RULES as Readonly<Record<string, OptionRule>>)[key];
     if (rule === undefined) throw new Error(`${who}: internal error, no rule for option '${key}'.`);
     if (!valid(rule, value, dim)) {
       throw new RangeError(`${who}: ${key} must be ${describeRule(rule)}. Got ${show(value)}.`);
@@ -112,5 +112,6 @@ export function resolveConfig(id: PolicyId, options: unknown): PolicyConfig {
       `${who}: lambda0 is used only with adaptiveSetting 'tuned'. Got adaptiveSetting 'default'.`,
     );
   }
-  return Object.freeze(out);
+  // every accepted option was checked against its rule above: this is the typed configuration
+  return Object.freeze(out) as unknown as PolicyConfigMap[I];
 }

@@ -6,7 +6,7 @@ import { HorizonExceededError } from '../../src/policies/HorizonExceededError.js
 import {
   createPolicy,
   type Policy,
-  type PolicyOptions,
+  type PolicyOptionsFor,
   policyIds,
   policyInfo,
 } from '../../src/policies/index.js';
@@ -274,8 +274,9 @@ test('which policies are bounded by their horizon', () => {
 
 const noiseStream = makeStream(5, 200, 5, 4);
 
-function opts(extra: Record<string, unknown>): PolicyOptions {
-  return { dim: 4, horizon: 200, seed: 1, epsilon: 1, batchSize: 20, ...extra } as unknown as PolicyOptions;
+type BatchedOptions = PolicyOptionsFor<'adaprivate-ucb'> & PolicyOptionsFor<'adaprivate-ts'>;
+function opts(extra: Record<string, unknown>): BatchedOptions {
+  return { dim: 4, horizon: 200, seed: 1, epsilon: 1, batchSize: 20, ...extra } as unknown as BatchedOptions;
 }
 
 /** The released statistic b of a batched policy (base64 of its bytes). */
@@ -334,7 +335,13 @@ describe('privacy noise: secure by default, seeded only with noiseSeed', () => {
       /AdaPrivate-TS: noiseSeed must be a non-negative safe integer\. Got -1\./,
     );
     assert.throws(
-      () => createPolicy('lints', { dim: 4, horizon: 10, seed: 1, noiseSeed: 1 } as PolicyOptions),
+      () =>
+        createPolicy('lints', {
+          dim: 4,
+          horizon: 10,
+          seed: 1,
+          noiseSeed: 1,
+        } as unknown as PolicyOptionsFor<'lints'>),
       /unknown option 'noiseSeed' for policy 'lints'/,
     );
     assert.equal(createPolicy('lints', { dim: 4, horizon: 10, seed: 1 }).privacy().noise, 'none');

@@ -1,0 +1,207 @@
+// The consumer test: packs the light package (packages/core), installs the tarball into a fresh
+// project offline (it has no runtime dependencies, so nothing is fetched), compiles a strict
+// TypeScript file that uses the public API with the repository's own typescript, and runs it.
+// Also checks what the tarball holds: no source maps, no install-time scripts, under 5 MB installed.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../../', import.meta.url)); // dist/test/packages -> repo root
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const work = mkdtempSync(join(tmpdir(), 'adaprivate-consumer-'));
+after(() => rmSync(work, { recursive: true, force: true }));
+
+/** Runs a command; on failure the error carries its output (compiler diagnostics, npm messages). */
+function run(cmd: string, args: readonly string[], cwd: string): string {
+  try {
+    return execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string; message: string };
+    throw new Error(
+      `${cmd} ${args.join(' ')} failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`,
+    );
+  }
+}
+
+function bytesUnder(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    n += e.isDirectory() ? bytesUnder(p) : statSync(p).size;
+  }
+  return n;
+}
+
+const CONSUMER = `
+import {
+  createPolicy,
+  createSyntheticEnvironment,
+  epsilonToRho,
+  evaluateReplay,
+  HorizonExceededError,
+  type Policy,
+  type PolicyOptionsFor,
+  replayFromEnvironment,
+} from 'adaprivate-core';
+import { runCell, runExperiment } from 'adaprivate-core/runner';
+
+const d = 3;
+const k = 4;
+const options: PolicyOptionsFor<'adaprivate-ts'> = { dim: d, horizon: 200, seed: 1, epsilon: 1, batchSize: 20 };
+const policy = createPolicy('adaprivate-ts', options);
+const batchSize: number = policy.config.batchSize;
+const wrongOption = () =>
+  createPolicy('adaprivate-ts', {
+    ...options,
+    // @ts-expect-error q is not an option of adaprivate-ts (compile error; never called)
+    q: 0.3,
+  });
+const features = Float64Array.from({ length: k * d }, (_, i) => ((i * 7) % 5) / 10);
+
+const scores = policy.scores(features, k);
+const probs = policy.probabilities(features, k, { samples: 500 });
+const picked = policy.selectWithPropensity(features, k);
+policy.update(0.5);
+const arm = policy.select(features, k);
+policy.discard();
+policy.observe(features.subarray(arm * d, (arm + 1) * d), 1);
+policy.observeMany(features.subarray(0, 2 * d), [0, 1]);
+const { ticket } = policy.selectTicket(features, k);
+policy.updateTicket(ticket, 0.25);
+const copy: Policy = createPolicy('adaprivate-ts', options);
+copy.restore(JSON.parse(JSON.stringify(policy.snapshot())));
+
+const bounded = createPolicy('dgs-linucb', { dim: d, horizon: 1, seed: 2, rho: 0.5 });
+bounded.select(features, k);
+bounded.update(1);
+let refused = 0;
+try {
+  bounded.select(features, k);
+} catch (e) {
+  if (e instanceof HorizonExceededError) refused = e.horizon;
+}
+
+const env = createSyntheticEnvironment({ dim: 5, arms: 20 }, 3);
+const log = replayFromEnvironment(env, 2000, 3);
+const replay = evaluateReplay(createPolicy('lints', { dim: 5, horizon: 2000, seed: 3 }), log);
+
+const cell = runCell({
+  env: { kind: 'synthetic', dim: 4, arms: 20, armsPerRound: 5, thetaNorm: 2, link: 'logistic' },
+  protocol: 'full-information', policy: 'adaprivate-ucb', epsilon: 1, delta: 1e-5, params: {},
+  horizon: 300, seed: 1, checkpointEvery: 100,
+});
+const experiment = await runExperiment(
+  {
+    name: 'consumer', env: { kind: 'synthetic', dim: 4, arms: 20, armsPerRound: 5, thetaNorm: 2, link: 'logistic' },
+    protocol: 'replay', policies: [{ policy: 'linucb', params: {} }], epsilons: [], delta: 1e-5,
+    seeds: [1, 2], horizon: 500, checkpoints: 2,
+  },
+  { inProcess: true },
+);
+
+policy.finish();
+console.log(JSON.stringify({
+  wrongOption: typeof wrongOption,
+  batchSize,
+  scores: scores.length,
+  probabilitySum: probs.probabilities.reduce((a, b) => a + b, 0),
+  samples: probs.samples,
+  propensity: picked.propensity,
+  rounds: policy.roundsLearned,
+  releases: policy.privacy().releases,
+  copyRounds: copy.roundsLearned,
+  refused,
+  replaySteps: replay.steps,
+  effective: replay.effectiveSteps,
+  checkpoints: cell.checkpoints.length,
+  cells: experiment.cells.length,
+  rho: Math.round(epsilonToRho(5, 1e-5) * 1e4) / 1e4,
+}));
+`;
+
+test('the packed core installs offline, compiles strictly against its types and runs', () => {
+  const packDir = join(work, 'pack');
+  mkdirSync(packDir);
+  const packed = JSON.parse(
+    run(npm, ['pack', './packages/core', '--pack-destination', packDir, '--json'], repo),
+  ) as { filename: string; files: { path: string }[] }[];
+  const info = packed[0]!;
+  const files = info.files.map((f) => f.path);
+  assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'));
+  assert.ok(files.includes('dist/experiments/runner.js') && files.includes('dist/experiments/cellWorker.js'));
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('.map')),
+    [],
+    'no source maps (they would point at sources the tarball does not ship)',
+  );
+  assert.deepEqual(
+    files.filter((f) => /(^|\/)(cli|report)\//.test(f)),
+    [],
+    'no CLI or report code in the core',
+  );
+
+  const app = join(work, 'app');
+  mkdirSync(app);
+  writeFileSync(
+    join(app, 'package.json'),
+    '{ "name": "app", "version": "1.0.0", "private": true, "type": "module" }\n',
+  );
+  run(npm, ['install', '--offline', '--no-audit', '--no-fund', join(packDir, info.filename)], app);
+  const installed = join(app, 'node_modules', 'adaprivate-core');
+  const manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as {
+    dependencies?: Record<string, string>;
+    scripts?: Record<string, string>;
+  };
+  assert.equal(manifest.dependencies, undefined, 'the core has no runtime dependencies');
+  for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) {
+    assert.equal(manifest.scripts?.[hook], undefined, `no ${hook} script: nothing builds at install time`);
+  }
+  assert.deepEqual(readdirSync(join(app, 'node_modules')).sort(), ['.package-lock.json', 'adaprivate-core']);
+  const size = bytesUnder(installed);
+  assert.ok(size < 5_000_000, `installed size ${size} bytes must stay under 5 MB`);
+
+  writeFileSync(join(app, 'main.ts'), CONSUMER);
+  writeFileSync(
+    join(app, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2022'],
+        // an app on Node has @types/node; the repository's copy (the library's .d.ts name AbortSignal)
+        typeRoots: [join(repo, 'node_modules', '@types')],
+        types: ['node'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: false,
+        outDir: 'out',
+      },
+      files: ['main.ts'],
+    }),
+  );
+  run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
+  const out = JSON.parse(run(process.execPath, [join(app, 'out', 'main.js')], app)) as Record<string, number>;
+  assert.equal(out.batchSize, 20);
+  assert.equal(out.scores, 4);
+  assert.ok(Math.abs(out.probabilitySum! - 1) < 1e-12);
+  assert.equal(out.samples, 500);
+  assert.ok(out.propensity! > 0 && out.propensity! <= 1);
+  assert.equal(out.rounds, 5); // update + observe + 2 observeMany + updateTicket; the discarded round is not learned
+  assert.equal(out.copyRounds, 5); // restored from the snapshot
+  assert.ok(out.releases! >= 1);
+  assert.equal(out.refused, 1);
+  assert.equal(out.replaySteps, 2000);
+  assert.ok(
+    out.effective! > 250 && out.effective! < 600,
+    `effective steps ${out.effective} of 2000 with 5 arms`,
+  );
+  assert.equal(out.checkpoints, 3);
+  assert.equal(out.cells, 2);
+  assert.equal(out.rho, 0.4496);
+});
