@@ -126,11 +126,11 @@ describe('adaprivate logs synthetic + evaluate, end to end', () => {
     );
   });
 
-  it('reads a service export (contract 4, with model fields and a decision whose reward never came)', () => {
+  it('reads a service export (contract 4, with model fields, a decision whose reward never came, unnormalised features)', () => {
     const p = join(dir, 'export.jsonl');
     const arms = [
       { id: 'a', features: [0.5, 0.1] },
-      { id: 'b', features: [-0.2, 0.3] },
+      { id: 'b', features: [-1.2, 0.3] }, // norm above 1: clipped by the policy, with a warning
     ];
     const lines = Array.from({ length: 40 }, (_, t) =>
       JSON.stringify({
