@@ -37,6 +37,7 @@ export { logWarnings } from './evaluation/logWarnings.js';
 export type { OpeInput } from './evaluation/OpeInput.js';
 export { onPolicyValue } from './evaluation/onPolicyValue.js';
 export { opeInputFromLog } from './evaluation/opeInputFromLog.js';
+export { pairedRatio } from './evaluation/pairedRatio.js';
 export { replay } from './evaluation/replay.js';
 export { replayTarget, type SelectingPolicy } from './evaluation/replayTarget.js';
 export { type LearningMode, runPolicyOnLog } from './evaluation/runPolicyOnLog.js';
