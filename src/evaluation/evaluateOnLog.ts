@@ -16,7 +16,7 @@ import { loggedValue } from './loggedValue.js';
 import { DEFAULT_TINY_PROPENSITY, isUniformLogging, logWarnings } from './logWarnings.js';
 import type { OpeInput } from './OpeInput.js';
 import { opeInputFromLog } from './opeInputFromLog.js';
-import { percentileInterval } from './ratioBootstrap.js';
+import { pairedRatio } from './pairedRatio.js';
 import { replay } from './replay.js';
 import { replayTarget, type SelectingPolicy } from './replayTarget.js';
 import { type LearningMode, runPolicyOnLog } from './runPolicyOnLog.js';
@@ -62,13 +62,8 @@ export interface OffPolicyEvaluation {
 }
 
 function relativeTo(e: Estimate, base: Estimate, level: number): RelativeEstimate {
-  const ratios = new Float64Array(e.replicates.length);
-  for (let b = 0; b < ratios.length; b++) ratios[b] = e.replicates[b]! / base.replicates[b]!;
-  return {
-    estimator: e.estimator as EstimatorId,
-    ratio: e.value / base.value,
-    interval: percentileInterval(ratios, level),
-  };
+  const { ratio, interval } = pairedRatio(e, base, level);
+  return { estimator: e.estimator as EstimatorId, ratio, interval };
 }
 
 /**

@@ -33,6 +33,7 @@ export { DEFAULT_TINY_PROPENSITY, isUniformLogging, logWarnings } from './logWar
 export { checkOpeInput, type OpeInput } from './OpeInput.js';
 export { onPolicyValue } from './onPolicyValue.js';
 export { evaluableRounds, opeInputFromLog } from './opeInputFromLog.js';
+export { pairedRatio } from './pairedRatio.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';

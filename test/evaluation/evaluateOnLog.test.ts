@@ -101,6 +101,8 @@ describe('evaluateOnLog on synthetic logs with a known softmax logging policy', 
 describe('evaluateOnLog under uniformly random logging', () => {
   const s = study({ kind: 'uniform' }, ['replay', 'ipw']);
   it('replay agrees with the on-policy value: coverage >= 88%, calibrated width, no bias beyond 3 SE', () => {
+    if (process.env.ADAPRIVATE_TEST_VERBOSE)
+      console.log(JSON.stringify(s.covered), JSON.stringify(s.halfWidth), s.truth);
     const cover = s.covered.replay! / R;
     const v = s.values.replay!;
     const ratio = s.halfWidth.replay! / (1.96 * Math.sqrt(variance(v)));

@@ -64,6 +64,7 @@ describe('evaluatedFromPolicy (AdaPrivate-TS, epsilon 1, learning from the logge
   }
 
   it('IPW and DR intervals cover the value of the learning policy sequence pi_t in most logs (>= 80% of 30)', () => {
+    if (process.env.ADAPRIVATE_TEST_VERBOSE) console.log(JSON.stringify(covered));
     assert.ok(covered.ipw >= 0.8 * R && covered.dr >= 0.8 * R, JSON.stringify(covered));
   });
 

@@ -172,6 +172,11 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     evaluatedPolicy.finish();
     const spent = evaluatedPolicy.privacy();
     for (const w of result.warnings) warnings.add(w);
+    if (evaluatedPolicy.clippedCount > 0) {
+      warnings.add(
+        `${evaluatedPolicy.clippedCount} feature vectors have a norm above 1 and were clipped by the policies (the privacy model needs ||x|| <= 1): scale the logged features to unit norm for an evaluation of the policy as it would run.`,
+      );
+    }
     logging = { value: result.logging.value, interval: result.logging.interval };
     evaluable = result.evaluableRounds;
     results.push({

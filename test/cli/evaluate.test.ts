@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(import.meta.url);
+const cli = here.endsWith('.ts')
+  ? fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
+  : fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const nodeArgs = here.endsWith('.ts') ? ['--import', 'tsx', cli] : [cli];
+const run = (args: string[]) => spawnSync(process.execPath, [...nodeArgs, ...args], { encoding: 'utf8' });
+
+const dir = mkdtempSync(join(tmpdir(), 'adaprivate-evaluate-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface EvalJson {
+  log: { decisions: number; evaluableDecisions: number; dim: number; uniformLogging: boolean };
+  logging: { value: number; interval: [number, number] };
+  results: {
+    policy: string;
+    epsilon: number | null;
+    epsilonSpent: number | null;
+    noise: string;
+    estimates: {
+      estimator: string;
+      value: number;
+      interval: [number, number];
+      effectiveSampleSize: number;
+      relative: number;
+    }[];
+  }[];
+  warnings: string[];
+  files: string[];
+}
+
+const small = ['--dim', '4', '--arms', '20', '--rounds', '600', '--seed', '3'];
+const evalFlags = ['--bootstrap', '100', '--samples', '50', '--batch', '50', '--noise-seed', '2', '--json'];
+
+describe('adaprivate logs synthetic + evaluate, end to end', () => {
+  const jsonl = join(dir, 'logs.jsonl');
+  const csv = join(dir, 'logs.csv');
+  const gen = run(['logs', 'synthetic', '--out', jsonl, ...small, '--json']);
+  const genCsv = run(['logs', 'synthetic', '--out', csv, ...small]);
+
+  it('logs synthetic writes the decisions and reports the logging policy and its expected value', () => {
+    assert.equal(gen.status, 0, gen.stderr);
+    const s = JSON.parse(gen.stdout) as {
+      decisions: number;
+      loggingExpectedValue: number;
+      logging: { kind: string };
+    };
+    assert.equal(s.decisions, 600);
+    assert.equal(s.logging.kind, 'softmax');
+    assert.ok(s.loggingExpectedValue > 0 && s.loggingExpectedValue < 1);
+    assert.equal(readFileSync(jsonl, 'utf8').trim().split('\n').length, 600);
+    assert.equal(genCsv.status, 0, genCsv.stderr);
+    assert.match(genCsv.stdout, /wrote 600 decisions/);
+  });
+
+  it('evaluate --json: every setting has the five estimates with intervals, ESS and the ledger; files are written', () => {
+    const out = join(dir, 'report');
+    const r = run([
+      'evaluate',
+      '--logs',
+      jsonl,
+      '--policy',
+      'adaprivate-ts,linucb',
+      '--epsilon',
+      '1,5',
+      ...evalFlags,
+      '--out',
+      out,
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /evaluate: \(1\/3\) AdaPrivate-TS epsilon=1/, 'progress lines on stderr');
+    const j = JSON.parse(r.stdout) as EvalJson;
+    assert.equal(j.log.decisions, 600);
+    assert.equal(j.log.dim, 4);
+    assert.deepEqual(
+      j.results.map((s) => [s.policy, s.epsilon]),
+      [
+        ['adaprivate-ts', 1],
+        ['adaprivate-ts', 5],
+        ['linucb', null],
+      ],
+    );
+    for (const s of j.results) {
+      assert.deepEqual(
+        s.estimates.map((e) => e.estimator),
+        ['replay', 'ipw', 'snipw', 'dm', 'dr'],
+      );
+      for (const e of s.estimates) {
+        assert.ok(e.interval[0] <= e.value && e.value <= e.interval[1], `${s.policy} ${e.estimator}`);
+        assert.ok(e.effectiveSampleSize > 0 && e.effectiveSampleSize <= 600);
+        assert.ok(Math.abs(e.relative - e.value / j.logging.value) < 1e-12);
+      }
+      if (s.epsilon !== null) {
+        assert.ok(
+          Math.abs(s.epsilonSpent! - s.epsilon) < 1e-6,
+          'the ledger of the evaluated policy spent its budget',
+        );
+        assert.equal(s.noise, 'seeded');
+      }
+    }
+    assert.ok(j.warnings.some((w) => /Replay: the logging policy is not uniformly random/.test(w)));
+    for (const name of ['report.html', 'report.md', 'results.json', 'results.csv', 'value-by-epsilon.svg']) {
+      assert.ok(existsSync(join(out, name)), name);
+    }
+    assert.match(readFileSync(join(out, 'value-by-epsilon.svg'), 'utf8'), /<svg/);
+    assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /\| AdaPrivate-TS \| 1 \|/);
+  });
+
+  it('the CSV form of the same log gives the same estimates, and a seeded run repeats exactly', () => {
+    const args = ['--policy', 'lints', '--estimators', 'ipw,dr', ...evalFlags];
+    const a = JSON.parse(run(['evaluate', '--logs', jsonl, ...args]).stdout) as EvalJson;
+    const b = JSON.parse(run(['evaluate', '--logs', csv, ...args]).stdout) as EvalJson;
+    const c = JSON.parse(run(['evaluate', '--logs', jsonl, ...args]).stdout) as EvalJson;
+    assert.deepEqual(b.results, a.results);
+    assert.deepEqual(c.results, a.results);
+    assert.deepEqual(
+      a.results[0]!.estimates.map((e) => e.estimator),
+      ['ipw', 'dr'],
+    );
+  });
+
+  it('reads a service export (contract 4, with model fields, a decision whose reward never came, unnormalised features)', () => {
+    const p = join(dir, 'export.jsonl');
+    const arms = [
+      { id: 'a', features: [0.5, 0.1] },
+      { id: 'b', features: [-1.2, 0.3] }, // norm above 1: clipped by the policy, with a warning
+    ];
+    const lines = Array.from({ length: 40 }, (_, t) =>
+      JSON.stringify({
+        eventId: `d${t}`,
+        time: new Date(Date.UTC(2026, 0, 1, 0, 0, t)).toISOString(),
+        arms,
+        chosen: t % 2,
+        propensity: 0.5,
+        probabilities: [0.5, 0.5],
+        ...(t === 7 ? {} : { reward: t % 3 === 0 ? 1 : 0 }),
+        model: 'adaprivate-ts',
+        modelVersion: 3,
+      }),
+    );
+    writeFileSync(p, `${lines.join('\n')}\n`);
+    const r = run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as EvalJson;
+    assert.equal(j.log.evaluableDecisions, 39);
+    assert.equal(j.log.uniformLogging, true);
+    assert.ok(
+      j.warnings.some((w) => /1 of 40 decisions have no reward \(first at .*export\.jsonl:8\)/.test(w)),
+      j.warnings.join('\n'),
+    );
+  });
+});
+
+describe('adaprivate evaluate refuses bad input with exit code 2 and one line', () => {
+  it('a log with propensity 0, naming the line', () => {
+    const p = join(dir, 'bad.jsonl');
+    const ok = { eventId: 'e', arms: [{ id: 'a', features: [1] }], chosen: 0, propensity: 1, reward: 1 };
+    writeFileSync(
+      p,
+      `${JSON.stringify(ok)}\n${JSON.stringify({ ...ok, eventId: 'f' })}\n${JSON.stringify({ ...ok, propensity: 0 })}\n`,
+    );
+    const r = run(['evaluate', '--logs', p, '--policy', 'linucb']);
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+    assert.match(r.stderr, /bad\.jsonl:3: propensity must be a number in \(0, 1\]\. Got 0\./);
+  });
+
+  for (const [name, args, pattern] of [
+    ['an unknown policy', ['--policy', 'nope'], /--policy "nope" is not a policy id/],
+    [
+      'a private policy without --epsilon',
+      ['--policy', 'adaprivate-ts'],
+      /--epsilon E\[,E\.\.\] is required/,
+    ],
+    [
+      'an unknown estimator',
+      ['--policy', 'linucb', '--estimators', 'ipw,magic'],
+      /--estimators "magic" is not an estimator/,
+    ],
+    ['a missing file', ['--policy', 'linucb', '--logs', '/nonexistent/x.jsonl'], /does not exist/],
+  ] as const) {
+    it(name, () => {
+      const r = run(['evaluate', '--logs', join(dir, 'logs.jsonl'), ...args]);
+      assert.equal(r.status, 2, r.stderr);
+      assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+      assert.match(r.stderr, pattern);
+    });
+  }
+
+  it('logs synthetic without --out', () => {
+    const r = run(['logs', 'synthetic']);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--out FILE is required/);
+  });
+});
