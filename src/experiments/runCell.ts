@@ -13,7 +13,7 @@ import type { PolicyOptions } from '../policies/index.js';
 import { createPolicy, isPolicyId } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
-import { createEnvironment, createReplay, priorMeanOf } from './environmentRegistry.js';
+import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
 function buildPolicy(cell: CellConfig, dim: number) {
@@ -23,6 +23,11 @@ function buildPolicy(cell: CellConfig, dim: number) {
   if (cell.params.priorMean === undefined) {
     const prior = priorMeanOf(cell.env);
     if (prior !== null) options.priorMean = prior;
+  }
+  if (cell.params.lambda === undefined) {
+    const b = cell.params.batchSize;
+    const w = priorWeightOf(cell.env, cell.epsilon, cell.delta, typeof b === 'number' ? b : 300);
+    if (w !== null) options.lambda = w;
   }
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
