@@ -5,8 +5,25 @@
 
 export type { Environment, ReplayStream } from './envs/index.js';
 export { createSyntheticEnvironment, SyntheticEnvironment } from './envs/index.js';
-export type { Policy, PolicyId, PolicyInfo, PolicyOptions, PolicySnapshot } from './policies/index.js';
-export { createPolicy, isPolicyId, policyIds, policyInfo } from './policies/index.js';
+export type {
+  ArmProbabilities,
+  Policy,
+  PolicyId,
+  PolicyInfo,
+  PolicyOptions,
+  PolicyPrivacy,
+  PolicySnapshot,
+  ProbabilityOptions,
+  SelectionWithPropensity,
+} from './policies/index.js';
+export {
+  createPolicy,
+  DEFAULT_PROBABILITY_SAMPLES,
+  HorizonExceededError,
+  isPolicyId,
+  policyIds,
+  policyInfo,
+} from './policies/index.js';
 export type { LedgerEntry, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {
   calibrateSigma,

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rename, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, stat, unlink } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { dirname, join, normalize, sep } from 'node:path';
@@ -183,13 +183,16 @@ async function download(
     if (!resumed) have = 0; // server ignored the range (or fresh start): restart cleanly
     const length = Number(res.headers['content-length']);
     const total = Number.isFinite(length) ? have + length : Number.NaN;
+    // The .part file is opened before any byte is read (the response stays paused until the 'data'
+    // listener below), so an interruption at any moment leaves it on disk for the next resume.
+    const file = await open(part, resumed ? 'a' : 'w');
     let got = 0;
     res.on('data', (c: Buffer) => {
       got += c.length;
       onProgress?.(have + got, total);
     });
     try {
-      await pipeline(res, createWriteStream(part, { flags: resumed ? 'a' : 'w' }));
+      await pipeline(res, file.createWriteStream());
     } catch (err) {
       throw new Error(
         `data fetch: the download of ${current} was interrupted after ${have + got} bytes (${err instanceof Error ? err.message : String(err)}); run the command again to resume.`,

@@ -100,7 +100,7 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
       policy.update(r);
       cumR += r;
       effective++;
-    }
+    } else policy.discard(); // the logged arm differed: the round is not counted nor learned
     if (isCheckpoint(t, cell)) {
       checkpoints.push({
         round: t,

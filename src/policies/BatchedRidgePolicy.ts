@@ -12,7 +12,9 @@
  * Cost per round: rank-one update (2 d^2) + ridge solve (d^2) + TS perturbation (d^2 / 2) or one
  * forward solve per arm for UCB (K d^2 / 2); a release adds O(d). No allocation in select/update.
  */
-import { minEigenvalueSpd } from '../linalg/index.js';
+import { forwardSolve, minEigenvalueSpd } from '../linalg/index.js';
+import type { Rng } from '../random/index.js';
+import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -137,29 +139,16 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   protected choose(k: number): number {
-    this.refresh();
-    const d = this.d;
-    const f = this.feats;
-    let best = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
     if (this.exploration.kind === 'ucb') {
-      const alpha = this.exploration.alpha;
-      const th = this.theta;
-      for (let a = 0; a < k; a++) {
-        const o = a * d;
-        let m = 0;
-        for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
-        const w = this.factor.invQuad(this.armViews[a]!);
-        const score = m + alpha * Math.sqrt(w);
-        if (score > bestScore) {
-          bestScore = score;
-          best = a;
-        }
-      }
-      return best;
+      this.scoreArms(k, this.scoreBuf);
+      return argmaxFirst(this.scoreBuf, k);
     }
     this.drawTilde();
+    const d = this.d;
+    const f = this.feats;
     const tl = this.tilde;
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
     for (let a = 0; a < k; a++) {
       const o = a * d;
       let m = 0;
@@ -170,6 +159,65 @@ export class BatchedRidgePolicy extends BasePolicy {
       }
     }
     return best;
+  }
+
+  /** x^T theta_hat (released b only), plus alpha ||x||_{A^{-1}} for UCB. Cost K d (+ K d^2 / 2 for UCB). */
+  protected scoreArms(k: number, out: Float64Array): void {
+    this.refresh();
+    const d = this.d;
+    const f = this.feats;
+    const th = this.theta;
+    const ucb = this.exploration.kind === 'ucb';
+    const alpha = this.exploration.kind === 'ucb' ? this.exploration.alpha : 0;
+    for (let a = 0; a < k; a++) {
+      const o = a * d;
+      let m = 0;
+      for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
+      if (ucb) {
+        const w = this.factor.invQuad(this.armViews[a]!);
+        out[a] = m + alpha * Math.sqrt(w);
+      } else out[a] = m;
+    }
+  }
+
+  /**
+   * Thompson sampling with v_k > 0: x_a^T theta~ = x_a^T theta_hat + v_k w_a^T z with L w_a = x_a and
+   * z ~ N(0, I) (the same law as `select`'s draw, since Cov = v_k^2 x^T A^{-1} x). Cost K d^2 / 2
+   * once, then d normals and K d per sample. UCB, or v_k = 0: deterministic.
+   */
+  protected override countWins(k: number, samples: number, rng: Rng, counts: Float64Array): boolean {
+    if (this.exploration.kind === 'ucb' || this.vk === 0) return false;
+    this.refresh();
+    const d = this.d;
+    const v = this.vk;
+    const w = new Float64Array(k * d);
+    const mean = new Float64Array(k);
+    const z = new Float64Array(d);
+    const f = this.feats;
+    const th = this.theta;
+    for (let a = 0; a < k; a++) {
+      forwardSolve(this.factor.l, d, this.armViews[a]!, w.subarray(a * d, (a + 1) * d));
+      let m = 0;
+      for (let i = 0; i < d; i++) m += f[a * d + i]! * th[i]!;
+      mean[a] = m;
+    }
+    for (let s = 0; s < samples; s++) {
+      rng.fillNormal(z);
+      let best = 0;
+      let bestScore = Number.NEGATIVE_INFINITY;
+      for (let a = 0; a < k; a++) {
+        const o = a * d;
+        let p = 0;
+        for (let i = 0; i < d; i++) p += w[o + i]! * z[i]!;
+        const sc = mean[a]! + v * p;
+        if (sc > bestScore) {
+          bestScore = sc;
+          best = a;
+        }
+      }
+      counts[best] = counts[best]! + 1;
+    }
+    return true;
   }
 
   protected learn(x: Float64Array, reward: number): void {

@@ -19,6 +19,7 @@
  * d^3 / 6 for the certificate of the bound (from round d on; it checks the running sum A,
  * kept at d^2 / 2 per round).
  */
+import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -65,23 +66,23 @@ export class DgsLinUcbPolicy extends BasePolicy {
 
   protected choose(k: number): number {
     if (this.stale) this.releaseEstimate();
+    this.scoreArms(k, this.scoreBuf);
+    return argmaxFirst(this.scoreBuf, k);
+  }
+
+  /** x^T theta + alpha ||x||_(W^-1) from the released estimate; no state change. Cost K d^2 / 2. */
+  protected scoreArms(k: number, out: Float64Array): void {
     const d = this.d;
     const f = this.feats;
     const th = this.theta;
-    let best = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
+    const alpha = this.alpha;
     for (let a = 0; a < k; a++) {
       const o = a * d;
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.factor.invQuad(this.armViews[a]!);
-      const score = m + this.alpha * Math.sqrt(w);
-      if (score > bestScore) {
-        bestScore = score;
-        best = a;
-      }
+      out[a] = m + alpha * Math.sqrt(w);
     }
-    return best;
   }
 
   protected learn(x: Float64Array, reward: number): void {

@@ -27,6 +27,7 @@
  * normals and O(d m) for the noise sum; O(d^3) at the log2 T + 1 refresh rounds.
  */
 import { symRankOneUpdate } from '../linalg/index.js';
+import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
@@ -103,6 +104,12 @@ export class JdpLinUcbPolicy extends BasePolicy {
   }
 
   protected choose(k: number): number {
+    this.scoreArms(k, this.scoreBuf);
+    return argmaxFirst(this.scoreBuf, k);
+  }
+
+  /** x^T theta + beta ||x||_(W^-1) from the released estimate; no state change. Cost K d^2 / 2. */
+  protected scoreArms(k: number, out: Float64Array): void {
     if (this.dirty) {
       this.factor.solve(this.uNoisyOrU(), this.theta);
       this.dirty = false;
@@ -111,20 +118,13 @@ export class JdpLinUcbPolicy extends BasePolicy {
     const f = this.feats;
     const th = this.theta;
     const beta = this.alpha * this.width();
-    let best = 0;
-    let bestScore = Number.NEGATIVE_INFINITY;
     for (let a = 0; a < k; a++) {
       const o = a * d;
       let m = 0;
       for (let i = 0; i < d; i++) m += f[o + i]! * th[i]!;
       const w = this.factor.invQuad(this.armViews[a]!);
-      const score = m + beta * Math.sqrt(w);
-      if (score > bestScore) {
-        bestScore = score;
-        best = a;
-      }
+      out[a] = m + beta * Math.sqrt(w);
     }
-    return best;
   }
 
   /**

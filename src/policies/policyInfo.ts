@@ -24,6 +24,13 @@ export interface PolicyInfo {
   readonly displayName: string;
   readonly isPrivate: boolean;
   readonly family: 'ts' | 'ucb';
+  /**
+   * True when the privacy calibration depends on the horizon T (JDP-LinUCB: tree depth;
+   * zCDP-Episodic: episode bound; DGS-LinUCB: per-step budget rho / T): such a policy refuses
+   * round T + 1 with `HorizonExceededError`. The others (each reward in one release, or non-private)
+   * go on and say so in `privacy().beyondHorizon`.
+   */
+  readonly boundedByHorizon: boolean;
   /** SPEC section 4 grids (the paper's), e.g. `{ alpha: [0.1, 0.5, 1, 2] }`. */
   readonly tuningGrid: Readonly<Record<string, readonly number[]>>;
   /** Default value of every optional option the policy accepts (`undefined`-free). */
@@ -79,6 +86,7 @@ interface Entry {
   readonly displayName: string;
   readonly isPrivate: boolean;
   readonly family: 'ts' | 'ucb';
+  readonly boundedByHorizon?: boolean;
   readonly grid: Readonly<Record<string, readonly number[]>>;
   /** Policy-specific defaults (common and private ones are added). */
   readonly own: Readonly<Record<string, unknown>>;
@@ -131,6 +139,7 @@ const TABLE: Readonly<Record<PolicyId, Entry>> = {
     own: { v: 1 },
   },
   'jdp-linucb': {
+    boundedByHorizon: true,
     displayName: 'JDP-LinUCB',
     isPrivate: true,
     family: 'ucb',
@@ -138,6 +147,7 @@ const TABLE: Readonly<Record<PolicyId, Entry>> = {
     own: { alpha: 1, failureProb: 0.05, thetaBound: 1 },
   },
   'zcdp-episodic': {
+    boundedByHorizon: true,
     displayName: 'zCDP-Episodic',
     isPrivate: true,
     family: 'ucb',
@@ -159,6 +169,7 @@ const TABLE: Readonly<Record<PolicyId, Entry>> = {
     own: { alpha: 1, cTrigger: 2 },
   },
   'dgs-linucb': {
+    boundedByHorizon: true,
     displayName: 'DGS-LinUCB',
     isPrivate: true,
     family: 'ucb',
@@ -202,6 +213,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     displayName: e.displayName,
     isPrivate: e.isPrivate,
     family: e.family,
+    boundedByHorizon: e.boundedByHorizon === true,
     tuningGrid: Object.freeze(grid),
     defaults,
     options,

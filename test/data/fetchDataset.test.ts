@@ -9,7 +9,7 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,16 @@ let server: Server;
 let base = '';
 const requests: { path: string; range: string | undefined }[] = [];
 let interruptNext = false;
+/**
+ * The response being interrupted: the server sends the first 1000 bytes and keeps the connection
+ * open; the client's progress callback (which runs only once bytes have arrived) cuts it. So the
+ * interruption always happens after some bytes reached the client, whatever the socket timing.
+ */
+let interrupted: ServerResponse | null = null;
+const cutAfterFirstBytes = (): void => {
+  interrupted?.destroy();
+  interrupted = null;
+};
 
 before(async () => {
   server = createServer((req, res) => {
@@ -85,7 +95,8 @@ before(async () => {
     res.writeHead(200, { 'Content-Length': zip.length });
     if (interruptNext) {
       interruptNext = false;
-      res.write(zip.subarray(0, 1000), () => res.destroy());
+      interrupted = res;
+      res.write(zip.subarray(0, 1000));
       return;
     }
     res.end(zip);
@@ -122,7 +133,12 @@ describe('fetchDataset (local HTTP server)', () => {
     const dir = join(root, 'b0');
     interruptNext = true;
     await assert.rejects(
-      fetchDataset('movielens-latest-small', { dir, url: `${base}/ml-latest-small.zip`, sha256: sha }),
+      fetchDataset('movielens-latest-small', {
+        dir,
+        url: `${base}/ml-latest-small.zip`,
+        sha256: sha,
+        onProgress: cutAfterFirstBytes,
+      }),
       /interrupted|stopped at/,
     );
     assert.ok(existsSync(join(dir, 'ml-latest-small.zip.part')), 'the partial download is kept for resuming');
@@ -152,7 +168,12 @@ describe('fetchDataset (local HTTP server)', () => {
     const dir = join(root, 'c');
     interruptNext = true;
     await assert.rejects(
-      fetchDataset('movielens-latest-small', { dir, url: `${base}/norange.zip`, sha256: sha }),
+      fetchDataset('movielens-latest-small', {
+        dir,
+        url: `${base}/norange.zip`,
+        sha256: sha,
+        onProgress: cutAfterFirstBytes,
+      }),
     );
     const r = await fetchDataset('movielens-latest-small', { dir, url: `${base}/norange.zip`, sha256: sha });
     assert.equal(r.resumed, false);

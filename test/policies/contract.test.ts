@@ -112,7 +112,10 @@ for (const id of policyIds) {
       const bad = Float64Array.from(f);
       bad[6] = Number.NaN;
       assert.throws(() => p.select(bad, 5), /features must be finite. Got NaN at arm 1, coordinate 2/);
-      assert.throws(() => p.select(f, 6), /features must be a Float64Array of k x d = 24 values/);
+      assert.throws(
+        () => p.select(f, 6),
+        /features must be a Float64Array of exactly k x d = 6 x 4 = 24 values/,
+      );
       assert.throws(() => p.select(f, 0), /k \(number of arms\) must be a positive integer/);
       p.finish();
       p.finish(); // idempotent
@@ -132,7 +135,7 @@ for (const id of policyIds) {
       assert.ok(Math.abs(f[0]! - 3 * roundFeatures(stream, 0)[0]!) < 1e-15);
     });
 
-    test('a select without update leaves no trace in the statistics', () => {
+    test('a discarded select leaves no trace in the statistics', () => {
       const a = make(id);
       const b = make(id);
       play(a, stream, 0, 50);
@@ -140,13 +143,16 @@ for (const id of policyIds) {
       if (policyInfo(id).family === 'ts') {
         // TS draws consume the exploration stream, so compare the statistics around the discarded select
         a.select(roundFeatures(stream, 50), 5);
+        a.discard();
         const before = ownState(a);
-        a.select(roundFeatures(stream, 400), 5); // discarded (replay: the logged arm differed)
+        a.select(roundFeatures(stream, 400), 5);
+        a.discard(); // replay: the logged arm differed
         assert.deepEqual(ownState(a), before);
         assert.equal(a.clippedCount, 0);
         return;
       }
-      a.select(roundFeatures(stream, 400), 5); // discarded
+      a.select(roundFeatures(stream, 400), 5);
+      a.discard(); // replay: the logged arm differed
       const armA = a.select(roundFeatures(stream, 50), 5);
       const armB = b.select(roundFeatures(stream, 50), 5);
       assert.equal(armA, armB);
