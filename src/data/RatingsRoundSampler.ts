@@ -1,6 +1,6 @@
 import { createRng } from '../random/index.js';
-import { ArmFeatureMap } from './ArmFeatureMap.js';
 import type { Rng } from '../random/Rng.js';
+import { ArmFeatureMap } from './ArmFeatureMap.js';
 import { loadFeaturesCached } from './loadFeaturesCached.js';
 import type { PreparedFeatures } from './PreparedFeatures.js';
 import type { RatingsEnvOptions } from './RatingsEnvOptions.js';

@@ -1,7 +1,10 @@
 import type { RatingsData } from './RatingsData.js';
 
 /** The ratings a baseline model is fitted on or scored against (a subset of loaded ratings). */
-export type RatingTriplets = Pick<RatingsData, 'count' | 'users' | 'items' | 'ratings' | 'userIds' | 'itemIds'>;
+export type RatingTriplets = Pick<
+  RatingsData,
+  'count' | 'users' | 'items' | 'ratings' | 'userIds' | 'itemIds'
+>;
 
 /**
  * A baseline rating model r(u, i) = mu + b_u + b_i (Koren 2008, "Factorization meets the
@@ -76,7 +79,11 @@ export function fitBaselineModel(
  * @example
  * baselineRmse(model, data, (k) => role[k] === 2); // returns e.g. 0.87
  */
-export function baselineRmse(model: BaselineModel, data: RatingTriplets, keep: (k: number) => boolean): number {
+export function baselineRmse(
+  model: BaselineModel,
+  data: RatingTriplets,
+  keep: (k: number) => boolean,
+): number {
   let se = 0;
   let n = 0;
   for (let k = 0; k < data.count; k++) {

@@ -10,9 +10,14 @@ export { ArmFeatureMap, featureDim } from './ArmFeatureMap.js';
 export type { CsrMatrix } from './CsrMatrix.js';
 export { buildCsr } from './CsrMatrix.js';
 export { DataFormatError } from './DataFormatError.js';
-export type { BaselineModel, RatingTriplets } from './fitBaselineModel.js';
-export { BASELINE_LAMBDA_GRID, baselineRmse, fitBaselineModel, tuneBaselineModel } from './fitBaselineModel.js';
 export { readFeaturesFile, readFeaturesHeader, sha256File, writeFeaturesFile } from './featuresFile.js';
+export type { BaselineModel, RatingTriplets } from './fitBaselineModel.js';
+export {
+  BASELINE_LAMBDA_GRID,
+  baselineRmse,
+  fitBaselineModel,
+  tuneBaselineModel,
+} from './fitBaselineModel.js';
 export type { LoadRatingsOptions } from './loadRatings.js';
 export { loadRatings } from './loadRatings.js';
 export type { FeatureParams, FeaturesHeader, PreparedFeatures } from './PreparedFeatures.js';

@@ -5,12 +5,12 @@ import type { FeatureParams, FeaturesHeader, PreparedFeatures } from './Prepared
 
 export { DEFAULT_FEATURE_PARAMS };
 
+import { ArmFeatureMap } from './ArmFeatureMap.js';
+import { tuneBaselineModel } from './fitBaselineModel.js';
 import type { RatingsData } from './RatingsData.js';
 import { ratingsFormatInfo } from './RatingsFormat.js';
 import { randomizedSvd } from './randomizedSvd.js';
 import { splitRatings } from './splitRatings.js';
-import { ArmFeatureMap } from './ArmFeatureMap.js';
-import { tuneBaselineModel } from './fitBaselineModel.js';
 
 /** Progress of a long step: `step` names it, done/total in its own units. */
 export type StepProgress = (step: string, done: number, total: number) => void;
@@ -99,7 +99,10 @@ export function prepareFeatures(
         const r = new Float32Array(data.count);
         for (let k = 0; k < data.count; k++) {
           r[k] =
-            data.ratings[k]! - baseline.mu - baseline.userBias[data.users[k]!]! - baseline.itemBias[data.items[k]!]!;
+            data.ratings[k]! -
+            baseline.mu -
+            baseline.userBias[data.users[k]!]! -
+            baseline.itemBias[data.items[k]!]!;
         }
         return r;
       })()

@@ -27,7 +27,9 @@ export interface SplitRatingsOptions {
  * role.length === data.count; // returns true
  */
 export function splitRatings(
-  data: Pick<RatingsData, 'count' | 'users' | 'userIds'>, options: SplitRatingsOptions): Uint8Array {
+  data: Pick<RatingsData, 'count' | 'users' | 'userIds'>,
+  options: SplitRatingsOptions,
+): Uint8Array {
   const f = options.evalFraction ?? 0.5;
   if (!(f > 0 && f < 1)) throw new Error(`splitRatings: evalFraction must be a number in (0, 1). Got ${f}.`);
   const rng = createRng(options.seed, options.stream ?? 'split');

@@ -55,7 +55,16 @@ export function tunePriorWeight(
   const f = loadFeaturesCached(options.featuresFile);
   const rule = resolveRewardRule(options, f.header);
   const k = options.armsPerRound ?? 5;
-  const key = JSON.stringify([f.header.source.sha256, f.header.params, f.header.createdAt, rule, k, sigma, batchSize, grid]);
+  const key = JSON.stringify([
+    f.header.source.sha256,
+    f.header.params,
+    f.header.createdAt,
+    rule,
+    k,
+    sigma,
+    batchSize,
+    grid,
+  ]);
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
 

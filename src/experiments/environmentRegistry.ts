@@ -10,11 +10,11 @@ import {
   ratingsWarmStart,
   tunePriorWeight,
 } from '../data/index.js';
-import { epsilonToRho, sigmaForRho } from '../privacy/index.js';
 import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import { createSyntheticEnvironment } from '../envs/SyntheticEnvironment.js';
+import { epsilonToRho, sigmaForRho } from '../privacy/index.js';
 import type { EnvConfig } from './types.js';
 
 function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Environment {
@@ -90,7 +90,9 @@ export function priorWeightOf(
   const w = options.priorWeight ?? 'tuned';
   if (w !== 'tuned') {
     if (typeof w !== 'number' || !(w > 0) || !Number.isFinite(w))
-      throw new Error(`ratings environment: priorWeight must be 'tuned' or a positive number. Got ${JSON.stringify(w)}.`);
+      throw new Error(
+        `ratings environment: priorWeight must be 'tuned' or a positive number. Got ${JSON.stringify(w)}.`,
+      );
     return w;
   }
   const sigma = epsilon === null ? 0 : sigmaForRho(epsilonToRho(epsilon, delta ?? 1e-5));
