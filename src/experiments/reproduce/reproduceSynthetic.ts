@@ -211,12 +211,15 @@ export async function reproduceSynthetic(
   let powerNote = '';
   if (options.powerSeeds !== undefined) {
     const need = powerSeedsNeeded(scale, [results.main!, results.amplification!]);
-    const seeds = options.powerSeeds === 'auto' ? need.seeds : options.powerSeeds;
+    const seeds =
+      options.powerSeeds === 'auto'
+        ? need.seeds
+        : { tsVsUcb: options.powerSeeds, amplification: options.powerSeeds };
     const p0 = performance.now();
     const c0 = process.cpuUsage();
     for (const [name, config] of [
-      ['power', powerPlan(scale, seeds)],
-      ['power-amplification', powerAmpPlan(scale, seeds)],
+      ['power', powerPlan(scale, seeds.tsVsUcb)],
+      ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
     ] as const) {
       const dir = join(outDir, name);
       const r = await runOrLoad(config, dir, true);
@@ -229,7 +232,7 @@ export async function reproduceSynthetic(
     const estimate = need.perComparison
       .map((c) => `${c.label}: sd ${formatNumber(c.std, 2)} points, ${c.n} seeds`)
       .join('; ');
-    powerNote = `Seeds: ${seeds} (estimated from the ${analysisSeeds(results.main!)}-seed spread of each comparison for a 95% CI half-width below ${POWER_HALF_WIDTH} points: ${estimate}; the largest is used for all).${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall, ${formatNumber((cpu.user + cpu.system) / 1e6, 0)} s CPU in this process (worker threads included).`}`;
+    powerNote = `Seeds: ${seeds.tsVsUcb} for TS vs UCB, ${seeds.amplification} for amplification (estimated from the ${analysisSeeds(results.main!)}-seed spread of each comparison for a 95% CI half-width below ${POWER_HALF_WIDTH} points: ${estimate}; the largest need of each group is used for the group).${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall, ${formatNumber((cpu.user + cpu.system) / 1e6, 0)} s CPU in this process (worker threads included).`}`;
   }
 
   const analysis = analyseSynthetic(scale, plan, results as SyntheticResults);

@@ -62,23 +62,34 @@ function comparisons(scale: SyntheticScale): PowerComparison[] {
  * runs), with the estimate per comparison.
  *
  * @example
- * powerSeedsNeeded(scale, [main, amplification]).seeds; // returns e.g. 52
+ * powerSeedsNeeded(scale, [main, amplification]).seeds.tsVsUcb; // returns e.g. 55
  */
 export function powerSeedsNeeded(
   scale: SyntheticScale,
   results: readonly ExperimentResult[],
   halfWidth = POWER_HALF_WIDTH,
-): { readonly seeds: number; readonly perComparison: readonly { label: string; std: number; n: number }[] } {
+): {
+  /** Seeds for the TS vs UCB comparisons and for the amplification ones (the largest need of each). */
+  readonly seeds: { readonly tsVsUcb: number; readonly amplification: number };
+  readonly perComparison: readonly { label: string; std: number; n: number }[];
+} {
   const ss = results.flatMap((r) => summarise(r.cells));
   const per = comparisons(scale).map((c) => {
     const a = c.a(ss);
     const b = c.b(ss);
-    if (a === undefined || b === undefined) return { label: c.label, std: Number.NaN, n: Number.NaN };
+    if (a === undefined || b === undefined)
+      return { label: c.label, claim: c.claim, std: Number.NaN, n: Number.NaN };
     const std = compare(a, b).gap.std;
-    return { label: c.label, std, n: seedsForHalfWidth(std, halfWidth) };
+    return { label: c.label, claim: c.claim, std, n: seedsForHalfWidth(std, halfWidth) };
   });
-  const finite = per.map((p) => p.n).filter(Number.isFinite);
-  return { seeds: finite.length === 0 ? 0 : Math.max(...finite), perComparison: per };
+  const most = (which: PowerComparison['claim']) => {
+    const ns = per.filter((p) => p.claim === which && Number.isFinite(p.n)).map((p) => p.n);
+    return ns.length === 0 ? 2 : Math.max(...ns);
+  };
+  return {
+    seeds: { tsVsUcb: most('ts-vs-ucb'), amplification: most('amplification') },
+    perComparison: per.map(({ label, std, n }) => ({ label, std, n })),
+  };
 }
 
 /**

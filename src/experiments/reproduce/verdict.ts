@@ -71,16 +71,16 @@ export function minimumDetectableEffect(e: Estimate): number {
 }
 
 /**
- * Seeds needed for a 95% CI half-width of at most `halfWidth`, from a sample standard deviation
- * (normal approximation refined once with the t quantile).
+ * Seeds needed for a 95% CI half-width of at most `halfWidth`, from a sample standard deviation.
  *
  * @example
- * seedsForHalfWidth(1.8, 0.5); // returns 52
+ * seedsForHalfWidth(1.81, 0.5); // returns 53
  */
 export function seedsForHalfWidth(std: number, halfWidth: number): number {
-  if (!(std >= 0) || !(halfWidth > 0)) return Number.NaN;
-  let n = Math.max(2, Math.ceil(((1.96 * std) / halfWidth) ** 2));
-  for (let i = 0; i < 5; i++) n = Math.max(2, Math.ceil(((tQuantile(0.975, n - 1) * std) / halfWidth) ** 2));
+  if (!(std >= 0) || !(halfWidth > 0) || !Number.isFinite(std)) return Number.NaN;
+  // the smallest n >= 2 with t_{0.975, n-1} std / sqrt(n) <= halfWidth (the left side decreases in n)
+  let n = Math.max(2, Math.floor(((1.96 * std) / halfWidth) ** 2));
+  while ((tQuantile(0.975, n - 1) * std) / Math.sqrt(n) > halfWidth) n++;
   return n;
 }
 
