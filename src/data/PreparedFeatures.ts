@@ -1,3 +1,4 @@
+import type { FeatureConstruction, FeatureConstructionInfo } from './ArmFeatureMap.js';
 import type { RatingsFormat } from './RatingsFormat.js';
 
 /** Every parameter of feature preparation (all recorded in the features file header). */
@@ -16,11 +17,18 @@ export interface FeatureParams {
   readonly ridgeSample: number;
   /** Whether malformed rows were skipped (true) or fatal (false). Default false. */
   readonly skipBadRows: boolean;
+  /** Arm feature construction (docs/data.md). Default 'biased'; or 'unit-product' (ablation). */
+  readonly construction: FeatureConstruction;
+  /**
+   * Fraction of each user's training ratings set aside as the validation part (baseline shrinkage
+   * and prior weight are tuned on it; nothing is fitted on it). Default 0.2; in (0, 1).
+   */
+  readonly validationFraction: number;
 }
 
 /** The JSON header of a features file. */
 export interface FeaturesHeader {
-  readonly version: 1;
+  readonly version: 2;
   readonly source: {
     readonly file: string;
     readonly bytes: number;
@@ -44,6 +52,17 @@ export interface FeaturesHeader {
     /** Held-out ratings dropped because the user or the item had no training rating. */
     readonly evalDropped: number;
     readonly ridgeRows: number;
+    /** Validation ratings (part of the training split; user and item have a feature). */
+    readonly validation: number;
+  };
+  /** The construction and its global constants. */
+  readonly construction: FeatureConstructionInfo;
+  /** Baseline model mu + b_u + b_i fitted on the training split minus the validation part. */
+  readonly baseline: {
+    readonly mu: number;
+    readonly lambda: number;
+    /** Validation RMSE of every shrinkage tried. */
+    readonly validationRmse: readonly { readonly lambda: number; readonly rmse: number }[];
   };
   /** Singular values of the training matrix, decreasing. */
   readonly singularValues: readonly number[];
@@ -60,7 +79,9 @@ export interface FeaturesHeader {
 export interface PreparedFeatures {
   readonly header: FeaturesHeader;
   readonly rank: number;
-  /** users x rank, row-major (left singular vectors). */
+  /** Arm feature dimension d (rank + 2 for 'biased', rank for 'unit-product'). */
+  readonly dim: number;
+  /** users x rank, row-major (left singular vectors; times the singular values for 'biased'). */
   readonly userFactors: Float64Array;
   /** items x rank, row-major (right singular vectors). */
   readonly itemFactors: Float64Array;
@@ -68,12 +89,18 @@ export interface PreparedFeatures {
   readonly evalPtr: Int32Array;
   readonly evalItems: Int32Array;
   readonly evalRatings: Float32Array;
-  /** Ridge statistics on the training sample: G = sum x x^T (rank x rank, row-major). */
+  /** Shrunk item bias b_i per item (zeros for 'unit-product'). */
+  readonly itemBias: Float64Array;
+  /** Validation ratings of user u: valItems/valRatings[valPtr[u] .. valPtr[u+1]). */
+  readonly valPtr: Int32Array;
+  readonly valItems: Int32Array;
+  readonly valRatings: Float32Array;
+  /** Ridge statistics on the training sample: G = sum x x^T (d x d, row-major). */
   readonly gram: Float64Array;
   /** sum scaled(rating) x, scaled(r) = (r - ratingMin) / (ratingMax - ratingMin). */
   readonly bScaled: Float64Array;
   /** Distinct training rating values, increasing. */
   readonly levels: Float64Array;
-  /** levels x rank: sum of x over training ratings equal to each level (for any threshold). */
+  /** levels x d: sum of x over training ratings equal to each level (for any threshold). */
   readonly bLevels: Float64Array;
 }

@@ -26,4 +26,11 @@ export interface RatingsEnvOptions {
    * `priorMean`. Default false (cold start, theta_0 = 0).
    */
   readonly warmStart?: boolean;
+  /**
+   * Weight w of the warm-start prior (A = w I + sum x x^T, b = w theta_0 + released sums; the
+   * runner passes it as the policies' `lambda`, which with a prior mean is exactly this weight).
+   * `'tuned'` (default): chosen per budget on the validation part of the training split by
+   * `tunePriorWeight`; a positive number: that weight. Ignored without `warmStart`.
+   */
+  readonly priorWeight?: number | 'tuned';
 }

@@ -1,15 +1,15 @@
 import { createRng } from '../random/index.js';
 import type { Rng } from '../random/Rng.js';
+import { ArmFeatureMap } from './ArmFeatureMap.js';
 import { loadFeaturesCached } from './loadFeaturesCached.js';
 import type { PreparedFeatures } from './PreparedFeatures.js';
 import type { RatingsEnvOptions } from './RatingsEnvOptions.js';
 import { type RewardRule, ratingReward, resolveRewardRule } from './ratingReward.js';
-import { unitFeature } from './unitFeature.js';
 
 /**
  * Draws the rounds of the real-data protocols: a user uniformly among those with at least K
  * held-out ratings, then K of that user's held-out items uniformly without replacement; writes their
- * unit features and their (known) rewards. Shared by the full-information environment and the
+ * arm features (ArmFeatureMap) and their (known) rewards. Shared by the full-information environment and the
  * replay stream, so that both see the same rounds for the same seed.
  *
  * Cost per round: O(K d). Allocation-free after construction.
@@ -22,6 +22,7 @@ export class RatingsRoundSampler {
   readonly rule: RewardRule;
   readonly eligibleUsers: Int32Array;
   private readonly rng: Rng;
+  private readonly map: ArmFeatureMap;
   private readonly picks: Int32Array;
   private readonly scratch: Int32Array;
   /** Rewards of the current round's K arms. */
@@ -48,7 +49,8 @@ export class RatingsRoundSampler {
     }
     this.rule = resolveRewardRule(options, f.header);
     this.features = f;
-    this.dim = f.rank;
+    this.map = new ArmFeatureMap(f);
+    this.dim = this.map.dim;
     this.armsPerRound = k;
     this.horizon = horizon === 0 ? Number.POSITIVE_INFINITY : horizon;
     const users = f.evalPtr.length - 1;
@@ -85,7 +87,7 @@ export class RatingsRoundSampler {
     this.rng.sampleWithoutReplacement(count, k, this.picks, this.scratch);
     for (let a = 0; a < k; a++) {
       const p = start + this.picks[a]!;
-      unitFeature(f.userFactors, u * d, f.itemFactors, f.evalItems[p]! * d, d, out, a * d);
+      this.map.write(u, f.evalItems[p]!, out, a * d);
       this.rewards[a] = ratingReward(this.rule, f.evalRatings[p]!);
     }
   }
@@ -101,7 +103,9 @@ export class RatingsRoundSampler {
       featuresFile: this.options.featuresFile,
       source: h.source,
       family: h.family,
-      rank: this.dim,
+      rank: this.features.rank,
+      dim: this.dim,
+      construction: this.features.header.construction.kind,
       armsPerRound: this.armsPerRound,
       reward: { mode: this.rule.mode, threshold: this.rule.threshold },
       warmStart: this.options.warmStart === true,

@@ -9,4 +9,6 @@ export const DEFAULT_FEATURE_PARAMS: FeatureParams = {
   powerIterations: 4,
   ridgeSample: 1_000_000,
   skipBadRows: false,
+  construction: 'biased',
+  validationFraction: 0.2,
 };

@@ -2,9 +2,11 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { endianness } from 'node:os';
+import { featureDim } from './ArmFeatureMap.js';
 import type { FeaturesHeader, PreparedFeatures } from './PreparedFeatures.js';
 
 const MAGIC = 'ADPFEAT1';
+const FORMAT_VERSION = 2;
 
 type SectionName =
   | 'userFactors'
@@ -15,7 +17,11 @@ type SectionName =
   | 'gram'
   | 'bScaled'
   | 'levels'
-  | 'bLevels';
+  | 'bLevels'
+  | 'itemBias'
+  | 'valPtr'
+  | 'valItems'
+  | 'valRatings';
 
 const SECTIONS: readonly { name: SectionName; type: 'f64' | 'i32' | 'f32' }[] = [
   { name: 'userFactors', type: 'f64' },
@@ -27,6 +33,10 @@ const SECTIONS: readonly { name: SectionName; type: 'f64' | 'i32' | 'f32' }[] = 
   { name: 'bScaled', type: 'f64' },
   { name: 'levels', type: 'f64' },
   { name: 'bLevels', type: 'f64' },
+  { name: 'itemBias', type: 'f64' },
+  { name: 'valPtr', type: 'i32' },
+  { name: 'valItems', type: 'i32' },
+  { name: 'valRatings', type: 'f32' },
 ];
 
 interface SectionEntry {
@@ -135,6 +145,11 @@ function decode(
   dataStart: number,
 ): PreparedFeatures {
   const { sections, rank, ...header } = parsed;
+  if (header.version !== FORMAT_VERSION) {
+    throw new Error(
+      `${file} is a version ${String(header.version)} features file; this adaprivate reads version ${FORMAT_VERSION} (rebuild it with \`adaprivate data prepare\`).`,
+    );
+  }
   const arrays: Partial<Record<SectionName, Float64Array | Int32Array | Float32Array>> = {};
   for (const s of sections) {
     const size = s.type === 'f64' ? 8 : 4;
@@ -162,6 +177,7 @@ function decode(
   return {
     header: header as FeaturesHeader,
     rank,
+    dim: featureDim(header.construction.kind, rank),
     userFactors: get<Float64Array>('userFactors'),
     itemFactors: get<Float64Array>('itemFactors'),
     evalPtr: get<Int32Array>('evalPtr'),
@@ -171,6 +187,10 @@ function decode(
     bScaled: get<Float64Array>('bScaled'),
     levels: get<Float64Array>('levels'),
     bLevels: get<Float64Array>('bLevels'),
+    itemBias: get<Float64Array>('itemBias'),
+    valPtr: get<Int32Array>('valPtr'),
+    valItems: get<Int32Array>('valItems'),
+    valRatings: get<Float32Array>('valRatings'),
   };
 }
 

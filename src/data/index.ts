@@ -5,10 +5,19 @@ import { RatingsEnvironment } from './RatingsEnvironment.js';
 import type { RatingsEnvOptions } from './RatingsEnvOptions.js';
 import { RatingsReplayStream } from './RatingsReplayStream.js';
 
+export type { FeatureConstruction, FeatureConstructionInfo } from './ArmFeatureMap.js';
+export { ArmFeatureMap, featureDim } from './ArmFeatureMap.js';
 export type { CsrMatrix } from './CsrMatrix.js';
 export { buildCsr } from './CsrMatrix.js';
 export { DataFormatError } from './DataFormatError.js';
 export { readFeaturesFile, readFeaturesHeader, sha256File, writeFeaturesFile } from './featuresFile.js';
+export type { BaselineModel, RatingTriplets } from './fitBaselineModel.js';
+export {
+  BASELINE_LAMBDA_GRID,
+  baselineRmse,
+  fitBaselineModel,
+  tuneBaselineModel,
+} from './fitBaselineModel.js';
 export type { LoadRatingsOptions } from './loadRatings.js';
 export { loadRatings } from './loadRatings.js';
 export type { FeatureParams, FeaturesHeader, PreparedFeatures } from './PreparedFeatures.js';
@@ -33,6 +42,7 @@ export type { RewardRule } from './ratingReward.js';
 export { ratingReward, resolveRewardRule } from './ratingReward.js';
 export { ratingsWarmStart } from './ratingsWarmStart.js';
 export { splitRatings } from './splitRatings.js';
+export { PRIOR_WEIGHT_GRID, type PriorWeightChoice, tunePriorWeight } from './tunePriorWeight.js';
 export { unitFeature } from './unitFeature.js';
 
 /**

@@ -12,14 +12,14 @@ import { resolveRewardRule } from './ratingReward.js';
  * Cost: O(d^3) once (Cholesky of a d x d matrix).
  * @param ridge - ridge penalty, default 1; a positive number.
  * @example
- * ratingsWarmStart({ featuresFile: 'ml.features' }).length; // returns 50
+ * ratingsWarmStart({ featuresFile: 'ml.features' }).length; // returns 52
  */
 export function ratingsWarmStart(options: RatingsEnvOptions, ridge = 1): Float64Array {
   if (!(ridge > 0) || !Number.isFinite(ridge))
     throw new Error(`ratingsWarmStart: ridge must be a positive number. Got ${ridge}.`);
   const f = loadFeaturesCached(options.featuresFile);
   const rule = resolveRewardRule(options, f.header);
-  const d = f.rank;
+  const d = f.dim;
   const b = new Float64Array(d);
   if (rule.mode === 'scaled') {
     b.set(f.bScaled);

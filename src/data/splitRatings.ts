@@ -8,8 +8,12 @@ export interface SplitRatingsOptions {
    * a number in (0, 1). A user with n ratings gets floor(n * evalFraction) held out.
    */
   readonly evalFraction?: number;
-  /** Seed of the split (stream `split`). Required; non-negative safe integer. */
+  /** Seed of the split. Required; non-negative safe integer. */
   readonly seed: number;
+  /** Name of the generator stream. Default 'split'. */
+  readonly stream?: string;
+  /** Only these ratings take part (the others get role 0 and do not count in n). Default: all. */
+  readonly among?: (k: number) => boolean;
 }
 
 /**
@@ -22,17 +26,21 @@ export interface SplitRatingsOptions {
  * const role = splitRatings(data, { seed: 1 });
  * role.length === data.count; // returns true
  */
-export function splitRatings(data: RatingsData, options: SplitRatingsOptions): Uint8Array {
+export function splitRatings(
+  data: Pick<RatingsData, 'count' | 'users' | 'userIds'>,
+  options: SplitRatingsOptions,
+): Uint8Array {
   const f = options.evalFraction ?? 0.5;
   if (!(f > 0 && f < 1)) throw new Error(`splitRatings: evalFraction must be a number in (0, 1). Got ${f}.`);
-  const rng = createRng(options.seed, 'split');
+  const rng = createRng(options.seed, options.stream ?? 'split');
   const nUsers = data.userIds.length;
   const ptr = new Int32Array(nUsers + 1);
-  for (let r = 0; r < data.count; r++) ptr[data.users[r]! + 1]!++;
+  const among = options.among ?? (() => true);
+  for (let r = 0; r < data.count; r++) if (among(r)) ptr[data.users[r]! + 1]!++;
   for (let u = 0; u < nUsers; u++) ptr[u + 1]! += ptr[u]!;
   const next = ptr.slice(0, nUsers);
-  const order = new Int32Array(data.count);
-  for (let r = 0; r < data.count; r++) order[next[data.users[r]!]!++] = r;
+  const order = new Int32Array(ptr[nUsers]!);
+  for (let r = 0; r < data.count; r++) if (among(r)) order[next[data.users[r]!]!++] = r;
   const role = new Uint8Array(data.count);
   for (let u = 0; u < nUsers; u++) {
     const s = ptr[u]!;

@@ -9,10 +9,12 @@ import { RatingsEnvironment } from '../data/RatingsEnvironment.js';
 import type { RatingsEnvOptions } from '../data/RatingsEnvOptions.js';
 import { RatingsReplayStream } from '../data/RatingsReplayStream.js';
 import { ratingsWarmStart } from '../data/ratingsWarmStart.js';
+import { tunePriorWeight } from '../data/tunePriorWeight.js';
 import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import { createSyntheticEnvironment } from '../envs/SyntheticEnvironment.js';
+import { epsilonToRho, sigmaForRho } from '../privacy/index.js';
 import type { EnvConfig } from './types.js';
 
 function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Environment {
@@ -64,4 +66,35 @@ export function priorMeanOf(env: EnvConfig): number[] | null {
   const options = env.options as unknown as RatingsEnvOptions;
   if (options.warmStart !== true) return null;
   return Array.from(ratingsWarmStart(options));
+}
+
+/**
+ * The weight of the warm-start prior that `env` prescribes for a cell (passed to the policy as
+ * `lambda`), or null (no warm start, or the cell sets `lambda` itself). With `priorWeight: 'tuned'`
+ * (the default) it is {@link tunePriorWeight}'s choice for the noise of the batched Gaussian
+ * mechanism at this budget, sigma = 1 / sqrt(2 rho(eps, delta)) (0 for non-private cells), and the
+ * cell's batch size (default 300): one rule for every policy of that budget.
+ *
+ * @example
+ * priorWeightOf({ kind: 'ratings', options: { featuresFile: 'ml.features', warmStart: true } }, 1, 1e-5, 300); // returns e.g. 100
+ */
+export function priorWeightOf(
+  env: EnvConfig,
+  epsilon: number | null,
+  delta: number | null,
+  batchSize: number,
+): number | null {
+  if (env.kind !== 'ratings') return null;
+  const options = env.options as unknown as RatingsEnvOptions;
+  if (options.warmStart !== true) return null;
+  const w = options.priorWeight ?? 'tuned';
+  if (w !== 'tuned') {
+    if (typeof w !== 'number' || !(w > 0) || !Number.isFinite(w))
+      throw new Error(
+        `ratings environment: priorWeight must be 'tuned' or a positive number. Got ${JSON.stringify(w)}.`,
+      );
+    return w;
+  }
+  const sigma = epsilon === null ? 0 : sigmaForRho(epsilonToRho(epsilon, delta ?? 1e-5));
+  return tunePriorWeight(options, sigma, batchSize).weight;
 }

@@ -13,7 +13,7 @@ import type { PolicyOptions } from '../policies/index.js';
 import { createPolicy, isPolicyId, policyInfo } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
-import { createEnvironment, createReplay, priorMeanOf } from './environmentRegistry.js';
+import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
 import { evaluateReplay } from './evaluateReplay.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
@@ -28,6 +28,11 @@ function buildPolicy(cell: CellConfig, dim: number) {
   // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
   // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
   if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
+  if (cell.params.lambda === undefined) {
+    const b = cell.params.batchSize;
+    const w = priorWeightOf(cell.env, cell.epsilon, cell.delta, typeof b === 'number' ? b : 300);
+    if (w !== null) options.lambda = w;
+  }
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
   return createPolicy(cell.policy, options as unknown as PolicyOptions);

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   createRatingsEnvironment,
   createReplayStream,
+  PRIOR_WEIGHT_GRID,
   prepareFeaturesFile,
   ratingsWarmStart,
   readFeaturesFile,
@@ -32,7 +33,12 @@ before(async () => {
     }
   }
   writeFileSync(source, `${lines.join('\r\n')}\r\n`);
-  await prepareFeaturesFile({ source, format: 'movielens-csv', out: featuresFile, params: { rank: 4 } });
+  await prepareFeaturesFile({
+    source,
+    format: 'movielens-csv',
+    out: featuresFile,
+    params: { rank: 4, validationFraction: 0.5 },
+  });
 });
 
 describe('features file and real-data environments', () => {
@@ -40,15 +46,16 @@ describe('features file and real-data environments', () => {
     const f = await readFeaturesFile(featuresFile);
     assert.match(f.header.source.sha256, /^[0-9a-f]{64}$/);
     assert.equal(f.header.params.rank, 4);
-    assert.equal(
-      f.header.counts.train + f.header.counts.eval + f.header.counts.evalDropped,
-      f.header.counts.ratings,
-    );
+    const c = f.header.counts;
+    assert.ok(c.validation > 0, 'a validation part is kept aside');
+    // fit part + validation part (some dropped for lack of a fit rating) + bandit part
+    assert.ok(c.train + c.validation + c.eval + c.evalDropped <= c.ratings);
+    assert.ok(c.train + c.eval + c.evalDropped < c.ratings);
     const again = await prepareFeaturesFile({
       source,
       format: 'movielens-csv',
       out: featuresFile,
-      params: { rank: 4 },
+      params: { rank: 4, validationFraction: 0.5 },
     });
     assert.equal(again.reused, true);
     const other = await prepareFeaturesFile({
@@ -61,12 +68,13 @@ describe('features file and real-data environments', () => {
     assert.equal(other.header.params.rank, 3);
   });
 
-  it('full information: unit features, known 0/1 rewards, same rounds for the same seed', () => {
+  it('full information: biased features of norm <= 1 with a constant, known 0/1 rewards, same rounds', () => {
     const a = createRatingsEnvironment({ featuresFile, armsPerRound: 3 }, 5);
     const b = createRatingsEnvironment({ featuresFile, armsPerRound: 3 }, 5);
-    assert.equal(a.dim, 4);
-    const xa = new Float64Array(12);
-    const xb = new Float64Array(12);
+    assert.equal(a.dim, 6, 'rank 4 + item bias + constant');
+    const d = 6;
+    const xa = new Float64Array(3 * d);
+    const xb = new Float64Array(3 * d);
     const ea = new Float64Array(3);
     const eb = new Float64Array(3);
     for (let t = 0; t < 200; t++) {
@@ -76,8 +84,9 @@ describe('features file and real-data environments', () => {
       assert.deepEqual(ea, eb);
       for (let k = 0; k < 3; k++) {
         let n = 0;
-        for (let c = 0; c < 4; c++) n += xa[k * 4 + c]! ** 2;
-        assert.ok(Math.abs(n - 1) < 1e-12, 'features have unit norm');
+        for (let c = 0; c < d; c++) n += xa[k * d + c]! ** 2;
+        assert.ok(n <= 1 + 1e-12, `feature norm ${Math.sqrt(n)} <= 1`);
+        assert.ok(Math.abs(xa[k * d + d - 1]! - 1 / Math.sqrt(3)) < 1e-15, 'constant direction');
         assert.ok(ea[k] === 0 || ea[k] === 1);
         assert.equal(a.reward(k), ea[k]);
       }
@@ -144,12 +153,12 @@ describe('features file and real-data environments', () => {
   it('warm start: solves the ridge normal equations of the training split, per reward threshold', async () => {
     const a = ratingsWarmStart({ featuresFile });
     const b = ratingsWarmStart({ featuresFile, rewardThreshold: 3 });
-    assert.equal(a.length, 4);
+    assert.equal(a.length, 6);
     assert.ok(a.every(Number.isFinite));
     assert.notDeepEqual(Array.from(a), Array.from(b));
     // (I + G) theta_0 = sum over training ratings >= 4 of x (ridge 1, MovieLens threshold 4)
     const f = await readFeaturesFile(featuresFile);
-    const d = 4;
+    const d = f.dim;
     const rhs = new Float64Array(d);
     for (let i = 0; i < f.levels.length; i++)
       if (f.levels[i]! >= 4) for (let c = 0; c < d; c++) rhs[c]! += f.bLevels[i * d + c]!;
@@ -186,7 +195,14 @@ describe('features file and real-data environments', () => {
     assert.deepEqual(warm.policyConfig.priorMean, theta0);
     assert.equal(warm.environment.warmStart, true);
     const cold = runCell(cell(undefined));
-    assert.deepEqual(cold.policyConfig.priorMean, [0, 0, 0, 0]);
+    assert.deepEqual(cold.policyConfig.priorMean, [0, 0, 0, 0, 0, 0]);
+    // the prior weight is tuned on the validation part (a weight of the grid), passed as lambda
+    assert.ok(PRIOR_WEIGHT_GRID.includes(warm.policyConfig.lambda as number));
+    assert.equal(cold.policyConfig.lambda, 1);
+    const base = cell(true);
+    const options = (base.env as { options: Record<string, unknown> }).options;
+    const fixed = runCell({ ...base, env: { kind: 'ratings', options: { ...options, priorWeight: 42 } } });
+    assert.equal(fixed.policyConfig.lambda, 42);
     assert.notEqual(warm.key, cold.key, 'warm and cold cells are cached apart');
     assert.notDeepEqual(warm.checkpoints, cold.checkpoints, 'the prior changes the run');
   });

@@ -17,6 +17,8 @@ interface SyntheticFlags {
   json?: boolean;
   writeDoc?: boolean | string;
   cache?: boolean;
+  fromResults?: boolean;
+  power?: boolean | string;
 }
 
 /**
@@ -43,8 +45,24 @@ export function addReproduceSynthetic(reproduce: Command): Command {
       '--write-doc [path]',
       'also write the document with its charts (default path docs/REPRODUCTION.md, charts in docs/img/reproduction/)',
     )
+    .option(
+      '--power [seeds]',
+      'also run the power comparisons (TS vs UCB by eps, amplification q = 0.3 vs none) on this many seeds (default: estimated from the run for a 95% CI half-width below 0.5 points)',
+    )
+    .option(
+      '--from-results',
+      're-render the outputs from the results files already in --out (no cell is run)',
+    )
     .option('--json', 'print one JSON object (claims, tables, timing, files) instead of the table')
     .action(async (flags: SyntheticFlags) => {
+      let powerSeeds: number | 'auto' | undefined;
+      if (flags.power === true) powerSeeds = 'auto';
+      else if (typeof flags.power === 'string') {
+        const n = Number(flags.power);
+        if (!Number.isSafeInteger(n) || n < 2)
+          throw new UsageError(`--power must be an integer >= 2 (seeds). Got ${flags.power}.`);
+        powerSeeds = n;
+      }
       if (flags.quick === true && flags.tiny === true)
         throw new UsageError('reproduce synthetic: --quick and --tiny exclude each other.');
       const scale: SyntheticScaleName =
@@ -74,6 +92,8 @@ export function addReproduceSynthetic(reproduce: Command): Command {
         ...(flags.workers === undefined ? {} : { workers: flags.workers }),
         ...(flags.cache === false ? { cacheDir: null } : {}),
         ...(docPath === undefined ? {} : { docPath }),
+        ...(flags.fromResults === true ? { fromResults: true } : {}),
+        ...(powerSeeds === undefined ? {} : { powerSeeds }),
         ...(bar === null
           ? {}
           : {
@@ -101,7 +121,11 @@ export function addReproduceSynthetic(reproduce: Command): Command {
         });
         return;
       }
-      process.stdout.write(`${r.tables[0]!.title}\n\n${r.mainTableMarkdown}\n`);
+      const scaleLine =
+        scale === 'full'
+          ? 'Scale: full (the paper-sized study: 12 seeds, T = 10,000).'
+          : `Scale: ${scale} (${r.analysis.seeds.length} seeds, T = ${r.analysis.scale.horizon}): a reduced run whose numbers are indicative only; the paper-sized study is \`adaprivate reproduce synthetic\` (docs/REPRODUCTION.md).`;
+      process.stdout.write(`${scaleLine}\n\n${r.tables[0]!.title}\n\n${r.mainTableMarkdown}\n`);
       for (const c of r.claims) process.stdout.write(`${c.verdict.padEnd(15)} ${c.title}\n`);
       process.stdout.write(
         `\n${r.timing.cellsRun} cells run, ${r.timing.cellsCached} cached, ${r.timing.wallSeconds.toFixed(1)} s (${Math.round(r.timing.roundsPerSecond)} rounds/s). Outputs in ${out}/ (report.html, REPRODUCTION.md, tables.md, svg/, */results.json)${docPath === undefined ? '' : ` and ${docPath}`}.\n`,

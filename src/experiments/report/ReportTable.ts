@@ -10,6 +10,8 @@ export interface ReportColumn {
   readonly header: string;
   /** Default `'left'`; numeric columns use `'right'`. */
   readonly align?: 'left' | 'right';
+  /** `'verdict'`: the cells are verdict words, shown as coloured badges in HTML. Default plain text. */
+  readonly kind?: 'text' | 'verdict';
 }
 
 export interface ReportTable {

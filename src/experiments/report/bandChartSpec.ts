@@ -33,11 +33,40 @@ export interface BandChartOptions {
   readonly width?: number;
   /** Plot height in pixels; default 300. */
   readonly height?: number;
+  /**
+   * Range of the y quantity (e.g. [0, 1] for rewards and CTR): means and bands are clipped to it,
+   * so no band reaches past what the quantity can take. Default: unbounded.
+   */
+  readonly yBounds?: readonly [number, number];
+  /** The x values are integers (rounds, batch sizes): ticks are labelled as integers. Default false. */
+  readonly xInteger?: boolean;
+  /** Confidence bands are drawn for the first `maxBands` series only (default 4), to stay readable. */
+  readonly maxBands?: number;
 }
 
 /**
- * Builds a Vega-Lite spec with one line (mean) and one translucent band (95% CI) per series; the
- * colour legend lists the series in the given order. Non-finite points are dropped.
+ * Twelve colours that stay distinct from one another (Paul Tol's "muted" and "bright" qualitative
+ * schemes, merged without near-duplicates): one per series, so no two series of a chart share one.
+ */
+export const SERIES_PALETTE: readonly string[] = [
+  '#4477AA',
+  '#EE6677',
+  '#228833',
+  '#CCBB44',
+  '#66CCEE',
+  '#AA3377',
+  '#332288',
+  '#000000',
+  '#EE7733',
+  '#882255',
+  '#44AA99',
+  '#999933',
+];
+
+/**
+ * Builds a Vega-Lite spec with one line (mean) per series, each in its own colour of
+ * {@link SERIES_PALETTE}, and a translucent 95% CI band for the first `maxBands` series; the colour
+ * legend lists the series in the given order. Non-finite points are dropped.
  *
  * @example
  * const spec = bandChartSpec([{ label: 'TS', points: [{ x: 1, mean: 0.7, lo: 0.69, hi: 0.71 }] }],
@@ -46,17 +75,33 @@ export interface BandChartOptions {
  */
 export function bandChartSpec(series: readonly ChartSeries[], options: BandChartOptions): TopLevelSpec {
   const labels = series.map((s) => s.label);
+  if (labels.length > SERIES_PALETTE.length) {
+    throw new RangeError(
+      `bandChartSpec "${options.title}": at most ${SERIES_PALETTE.length} series (distinct colours); use facets for more. Got ${labels.length}.`,
+    );
+  }
   if (new Set(labels).size !== labels.length) {
     throw new RangeError(
       `bandChartSpec "${options.title}": series labels must be unique. Got ${labels.join(', ')}.`,
     );
   }
-  const values: { series: string; x: number; mean: number; lo: number; hi: number }[] = [];
+  const [yMin, yMax] = options.yBounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
+  const clip = (v: number) => Math.min(yMax, Math.max(yMin, v));
+  const maxBands = options.maxBands ?? 4;
+  const banded = new Set(labels.slice(0, maxBands));
+  const values: { series: string; x: number; mean: number; lo: number; hi: number; band: boolean }[] = [];
   for (const s of series) {
     for (const p of s.points) {
       if (![p.x, p.mean, p.lo, p.hi].every(Number.isFinite)) continue;
       if (options.xScale === 'log' && p.x <= 0) continue;
-      values.push({ series: s.label, x: p.x, mean: p.mean, lo: p.lo, hi: p.hi });
+      values.push({
+        series: s.label,
+        x: p.x,
+        mean: clip(p.mean),
+        lo: clip(p.lo),
+        hi: clip(p.hi),
+        band: banded.has(s.label),
+      });
     }
   }
   const x = {
@@ -64,17 +109,19 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     type: 'quantitative' as const,
     title: options.xTitle,
     scale: options.xScale === 'log' ? { type: 'log' as const } : { zero: false },
+    ...(options.xInteger === true ? { axis: { format: ',d', tickMinStep: 1 } } : {}),
   };
   const color = {
     field: 'series',
     type: 'nominal' as const,
     title: null,
-    scale: { domain: labels },
+    scale: { domain: labels, range: SERIES_PALETTE.slice(0, labels.length) },
     sort: labels,
   };
   const yScale = { zero: options.yZero ?? false };
   const band = {
-    mark: { type: 'area' as const, opacity: 0.18 },
+    transform: [{ filter: 'datum.band' }],
+    mark: { type: 'area' as const, opacity: 0.15 },
     encoding: {
       x,
       y: { field: 'lo', type: 'quantitative' as const, title: options.yTitle, scale: yScale },
@@ -97,6 +144,7 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     height: options.height ?? 300,
     data: { values },
     layer: [band, line],
-    config: { legend: { labelLimit: 260 }, font: 'sans-serif' },
+    // legend symbols drawn as opaque as the lines, whatever the band opacity
+    config: { legend: { labelLimit: 260, symbolOpacity: 1, symbolStrokeWidth: 2.5 }, font: 'sans-serif' },
   } as TopLevelSpec;
 }

@@ -56,11 +56,50 @@ export function htmlTable(table: ReportTable): string {
   const body = table.rows
     .map(
       (r) =>
-        `<tr>${r.map((v, i) => `<td${table.columns[i]?.align === 'right' ? ' class="r"' : ''}>${escapeHtml(v)}</td>`).join('')}</tr>`,
+        `<tr>${r.map((v, i) => `<td${table.columns[i]?.align === 'right' ? ' class="r"' : ''}>${table.columns[i]?.kind === 'verdict' ? verdictBadge(v) : escapeHtml(v)}</td>`).join('')}</tr>`,
     )
     .join('\n');
   const note = table.caption === undefined ? '' : `\n<p class="note">${escapeHtml(table.caption)}</p>`;
   return `<table>\n<caption>${escapeHtml(table.title)}</caption>\n<thead><tr>${th}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>${note}`;
+}
+
+const BADGE_CLASS: Readonly<Record<string, string>> = {
+  reproduced: 'ok',
+  'not reproduced': 'no',
+  opposite: 'opp',
+  inconclusive: 'unk',
+  mixed: 'mix',
+  'not tested': 'na',
+};
+
+/**
+ * A verdict word as an HTML badge (a coloured label; unknown words are shown plainly).
+ *
+ * @example
+ * verdictBadge('reproduced'); // returns '<span class="badge ok">reproduced</span>'
+ */
+export function verdictBadge(verdict: string): string {
+  const c = BADGE_CLASS[verdict];
+  return c === undefined ? escapeHtml(verdict) : `<span class="badge ${c}">${escapeHtml(verdict)}</span>`;
+}
+
+/**
+ * Paragraph text as HTML: escaped, with Markdown `**bold**` turned into <strong> (never shown raw).
+ *
+ * @example
+ * paragraphHtml('a **b**'); // returns 'a <strong>b</strong>'
+ */
+export function paragraphHtml(text: string): string {
+  return escapeHtml(text).replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+}
+
+/** Numbers in displayed JSON rounded to 6 significant digits (the file keeps full precision). */
+function roundedJson(value: unknown): string {
+  return JSON.stringify(
+    value,
+    (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(6)) : v),
+    2,
+  );
 }
 
 /** Removes any XML declaration so the SVG can be inlined in HTML. */
@@ -71,7 +110,10 @@ function inlineSvg(svg: string): string {
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
 table{border-collapse:collapse;margin:1em 0;font-size:0.9em}caption{text-align:left;font-weight:bold;padding:0.3em 0}
 th,td{border:1px solid #ccc;padding:0.25em 0.6em}th{background:#f3f3f3}.r{text-align:right}
-.note{font-size:0.85em;color:#555}figure{margin:1em 0}pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:0.8em}`;
+.note{font-size:0.85em;color:#555}figure{margin:1em 0}pre{background:#f6f6f6;padding:1em;overflow:auto;font-size:0.8em}
+.badge{display:inline-block;padding:0.05em 0.5em;border-radius:0.8em;font-size:0.85em;font-weight:600;white-space:nowrap}
+.ok{background:#d4f4dd;color:#135c2a}.no{background:#fde2e1;color:#8a1c17}.opp{background:#8a1c17;color:#fff}
+.unk{background:#eee;color:#444}.mix{background:#fff1c2;color:#6b4d00}.na{background:#fff;color:#777;border:1px dashed #aaa}`;
 
 /**
  * Builds the whole HTML document as one string.
@@ -97,7 +139,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   for (const section of input.sections) {
     parts.push(`<h2>${escapeHtml(section.heading)}</h2>`);
     for (const b of section.blocks) {
-      if (b.kind === 'paragraph') parts.push(`<p>${escapeHtml(b.text)}</p>`);
+      if (b.kind === 'paragraph') parts.push(`<p>${paragraphHtml(b.text)}</p>`);
       else if (b.kind === 'table') parts.push(htmlTable(b.table));
       else {
         const cap = b.caption === undefined ? '' : `<figcaption>${escapeHtml(b.caption)}</figcaption>`;
@@ -107,7 +149,7 @@ export function buildHtmlReport(input: HtmlReportInput): string {
   }
   parts.push(
     '<h2>Configuration</h2>',
-    `<pre>${escapeHtml(JSON.stringify(input.config, null, 2))}</pre>`,
+    `<details><summary>Configuration JSON (numbers rounded to 6 significant digits; the results files keep them exact)</summary><pre>${escapeHtml(roundedJson(input.config))}</pre></details>`,
     `<p>Seeds: ${escapeHtml(input.seeds.join(', '))}. Version: ${escapeHtml(input.version)}.</p>`,
     '</body>',
     '</html>',

@@ -14,5 +14,15 @@ export type { GroupBudget, SyntheticPlan } from './syntheticPlan.js';
 export { groupBudgets, NON_PRIVATE_REFERENCE, syntheticPlan } from './syntheticPlan.js';
 export type { SyntheticScale, SyntheticScaleName } from './syntheticScale.js';
 export { syntheticScale } from './syntheticScale.js';
-export type { ClaimPart, Estimate, Verdict } from './verdict.js';
-export { atLeastVerdict, combineVerdicts, levelVerdict, rangeVerdict } from './verdict.js';
+export type { ClaimPart, Estimate, Verdict, VerdictCounts } from './verdict.js';
+export {
+  atLeastVerdict,
+  combineVerdicts,
+  countsText,
+  countVerdicts,
+  levelVerdict,
+  minimumDetectableEffect,
+  rangeVerdict,
+  seedsForHalfWidth,
+  VERDICTS,
+} from './verdict.js';

@@ -8,7 +8,9 @@ import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
+import { canonicalJson } from '../canonicalJson.js';
 import { tableToCsv } from '../report/csv.js';
+import { formatNumber } from '../report/format.js';
 import { buildHtmlReport, type ReportSection } from '../report/htmlReport.js';
 import { markdownSection, markdownTable } from '../report/markdownTable.js';
 import { markedSections } from '../report/markedSections.js';
@@ -19,11 +21,23 @@ import type { ExperimentConfig, ExperimentResult, RunProgress } from '../types.j
 import { writeAtomic } from '../writeAtomic.js';
 import { writeResultsCsv } from '../writeResultsCsv.js';
 import { writeResultsJson } from '../writeResultsJson.js';
-import { claimsTable, type RunTiming, reproductionMarkdown } from './reproductionMarkdown.js';
+import {
+  claimPartsTable,
+  claimsTable,
+  type RunTiming,
+  reproductionMarkdown,
+} from './reproductionMarkdown.js';
 import { analyseSynthetic, type SyntheticAnalysis, type SyntheticResults } from './syntheticAnalysis.js';
 import { syntheticCharts } from './syntheticCharts.js';
 import { type Claim, syntheticClaims } from './syntheticClaims.js';
 import { syntheticPlan } from './syntheticPlan.js';
+import {
+  POWER_HALF_WIDTH,
+  powerAmpPlan,
+  powerClaims,
+  powerPlan,
+  powerSeedsNeeded,
+} from './syntheticPower.js';
 import { type SyntheticScaleName, syntheticScale } from './syntheticScale.js';
 import {
   ablationTable,
@@ -57,6 +71,18 @@ export interface ReproduceSyntheticOptions {
   /** Called as each study starts and progresses. */
   readonly onProgress?: (study: string, p: RunProgress) => void;
   readonly signal?: AbortSignal;
+  /**
+   * Re-render from the results files already in `outDir` (`<study>/results.json`) instead of
+   * running: for new report code on a finished run. Refused when a file's config differs from the
+   * plan. Default false.
+   */
+  readonly fromResults?: boolean;
+  /**
+   * Also run the power comparisons (TS vs UCB by eps, amplification q = 0.3 vs none) on this many
+   * seeds, or `'auto'`: the seeds that the main run's spread says give a 95% CI half-width below
+   * 0.5 points. Default: none.
+   */
+  readonly powerSeeds?: number | 'auto';
 }
 
 export interface SyntheticReproduction {
@@ -68,6 +94,10 @@ export interface SyntheticReproduction {
   readonly timing: RunTiming;
   /** Paths written. */
   readonly files: readonly string[];
+}
+
+function analysisSeeds(r: ExperimentResult): number {
+  return r.config.seeds.length;
 }
 
 /** The studies, in run order (cheap ones first so a partial run still has the main table). */
@@ -97,19 +127,42 @@ export async function reproduceSynthetic(
 
   const t0 = performance.now();
   const results: Partial<Record<(typeof STUDIES)[number], ExperimentResult>> = {};
-  for (const study of STUDIES) {
-    const config: ExperimentConfig = plan[study];
-    const result = await runExperiment(config, {
+  const runOrLoad = async (
+    config: ExperimentConfig,
+    dir: string,
+    runIfMissing = false,
+  ): Promise<ExperimentResult> => {
+    if (options.fromResults !== true) return run(config);
+    if (runIfMissing && !existsSync(join(dir, 'results.json'))) return run(config);
+    const path = join(dir, 'results.json');
+    if (!existsSync(path)) throw new Error(`reproduce synthetic --from-results: ${path} does not exist.`);
+    const stored = JSON.parse(readFileSync(path, 'utf8')) as Omit<ExperimentResult, 'timings'>;
+    if (canonicalJson(stored.config) !== canonicalJson(config)) {
+      throw new Error(
+        `reproduce synthetic --from-results: ${path} was produced by a different plan (its config differs).`,
+      );
+    }
+    const tPath = join(dir, 'timings.json');
+    const timings = existsSync(tPath)
+      ? (JSON.parse(readFileSync(tPath, 'utf8')) as ExperimentResult['timings'])
+      : [];
+    return { ...stored, timings };
+  };
+  const run = (config: ExperimentConfig): Promise<ExperimentResult> =>
+    runExperiment(config, {
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(cacheDir === null ? {} : { cacheDir }),
       ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
       ...(options.onProgress === undefined
         ? {}
-        : { onProgress: (p: RunProgress) => options.onProgress?.(study, p) }),
+        : { onProgress: (p: RunProgress) => options.onProgress?.(config.name, p) }),
     });
-    results[study] = result;
+  for (const study of STUDIES) {
+    const config: ExperimentConfig = plan[study];
     const dir = join(outDir, study);
+    const result = await runOrLoad(config, dir);
+    results[study] = result;
     mkdirSync(dir, { recursive: true });
     writeResultsJson(result, join(dir, 'results.json'), join(dir, 'timings.json'));
     writeResultsCsv(result, dir);
@@ -138,7 +191,13 @@ export async function reproduceSynthetic(
     });
   }
   const workers = options.inProcess === true ? 1 : (options.workers ?? availableParallelism());
-  const timing: RunTiming = {
+  const summaryPath = join(outDir, 'summary.json');
+  const recorded =
+    options.fromResults === true && existsSync(summaryPath)
+      ? ((JSON.parse(readFileSync(summaryPath, 'utf8')) as { timing?: RunTiming }).timing ?? null)
+      : null;
+  // a re-render keeps the timing of the run that computed the results
+  const timing: RunTiming = recorded ?? {
     wallSeconds,
     cellsRun,
     cellsCached,
@@ -147,8 +206,42 @@ export async function reproduceSynthetic(
     workers,
   };
 
+  // power runs of the two comparisons the paper calls significant
+  const powerResults: ExperimentResult[] = [];
+  let powerNote = '';
+  if (options.powerSeeds !== undefined) {
+    const need = powerSeedsNeeded(scale, [results.main!, results.amplification!]);
+    const seeds =
+      options.powerSeeds === 'auto'
+        ? need.seeds
+        : { tsVsUcb: options.powerSeeds, amplification: options.powerSeeds };
+    const p0 = performance.now();
+    const c0 = process.cpuUsage();
+    for (const [name, config] of [
+      ['power', powerPlan(scale, seeds.tsVsUcb)],
+      ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
+    ] as const) {
+      const dir = join(outDir, name);
+      const r = await runOrLoad(config, dir, true);
+      mkdirSync(dir, { recursive: true });
+      writeResultsJson(r, join(dir, 'results.json'), join(dir, 'timings.json'));
+      files.push(join(dir, 'results.json'));
+      powerResults.push(r);
+    }
+    const cpu = process.cpuUsage(c0);
+    const estimate = need.perComparison
+      .map((c) => `${c.label}: sd ${formatNumber(c.std, 2)} points, ${c.n} seeds`)
+      .join('; ');
+    powerNote = `Seeds: ${seeds.tsVsUcb} for TS vs UCB, ${seeds.amplification} for amplification (estimated from the ${analysisSeeds(results.main!)}-seed spread of each comparison for a 95% CI half-width below ${POWER_HALF_WIDTH} points: ${estimate}; the largest need of each group is used for the group).${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall, ${formatNumber((cpu.user + cpu.system) / 1e6, 0)} s CPU in this process (worker threads included).`}`;
+  }
+
   const analysis = analyseSynthetic(scale, plan, results as SyntheticResults);
-  const claims = syntheticClaims(analysis);
+  const claims = [
+    ...syntheticClaims(analysis),
+    ...(powerResults.length === 0
+      ? []
+      : powerClaims(scale, powerResults).map((c) => ({ ...c, note: powerNote }))),
+  ];
   const tables: ReportTable[] = [
     mainDefaultTable(analysis),
     mainTunedTable(analysis),
@@ -224,10 +317,7 @@ export async function reproduceSynthetic(
       heading: 'Verdicts',
       blocks: [
         { kind: 'table', table: claimsTable(claims) },
-        ...claims.map((c) => ({
-          kind: 'paragraph' as const,
-          text: `${c.title}: ${c.verdict}. ${c.parts.map((p) => `${p.label}: paper ${p.paper}, ours ${p.ours} (${p.verdict})`).join('; ')}.`,
-        })),
+        ...claims.map((c) => ({ kind: 'table' as const, table: claimPartsTable(c) })),
       ],
     },
     {

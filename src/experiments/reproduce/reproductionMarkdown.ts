@@ -8,6 +8,7 @@ import { type ReportTable, reportTable } from '../report/ReportTable.js';
 import type { SyntheticAnalysis } from './syntheticAnalysis.js';
 import type { NamedChart } from './syntheticCharts.js';
 import { type Claim, REAL_DATA_CLAIMS } from './syntheticClaims.js';
+import { countsText } from './verdict.js';
 
 export interface RunTiming {
   readonly wallSeconds: number;
@@ -36,20 +37,39 @@ export interface ReproductionDocInput {
  * The verdict summary table: one row per claim.
  *
  * @example
- * claimsTable(claims).columns.length; // returns 3
+ * claimsTable(claims).columns.length; // returns 4
  */
 export function claimsTable(claims: readonly Claim[]): ReportTable {
   return reportTable({
     title: 'Verdicts',
-    columns: [{ header: 'Claim (SPEC section 6)' }, { header: 'Verdict' }, { header: 'Parts reproduced' }],
-    rows: claims.map((c) => {
-      const tested = c.parts.filter((p) => p.verdict !== 'not tested');
-      return [
-        c.title,
-        `**${c.verdict}**`,
-        `${tested.filter((p) => p.verdict === 'reproduced').length} of ${tested.length}`,
-      ];
-    }),
+    columns: [
+      { header: 'What the paper claims' },
+      { header: 'In plain words' },
+      { header: 'Verdict', kind: 'verdict' },
+      { header: 'Parts by verdict' },
+    ],
+    rows: claims.map((c) => [c.title, c.plain ?? '', c.verdict, countsText(c.counts)]),
+  });
+}
+
+/**
+ * The parts of one claim: the paper's figure and ours side by side, the detectable effect and the
+ * verdict of each part.
+ *
+ * @example
+ * claimPartsTable(claim).columns.length; // returns 5
+ */
+export function claimPartsTable(c: Claim): ReportTable {
+  return reportTable({
+    title: c.title,
+    columns: [
+      { header: 'Part' },
+      { header: 'Paper' },
+      { header: 'Ours (mean [95% CI])' },
+      { header: 'Detectable (80% power)' },
+      { header: 'Verdict', kind: 'verdict' },
+    ],
+    rows: c.parts.map((p) => [p.label, p.paper, p.ours, p.detectable ?? '-', p.verdict]),
   });
 }
 
@@ -65,21 +85,8 @@ export function claimMarkdown(c: Claim, img: (chart: string) => string, level = 
   const out: string[] = [];
   out.push(`${'#'.repeat(level)} ${c.title}\n`);
   out.push(`**Paper:** ${c.paper}\n`);
-  out.push(`**Verdict: ${c.verdict}.**\n`);
-  out.push(
-    markdownTable(
-      reportTable({
-        title: c.title,
-        columns: [
-          { header: 'Part' },
-          { header: 'Paper' },
-          { header: 'Ours (mean [95% CI])' },
-          { header: 'Verdict' },
-        ],
-        rows: c.parts.map((p) => [p.label, p.paper, p.ours, p.verdict]),
-      }),
-    ),
-  );
+  out.push(`**Verdict: ${c.verdict}** (${countsText(c.counts)}).\n`);
+  out.push(markdownTable(claimPartsTable(c)));
   out.push(`\n*Rule:* ${c.rule}\n`);
   if (c.note !== undefined) out.push(`*Note:* ${c.note}\n`);
   for (const ch of c.charts) {

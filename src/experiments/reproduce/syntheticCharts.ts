@@ -46,6 +46,8 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
         title: `Average reward so far, eps = ${eps}`,
         xTitle: 'round',
         yTitle: 'average expected reward',
+        yBounds: [0, 1],
+        xInteger: true,
       }),
     },
     {
@@ -56,6 +58,8 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
         xTitle: 'round',
         yTitle: 'cumulative regret',
         yZero: true,
+        yBounds: [0, Number.POSITIVE_INFINITY],
+        xInteger: true,
       }),
     },
   ];
@@ -72,6 +76,7 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
         title: 'Mean reward vs epsilon (defaults)',
         xTitle: 'epsilon',
         yTitle: 'mean expected reward',
+        yBounds: [0, 1],
         xScale: 'log',
         points: true,
       },
@@ -86,6 +91,7 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
         title: 'Mean reward vs epsilon (tuned)',
         xTitle: 'epsilon',
         yTitle: 'mean expected reward',
+        yBounds: [0, 1],
         xScale: 'log',
         points: true,
       },
@@ -113,7 +119,13 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
           points: a.scale.batchSizes.map((b) => percentPoint(b, a.robustnessB[String(b)]!)),
         },
       ],
-      { title: `Batch size sweep, eps = ${re}`, xTitle: 'B', yTitle: '% of non-private LinTS', points: true },
+      {
+        title: `Batch size sweep, eps = ${re}`,
+        xTitle: 'B',
+        yTitle: '% of non-private LinTS',
+        points: true,
+        xInteger: true,
+      },
     ),
   });
   charts.push({
@@ -143,6 +155,7 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
       {
         title: 'Group privacy',
         xTitle: 'k (records per user)',
+        xInteger: true,
         yTitle: '% of non-private LinTS',
         points: true,
         yZero: true,

@@ -149,3 +149,40 @@ test('renderSvg produces a well-formed SVG naming every series, and the HTML rep
   assert.ok(html.includes(svg.slice(0, 200)));
   assert.ok(!/<script|<link|src="http/.test(html), 'the report must be self-contained');
 });
+
+test('chart specs: 12 series get 12 distinct colours, opaque legend symbols, few bands, clipped y', async () => {
+  const series = Array.from({ length: 12 }, (_, i) => ({
+    label: `policy ${i + 1}`,
+    points: [
+      { x: 1, mean: 0.9 + i * 0.005, lo: 0.85, hi: 1.2 },
+      { x: 2, mean: 0.95, lo: 0.9, hi: 1.05 },
+    ],
+  }));
+  const spec = bandChartSpec(series, {
+    title: 'twelve',
+    xTitle: 'round',
+    yTitle: 'reward',
+    yBounds: [0, 1],
+    xInteger: true,
+  }) as unknown as {
+    layer: { encoding: { color: { scale: { range: string[] } } } }[];
+    config: { legend: { symbolOpacity: number } };
+    data: { values: { hi: number; band: boolean }[] };
+  };
+  const range = spec.layer[1]!.encoding.color.scale.range;
+  assert.equal(range.length, 12);
+  assert.equal(new Set(range.map((c) => c.toLowerCase())).size, 12, `colours ${range.join(', ')}`);
+  assert.equal(spec.config.legend.symbolOpacity, 1);
+  assert.ok(
+    spec.data.values.every((v) => v.hi <= 1),
+    'no band above 1',
+  );
+  assert.equal(new Set(spec.data.values.filter((v) => v.band).map((v) => JSON.stringify(v))).size, 4 * 2);
+  assert.throws(
+    () =>
+      bandChartSpec([...series, { label: 'thirteen', points: [] }], { title: 't', xTitle: 'x', yTitle: 'y' }),
+    /at most 12 series/,
+  );
+  const svg = await renderSvg(spec as never);
+  assert.ok(svg.includes('<svg'));
+});

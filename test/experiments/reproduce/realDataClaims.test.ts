@@ -46,12 +46,13 @@ test('Jester claims: TS ahead by ~3% reproduces the gaps and "TS best"; TS behin
     ['reproduced', 'reproduced'],
   );
   assert.match(good[1]!.parts[0]!.ours, /^\+3\.2% \[/);
-  // a TS variant (TS-Amp) on top: partly
-  assert.equal(run(3.2, 1)[0]!.verdict, 'partly');
+  // a TS variant (TS-Amp) on top: not AdaPrivate-TS itself, so not reproduced
+  assert.equal(run(3.2, 1)[0]!.verdict, 'not reproduced');
+  // TS 3% behind: not the best private method, and both gaps significant the other way
   const bad = run(-3);
   assert.deepEqual(
     bad.map((c) => c.verdict),
-    ['not reproduced', 'not reproduced'],
+    ['not reproduced', 'opposite'],
   );
 });
 

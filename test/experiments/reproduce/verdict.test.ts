@@ -5,18 +5,31 @@ import { groupBudgets } from '../../../src/experiments/reproduce/syntheticPlan.j
 import {
   atLeastVerdict,
   combineVerdicts,
+  countsText,
+  countVerdicts,
   levelVerdict,
+  minimumDetectableEffect,
   rangeVerdict,
+  seedsForHalfWidth,
 } from '../../../src/experiments/reproduce/verdict.js';
 
-test('rangeVerdict: CI meeting the range, same sign, opposite sign', () => {
+test('rangeVerdict: one case for each word', () => {
+  // reproduced: the CI meets the paper's range and excludes 0
   assert.equal(rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]), 'reproduced');
-  assert.equal(rangeVerdict({ mean: 5, lo: 4, hi: 6 }, [0.5, 1.5]), 'partly');
-  assert.equal(rangeVerdict({ mean: -1, lo: -2, hi: -0.6 }, [0.5, 1.5]), 'not reproduced');
+  // not reproduced: same sign but far from the paper's figure (never "partly")
+  assert.equal(rangeVerdict({ mean: 5, lo: 4, hi: 6 }, [0.5, 1.5]), 'not reproduced');
+  // not reproduced: a precise zero where the paper reports +1.5
+  assert.equal(rangeVerdict({ mean: 0, lo: -0.3, hi: 0.3 }, [1.5, 1.5]), 'not reproduced');
+  // opposite: significant with the other sign
+  assert.equal(rangeVerdict({ mean: -1, lo: -2, hi: -0.6 }, [0.5, 1.5]), 'opposite');
+  // inconclusive: the CI contains both 0 and the paper's value
+  assert.equal(rangeVerdict({ mean: 0, lo: -1.2, hi: 1.1 }, [0.5, 1.5]), 'inconclusive');
+  // mixed: parts disagree
+  assert.equal(combineVerdicts(['reproduced', 'opposite']), 'mixed');
   assert.equal(rangeVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [0.5, 1.5]), 'not tested');
   // the tolerance widens the CI
   assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5]), 'reproduced');
-  assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5], 0), 'partly');
+  assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5], 0), 'not reproduced');
 });
 
 test('rangeVerdict: a CI that also contains 0 is inconclusive for a non-zero paper effect', () => {
@@ -25,15 +38,17 @@ test('rangeVerdict: a CI that also contains 0 is inconclusive for a non-zero pap
   // the paper's range includes 0: a CI around 0 reproduces it
   assert.equal(rangeVerdict({ mean: 0, lo: -1, hi: 1 }, [-0.5, 0.5]), 'reproduced');
   assert.equal(combineVerdicts(['inconclusive', 'inconclusive', 'not tested']), 'inconclusive');
-  assert.equal(combineVerdicts(['inconclusive', 'reproduced']), 'partly');
+  assert.equal(combineVerdicts(['inconclusive', 'reproduced']), 'mixed');
 });
 
 test('atLeastVerdict and combineVerdicts', () => {
   assert.equal(atLeastVerdict([95.1, 96.2], 94.1), 'reproduced');
-  assert.equal(atLeastVerdict([91, 96.2], 94.1), 'partly');
+  assert.equal(atLeastVerdict([93.2, 96.2], 94.1), 'reproduced');
+  assert.equal(atLeastVerdict([91, 96.2], 94.1), 'not reproduced');
   assert.equal(atLeastVerdict([80, 96.2], 94.1), 'not reproduced');
   assert.equal(combineVerdicts(['reproduced', 'not tested']), 'reproduced');
-  assert.equal(combineVerdicts(['reproduced', 'not reproduced']), 'partly');
+  assert.equal(combineVerdicts(['reproduced', 'not reproduced']), 'mixed');
+  assert.equal(combineVerdicts(['opposite', 'opposite', 'not tested']), 'opposite');
   assert.equal(combineVerdicts(['not reproduced', 'not reproduced']), 'not reproduced');
   assert.equal(combineVerdicts(['not tested']), 'not tested');
 });
@@ -65,4 +80,19 @@ test('levelVerdict: mean in range, only the CI in range, neither', () => {
   assert.equal(levelVerdict({ mean: 55.7, lo: 20, hi: 91.3 }, [71.7, 72.6]), 'inconclusive');
   assert.equal(levelVerdict({ mean: 57.2, lo: 53.3, hi: 61.1 }, [71.7, 72.6]), 'not reproduced');
   assert.equal(levelVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [1, 2]), 'not tested');
+});
+
+test('counts per verdict class, detectable effect and seeds for a target half-width', () => {
+  const c = countVerdicts(['reproduced', 'not reproduced', 'not reproduced', 'not tested']);
+  assert.equal(c.reproduced, 1);
+  assert.equal(c['not reproduced'], 2);
+  assert.equal(c.opposite, 0);
+  assert.equal(countsText(c), '1 reproduced, 2 not reproduced, 1 not tested');
+  // 12 seeds, 95% CI +-1.15: se = 1.15 / t(0.975, 11) = 0.5225; MDE = (2.201 + 0.876) x se = 1.608
+  const mde = minimumDetectableEffect({ mean: 0, lo: -1.15, hi: 1.15, n: 12 });
+  assert.ok(Math.abs(mde - 1.608) < 0.002, String(mde));
+  assert.ok(Number.isNaN(minimumDetectableEffect({ mean: 0, lo: -1, hi: 1 })), 'unknown n');
+  // sd 1.81 points -> about (1.96 x 1.81 / 0.5)^2 = 50 seeds, a little more with the t quantile
+  const n = seedsForHalfWidth(1.81, 0.5);
+  assert.ok(n >= 51 && n <= 54, String(n));
 });

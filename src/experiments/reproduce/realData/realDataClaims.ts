@@ -7,16 +7,9 @@ import { isPolicyId, policyIds, policyInfo } from '../../../policies/index.js';
 import { formatNumber } from '../../report/format.js';
 import type { SettingSummary } from '../../types.js';
 import { compare } from '../syntheticAnalysis.js';
-import { type Claim, est, RANGE_RULE } from '../syntheticClaims.js';
+import { type Claim, detectableText, est, makeClaim, RANGE_RULE } from '../syntheticClaims.js';
 import { gapText } from '../syntheticTables.js';
-import {
-  type ClaimPart,
-  combineVerdicts,
-  levelVerdict,
-  RANGE_TOLERANCE,
-  rangeVerdict,
-  type Verdict,
-} from '../verdict.js';
+import { type ClaimPart, levelVerdict, RANGE_TOLERANCE, rangeVerdict, type Verdict } from '../verdict.js';
 
 /** The summaries a real-data run produces: every policy at its defaults, and the amplification sweep. */
 export interface RealDataSummaries {
@@ -48,16 +41,13 @@ export function findSetting(
 }
 
 function claim(id: string, title: string, paper: string, parts: ClaimPart[], rule: string): Claim {
-  return { id, title, paper, parts, verdict: combineVerdicts(parts.map((p) => p.verdict)), rule, charts: [] };
+  return makeClaim({ id, title, paper, parts, rule, charts: [] });
 }
 
 /** Event-level private methods: every private policy except the joint-DP one. */
 function eventLevel(): string[] {
   return policyIds.filter((p) => policyInfo(p).isPrivate && p !== 'jdp-linucb');
 }
-
-/** AdaPrivate-TS and its variants (amplification, adaptive decay). */
-const TS_FAMILY = new Set(['adaprivate-ts', 'adaprivate-ts-amp', 'adaprivate-ts-adaptive']);
 
 const name = (id: string): string => (isPolicyId(id) ? policyInfo(id).displayName : id);
 
@@ -71,7 +61,13 @@ function gapPart(
   if (a === undefined || b === undefined)
     return { label, paper: paperText, ours: 'not in this run', verdict: 'not tested' };
   const g = compare(a, b).gap;
-  return { label, paper: paperText, ours: gapText(g), verdict: rangeVerdict(est(g), paper) };
+  return {
+    label,
+    paper: paperText,
+    ours: gapText(g),
+    verdict: rangeVerdict(est(g), paper),
+    detectable: detectableText(est(g)),
+  };
 }
 
 function movielensClaims(r: RealDataSummaries): Claim[] {
@@ -95,7 +91,7 @@ function movielensClaims(r: RealDataSummaries): Claim[] {
       'MovieLens, eps = 1: event-level methods reach 71.7-72.6% CTR',
       'At eps = 1 the event-level private methods reach CTR 71.7-72.6% (replay on MovieLens-25M).',
       ctrParts,
-      `A part is reproduced when our mean CTR (in percent) lies in the paper's range widened by ${RANGE_TOLERANCE} percentage points on each side; inconclusive when it does not but our 95% CI still meets the widened range; otherwise not reproduced. The claim is reproduced when every tested part is, not reproduced when every tested part is not, inconclusive when every tested part is, else partly.`,
+      `A part is reproduced when our mean CTR (in percent) lies in the paper's range widened by ${RANGE_TOLERANCE} percentage points on each side; inconclusive when it does not but our 95% CI still meets the widened range; otherwise not reproduced. A claim takes its parts' verdict when they all agree, else it is mixed.`,
     ),
     claim(
       'ml-ts-vs-ucb',
@@ -147,8 +143,7 @@ function jesterClaims(r: RealDataSummaries): Claim[] {
     if (ts === undefined || rows.length < 2)
       return { label: `eps = ${e}`, paper: 'TS best', ours: 'not in this run', verdict: 'not tested' };
     const top = rows.reduce((a, b) => (b.meanReward.mean > a.meanReward.mean ? b : a));
-    const v: Verdict =
-      top.policy === 'adaprivate-ts' ? 'reproduced' : TS_FAMILY.has(top.policy) ? 'partly' : 'not reproduced';
+    const v: Verdict = top.policy === 'adaprivate-ts' ? 'reproduced' : 'not reproduced';
     return {
       label: `eps = ${e}: best private method`,
       paper: 'AdaPrivate-TS',
@@ -162,7 +157,7 @@ function jesterClaims(r: RealDataSummaries): Claim[] {
       'Jester: AdaPrivate-TS is the best private method at every eps',
       'AdaPrivate-TS has the highest CTR among the private methods at every budget.',
       best,
-      'Reproduced at a budget when AdaPrivate-TS has the highest mean reward of all private methods (default settings); partly when one of its variants (TS-Amp, TS-Adaptive) has; otherwise not reproduced. Means only: see the table for their confidence intervals.',
+      'Reproduced at a budget when AdaPrivate-TS has the highest mean reward of all private methods (default settings), otherwise not reproduced (the part names the best one, which may be a TS variant). Means only: see the table for their confidence intervals.',
     ),
     claim(
       'jester-gaps',

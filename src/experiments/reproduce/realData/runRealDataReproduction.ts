@@ -1,8 +1,16 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { prepareFeaturesFile, type RatingsFormat, type StepProgress } from '../../../data/index.js';
+import {
+  type FeatureConstruction,
+  prepareFeaturesFile,
+  type RatingsFormat,
+  type StepProgress,
+  tunePriorWeight,
+} from '../../../data/index.js';
 import { policyIds, policyInfo } from '../../../policies/index.js';
+import { epsilonToRho, sigmaForRho } from '../../../privacy/index.js';
 import { VERSION } from '../../../version.js';
 import { bandChartSpec } from '../../report/bandChartSpec.js';
 import { formatNumber } from '../../report/format.js';
@@ -15,6 +23,7 @@ import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
 import { claimMarkdown } from '../reproductionMarkdown.js';
 import { findSetting, realDataClaims } from './realDataClaims.js';
+import { realDataReferences } from './realDataReferences.js';
 
 /** Options of {@link runRealDataReproduction}. */
 export interface RealDataReproductionOptions {
@@ -30,6 +39,10 @@ export interface RealDataReproductionOptions {
   readonly horizon?: number;
   readonly seeds?: number;
   readonly rank?: number;
+  /** Arm feature construction of the main runs (default 'biased'; docs/data.md). */
+  readonly construction?: FeatureConstruction;
+  /** Also run the feature/prior ablation at eps = 1 (default: true unless quick). */
+  readonly ablation?: boolean;
   /**
    * Start every policy from the ridge prior of the training split (`RatingsEnvOptions.warmStart`).
    * Default: true for MovieLens (SPEC section 5), false for Jester (the SPEC gives no warm start there).
@@ -62,16 +75,24 @@ export async function runRealDataReproduction(
   o: RealDataReproductionOptions,
 ): Promise<{ markdown: string; results: ExperimentResult[] }> {
   await mkdir(o.outDir, { recursive: true });
-  const featuresFile = join(o.outDir, 'features.bin');
-  const prep = await prepareFeaturesFile({
-    source: o.source,
-    format: o.format,
-    out: featuresFile,
-    params: { rank: o.rank ?? 50 },
-    ...(o.onProgress !== undefined ? { onProgress: o.onProgress } : {}),
-  });
+  const wall0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const construction = o.construction ?? 'biased';
+  const prepare = (kind: FeatureConstruction, file: string) =>
+    prepareFeaturesFile({
+      source: o.source,
+      format: o.format,
+      out: file,
+      params: { rank: o.rank ?? 50, construction: kind },
+      ...(o.onProgress !== undefined ? { onProgress: o.onProgress } : {}),
+    });
+  const featuresFile = join(
+    o.outDir,
+    construction === 'biased' ? 'features.bin' : `features-${construction}.bin`,
+  );
+  const prep = await prepare(construction, featuresFile);
   const k = 5;
-  const horizon = o.horizon ?? (o.quick ? 5_000 : o.dataset === 'movielens' ? 300_000 : 150_000);
+  const horizon = o.horizon ?? (o.quick ? 5_000 : o.dataset === 'movielens' ? 200_000 : 150_000);
   const seeds = Array.from({ length: o.seeds ?? (o.quick ? 2 : 5) }, (_, i) => i + 1);
   const epsilons = o.quick ? [1, 5] : [0.5, 1, 2, 5, 10];
   const warmStart = o.warmStart ?? o.dataset === 'movielens';
@@ -98,7 +119,107 @@ export async function runRealDataReproduction(
     ],
     epsilons: [1, 5],
   });
-  await writeFile(join(o.outDir, 'results.json'), `${JSON.stringify({ main, amp }, null, 1)}\n`);
+  // ablation at eps = 1: feature construction x prior weight (MovieLens warm start)
+  const ablationPolicies = ['linucb', 'lints', 'adaprivate-ts', 'adaprivate-ucb'] as const;
+  const ablationRows: { label: string; envOptions: Record<string, unknown>; result: ExperimentResult }[] = [];
+  const doAblation = o.ablation ?? !o.quick;
+  if (doAblation) {
+    const other: FeatureConstruction = construction === 'biased' ? 'unit-product' : 'biased';
+    const otherFile = join(o.outDir, other === 'biased' ? 'features.bin' : `features-${other}.bin`);
+    await prepare(other, otherFile);
+    const variants = warmStart
+      ? [
+          { label: `${other}, prior weight 1`, options: { featuresFile: otherFile, priorWeight: 1 } },
+          { label: `${construction}, prior weight 1`, options: { featuresFile, priorWeight: 1 } },
+          { label: `${construction}, tuned prior weight`, options: { featuresFile } },
+        ]
+      : [
+          { label: `${other}, cold start`, options: { featuresFile: otherFile } },
+          { label: `${construction}, cold start`, options: { featuresFile } },
+        ];
+    for (const v of variants) {
+      const options = { ...env.options, ...v.options };
+      const result = await run({
+        ...base,
+        env: { kind: 'ratings', options },
+        name: `${o.dataset}-ablation`,
+        policies: ablationPolicies.map((policy) => ({ policy, params: {} })),
+        epsilons: [1],
+      });
+      ablationRows.push({ label: v.label, envOptions: options, result });
+    }
+  }
+  await writeFile(
+    join(o.outDir, 'results.json'),
+    `${JSON.stringify({ main, amp, ablation: ablationRows.map((r) => ({ label: r.label, result: r.result })) }, null, 1)}\n`,
+  );
+  const references = (file: string, kind: string) => {
+    const r = realDataReferences({ ...env.options, featuresFile: file });
+    return [kind, formatNumber(r.random), formatNumber(r.greedyPrior), formatNumber(r.best)];
+  };
+  const refTable = {
+    title: `${o.dataset}: reference CTR levels on ${(20_000).toLocaleString('en-US')} bandit rounds (full information, no learning)`,
+    columns: [
+      { header: 'features' },
+      { header: 'random of K', align: 'right' as const },
+      { header: 'greedy prior', align: 'right' as const },
+      { header: 'best of K', align: 'right' as const },
+    ],
+    rows: [
+      references(featuresFile, construction),
+      ...ablationRows
+        .filter((r) => r.envOptions.featuresFile !== featuresFile)
+        .map((r) => references(r.envOptions.featuresFile as string, r.label.split(',')[0]!)),
+    ],
+  };
+  const weightTable = warmStart
+    ? {
+        title: `${o.dataset}: prior weight chosen on the validation part (rule: docs/data.md)`,
+        columns: [
+          { header: 'budget' },
+          { header: 'sigma per release', align: 'right' as const },
+          { header: 'prior weight', align: 'right' as const },
+        ],
+        rows: [null, ...epsilons].map((e) => {
+          const sigma = e === null ? 0 : sigmaForRho(epsilonToRho(e, 1e-5));
+          const w = tunePriorWeight(env.options, sigma, 300).weight;
+          return [e === null ? 'non-private' : `eps = ${e}`, formatNumber(sigma, 3), String(w)];
+        }),
+      }
+    : null;
+  const ablationTable =
+    ablationRows.length === 0
+      ? null
+      : {
+          title: `${o.dataset}: ablation at eps = 1 (replay CTR, ${seeds.length} seeds)`,
+          columns: [
+            { header: 'features, prior' },
+            ...ablationPolicies.map((p) => ({ header: policyInfo(p).displayName, align: 'right' as const })),
+          ],
+          rows: ablationRows.map((r) => {
+            const ss = summarise(r.result.cells);
+            return [r.label, ...ablationPolicies.map((p) => rewardCell(findSetting(ss, p, 1)))];
+          }),
+        };
+  const cpu = process.cpuUsage(cpu0);
+  // time accumulates over the invocations that computed this directory's cells (a resumed or
+  // re-rendered run adds its own share), kept in timing.json
+  const timingPath = join(o.outDir, 'timing.json');
+  const before = existsSync(timingPath)
+    ? (JSON.parse(await readFile(timingPath, 'utf8')) as {
+        wallSeconds: number;
+        cpuSeconds: number;
+        invocations: number;
+      })
+    : { wallSeconds: 0, cpuSeconds: 0, invocations: 0 };
+  const cpuSeconds = before.cpuSeconds + (cpu.user + cpu.system) / 1e6;
+  const wallSeconds = before.wallSeconds + (performance.now() - wall0) / 1000;
+  const invocations = before.invocations + 1;
+  await writeFile(
+    timingPath,
+    `${JSON.stringify({ ...before, wallSeconds, cpuSeconds, invocations }, null, 2)}\n`,
+  );
+  const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`;
 
   const mainS = summarise(main.cells);
   const ampS = summarise(amp.cells);
@@ -164,6 +285,8 @@ export async function runRealDataReproduction(
             title: `${o.dataset}: replay CTR over time, eps = 1 (95% CI over seeds)`,
             xTitle: 'logged step',
             yTitle: 'CTR so far',
+            yBounds: [0, 1],
+            xInteger: true,
           }),
         )
       : null;
@@ -174,7 +297,9 @@ export async function runRealDataReproduction(
     [
       `## Real data: ${o.dataset}${o.quick ? ' (quick run)' : ''}`,
       '',
-      `Source \`${h.source.file}\` (sha256 \`${h.source.sha256}\`), ${h.counts.ratings} ratings, ${h.counts.users} users, ${h.counts.items} items; rank-${h.params.rank} SVD features on a ${100 * (1 - h.params.evalFraction)}% training split; bandit on the held-out ${h.counts.eval} ratings. Protocol: Li et al. replay, uniformly random logging over K=${k} candidates, ${horizon} logged steps per run, seeds ${seeds.join(', ')}, delta 1e-5, policies at their default settings (not tuned), ${warmStart ? 'warm start (prior mean theta_0 = ridge fit of the training split)' : 'cold start (theta_0 = 0)'}. Effective steps per run: ${Math.min(...effective)}-${Math.max(...effective)}. Reward: ${h.defaultRewardMode === 'threshold' ? `1{rating >= ${h.defaultThreshold}}` : 'rating scaled to [0, 1]'}. Mean CTR over effective steps with 95% CI over seeds. Generated by \`adaprivate reproduce ${o.dataset}${o.quick ? ' --quick' : ''}\` (adaprivate ${VERSION}).`,
+      `Source \`${h.source.file}\` (sha256 \`${h.source.sha256}\`), ${h.counts.ratings} ratings, ${h.counts.users} users, ${h.counts.items} items; rank-${h.params.rank} \`${h.construction.kind}\` features (d = ${h.construction.kind === 'biased' ? h.params.rank + 2 : h.params.rank}, docs/data.md) on a ${100 * (1 - h.params.evalFraction)}% training split (${h.counts.validation} of its ratings kept aside as the validation part); bandit on the held-out ${h.counts.eval} ratings. Protocol: Li et al. replay, uniformly random logging over K=${k} candidates, ${horizon} logged steps per run, seeds ${seeds.join(', ')}, delta 1e-5, policies at their default settings (not tuned), ${warmStart ? 'warm start (prior mean theta_0 = ridge fit of the training split, prior weight tuned on its validation part)' : 'cold start (theta_0 = 0)'}. Effective steps per run: ${Math.min(...effective)}-${Math.max(...effective)}. Reward: ${h.defaultRewardMode === 'threshold' ? `1{rating >= ${h.defaultThreshold}}` : 'rating scaled to [0, 1]'}. Mean CTR over effective steps with 95% CI over seeds. Generated by \`adaprivate reproduce ${o.dataset}${o.quick ? ' --quick' : ''}\` (adaprivate ${VERSION}). Run time: ${formatNumber(wallSeconds, 0)} s wall, ${formatNumber(cpuSeconds, 0)} s CPU (user + system, worker threads included; summed over the ${invocations} invocation(s) that built this output, resumed runs and re-renders included) on ${machine}, shared with other jobs (wall time is not an idle-machine figure).`,
+      '',
+      `**Privacy model.** The rewards of the bandit (held-out) ratings are protected; the training split that gives the features, the prior mean theta_0 and the prior weight is treated as public, as in the paper's warm start, so the guarantee of every private policy is unchanged by them (docs/privacy.md).`,
       '',
       ...(o.dataset === 'movielens' && h.counts.ratings < 20_000_000
         ? [
@@ -184,6 +309,9 @@ export async function runRealDataReproduction(
       `| Claim | Verdict |\n| --- | --- |\n${claims.map((c) => `| ${c.title} | **${c.verdict}** |`).join('\n')}\n`,
       ...claims.map((c) => claimMarkdown(c, () => '', 3)),
       `### Tables\n`,
+      markdownTable(refTable),
+      ...(weightTable === null ? [] : [markdownTable(weightTable)]),
+      ...(ablationTable === null ? [] : [markdownTable(ablationTable)]),
       markdownTable(t1),
       markdownTable(t2),
       imgPath === null

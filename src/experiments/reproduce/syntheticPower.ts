@@ -1,0 +1,180 @@
+/**
+ * Power runs for the two comparisons the paper calls significant (TS vs UCB by eps; amplification
+ * q = 0.3 vs none): the seeds needed for a 95% CI half-width below a target are estimated from the
+ * main run's per-seed spread, then those comparisons alone are run on that many seeds, and each is
+ * judged by the verdict rules so the document can say whether the paper's effect holds.
+ */
+
+import { formatNumber } from '../report/format.js';
+import { summarise } from '../summarise.js';
+import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../types.js';
+import { validateExperimentConfig } from '../validateExperimentConfig.js';
+import { findSetting } from './realData/realDataClaims.js';
+import { compare } from './syntheticAnalysis.js';
+import { type Claim, detectableText, est, makeClaim, RANGE_RULE } from './syntheticClaims.js';
+import type { SyntheticScale } from './syntheticScale.js';
+import { gapText } from './syntheticTables.js';
+import { type ClaimPart, rangeVerdict, seedsForHalfWidth } from './verdict.js';
+
+/** Target 95% CI half-width of a power comparison, in percentage points. */
+export const POWER_HALF_WIDTH = 0.5;
+
+/** The comparisons of a power run: (label, a, b, paper range, paper text). */
+interface PowerComparison {
+  readonly label: string;
+  readonly a: (s: readonly SettingSummary[]) => SettingSummary | undefined;
+  readonly b: (s: readonly SettingSummary[]) => SettingSummary | undefined;
+  readonly paper: readonly [number, number];
+  readonly paperText: string;
+  readonly claim: 'ts-vs-ucb' | 'amplification';
+}
+
+function comparisons(scale: SyntheticScale): PowerComparison[] {
+  const out: PowerComparison[] = [];
+  for (const e of scale.epsilons) {
+    out.push({
+      label: `eps = ${e}: TS vs UCB`,
+      a: (s) => findSetting(s, 'adaprivate-ts', e),
+      b: (s) => findSetting(s, 'adaprivate-ucb', e),
+      paper: e === 1 ? [1.5, 1.5] : [0.5, 1.5],
+      paperText: e === 1 ? '+1.5%' : '+0.5% to +1.5%',
+      claim: 'ts-vs-ucb',
+    });
+  }
+  for (const e of scale.ampEpsilons) {
+    out.push({
+      label: `eps = ${e}: amplification q = 0.3 vs none (q = 1)`,
+      a: (s) => findSetting(s, 'adaprivate-ts-amp', e, 0.3),
+      b: (s) => findSetting(s, 'adaprivate-ts-amp', e, 1),
+      // the paper reports the gain on MovieLens only (+4.6% at eps = 1, +1.3% at eps = 5); we test
+      // its direction and size on the synthetic study
+      paper: e === 1 ? [4.6, 4.6] : [1.3, 1.3],
+      paperText: e === 1 ? '+4.6% (MovieLens)' : '+1.3% (MovieLens)',
+      claim: 'amplification',
+    });
+  }
+  return out;
+}
+
+/**
+ * Seeds needed so that every power comparison's 95% CI half-width is below `halfWidth`, from the
+ * per-seed spread of those comparisons in earlier results (e.g. the 12-seed main and amplification
+ * runs), with the estimate per comparison.
+ *
+ * @example
+ * powerSeedsNeeded(scale, [main, amplification]).seeds.tsVsUcb; // returns e.g. 55
+ */
+export function powerSeedsNeeded(
+  scale: SyntheticScale,
+  results: readonly ExperimentResult[],
+  halfWidth = POWER_HALF_WIDTH,
+): {
+  /** Seeds for the TS vs UCB comparisons and for the amplification ones (the largest need of each). */
+  readonly seeds: { readonly tsVsUcb: number; readonly amplification: number };
+  readonly perComparison: readonly { label: string; std: number; n: number }[];
+} {
+  const ss = results.flatMap((r) => summarise(r.cells));
+  const per = comparisons(scale).map((c) => {
+    const a = c.a(ss);
+    const b = c.b(ss);
+    if (a === undefined || b === undefined)
+      return { label: c.label, claim: c.claim, std: Number.NaN, n: Number.NaN };
+    const std = compare(a, b).gap.std;
+    return { label: c.label, claim: c.claim, std, n: seedsForHalfWidth(std, halfWidth) };
+  });
+  const most = (which: PowerComparison['claim']) => {
+    const ns = per.filter((p) => p.claim === which && Number.isFinite(p.n)).map((p) => p.n);
+    return ns.length === 0 ? 2 : Math.max(...ns);
+  };
+  return {
+    seeds: { tsVsUcb: most('ts-vs-ucb'), amplification: most('amplification') },
+    perComparison: per.map(({ label, std, n }) => ({ label, std, n })),
+  };
+}
+
+/**
+ * The power run's experiment: AdaPrivate-TS and AdaPrivate-UCB at every budget, and
+ * AdaPrivate-TS-Amp with q = 0.3 and q = 1 at the amplification budgets, on seeds 1..`seeds`, with
+ * the main run's environment, horizon and delta.
+ *
+ * @example
+ * powerPlan(syntheticScale('full'), 52).seeds.length; // returns 52
+ */
+export function powerPlan(scale: SyntheticScale, seeds: number): ExperimentConfig {
+  const s = Array.from({ length: seeds }, (_, i) => i + 1);
+  const base = {
+    env: scale.env,
+    protocol: 'full-information',
+    delta: scale.delta,
+    seeds: s,
+    horizon: scale.horizon,
+    checkpoints: scale.checkpoints,
+  };
+  return validateExperimentConfig({
+    ...base,
+    name: 'synthetic-power',
+    policies: [{ policy: 'adaprivate-ts' }, { policy: 'adaprivate-ucb' }],
+    epsilons: scale.epsilons,
+  });
+}
+
+/** The amplification half of the power run (its budgets differ from the TS vs UCB half). */
+export function powerAmpPlan(scale: SyntheticScale, seeds: number): ExperimentConfig {
+  const p = powerPlan(scale, seeds);
+  return validateExperimentConfig({
+    ...p,
+    name: 'synthetic-power-amplification',
+    policies: [{ policy: 'adaprivate-ts-amp', params: { q: [0.3, 1] } }],
+    epsilons: scale.ampEpsilons,
+  });
+}
+
+/**
+ * The power claims: each comparison judged by the range rule on the power run's seeds.
+ *
+ * @example
+ * powerClaims(scale, [tsUcb, amp]).map((c) => c.verdict); // returns e.g. ['not reproduced', 'opposite']
+ */
+export function powerClaims(scale: SyntheticScale, results: readonly ExperimentResult[]): Claim[] {
+  const ss = results.flatMap((r) => summarise(r.cells));
+  const parts = (which: PowerComparison['claim']): ClaimPart[] =>
+    comparisons(scale)
+      .filter((c) => c.claim === which)
+      .map((c) => {
+        const a = c.a(ss);
+        const b = c.b(ss);
+        if (a === undefined || b === undefined)
+          return { label: c.label, paper: c.paperText, ours: 'not in this run', verdict: 'not tested' };
+        const cmp = compare(a, b);
+        const half = (cmp.gap.ci95[1] - cmp.gap.ci95[0]) / 2;
+        return {
+          label: c.label,
+          paper: c.paperText,
+          ours: `${gapText(cmp.gap)}, ${cmp.gap.n} seeds (half-width ${formatNumber(half, 2)} points)`,
+          verdict: rangeVerdict(est(cmp.gap), c.paper),
+          detectable: detectableText(est(cmp.gap)),
+        };
+      });
+  return [
+    makeClaim({
+      id: 'power-ts-vs-ucb',
+      title: 'Power run: default TS vs default UCB, by eps',
+      plain:
+        'With enough seeds to measure the gap within half a percentage point: does private Thompson sampling beat private UCB?',
+      paper: 'TS beats UCB by 0.5-1.5% (largest at eps = 1, +1.5%), significantly at eps in {0.5, 1, 2, 5}.',
+      parts: parts('ts-vs-ucb'),
+      rule: RANGE_RULE,
+      charts: [],
+    }),
+    makeClaim({
+      id: 'power-amplification',
+      title: 'Power run: amplification (q = 0.3) vs no subsampling',
+      plain:
+        'With enough seeds: does sampling 30% of each batch (with the noise recalibrated) earn more than using every reward?',
+      paper: 'Amplification with q = 0.3 helps at low eps (MovieLens: +4.6% at eps = 1, +1.3% at eps = 5).',
+      parts: parts('amplification'),
+      rule: `${RANGE_RULE} The paper's figures are from MovieLens; on the synthetic study they are the reference for direction and size.`,
+      charts: [],
+    }),
+  ];
+}
