@@ -17,7 +17,7 @@ export type {
   PropertyTester,
   TesterResult,
 } from './audit/index.js';
-// The audit API (audit, auditMechanism, the testers) lives in src/audit/index.ts: it needs two
+// The audit API (audit, auditMechanism, the testers) is the entry `adaprivate/audit`: it needs two
 // @stdlib quantile packages, and the light core package (packages/core) has no runtime dependencies.
 export type { Environment, ReplayStream } from './envs/index.js';
 export {

@@ -43,6 +43,7 @@ import {
   epsilonToRho,
   evaluateReplay,
   HorizonExceededError,
+  loadPolicy,
   type Policy,
   type PolicyOptionsFor,
   replayFromEnvironment,
@@ -75,6 +76,7 @@ const { ticket } = policy.selectTicket(features, k);
 policy.updateTicket(ticket, 0.25);
 const copy: Policy = createPolicy('adaprivate-ts', options);
 copy.restore(JSON.parse(JSON.stringify(policy.snapshot())));
+const loaded: Policy = loadPolicy(policy.save()); // rebuilt from the JSON text alone (id, config, version)
 
 const bounded = createPolicy('dgs-linucb', { dim: d, horizon: 1, seed: 2, rho: 0.5 });
 bounded.select(features, k);
@@ -120,6 +122,8 @@ console.log(JSON.stringify({
   rounds: policy.roundsLearned,
   releases: policy.privacy().releases,
   copyRounds: copy.roundsLearned,
+  loadedRounds: loaded.roundsLearned,
+  loadedNoise: loaded.privacy().noise === 'secure' ? 1 : 0,
   refused,
   replaySteps: replay.steps,
   effective: replay.effectiveSteps,
@@ -253,6 +257,8 @@ test('the packed core installs offline, compiles strictly against its types and 
   assert.ok(out.propensity! > 0 && out.propensity! <= 1);
   assert.equal(out.rounds, 5); // update + observe + 2 observeMany + updateTicket; the discarded round is not learned
   assert.equal(out.copyRounds, 5); // restored from the snapshot
+  assert.equal(out.loadedRounds, 5); // loadPolicy(save()) rebuilds the same state
+  assert.equal(out.loadedNoise, 1); // a loaded policy draws fresh secure noise
   assert.ok(out.releases! >= 1);
   assert.equal(out.refused, 1);
   assert.equal(out.replaySteps, 2000);
