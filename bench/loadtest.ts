@@ -78,7 +78,7 @@ async function run(url: string, model: string, pool: string[], seconds: number, 
     url,
     connections,
     duration: seconds,
-    amount,
+    maxOverallRequests: amount, // with `amount`, autocannon ignores `duration`: this bounds both
     headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
     requests: [
       {
