@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SqliteStore } from '../../src/store/index.js';
+import { oneArmDecision } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
 storeContract('sqlite', async () => SqliteStore.open(':memory:'));
@@ -70,23 +71,7 @@ test('SqliteStore: the release hook runs inside the transaction (a throw rolls t
     createdAt: 1,
     snapshot: 's0',
   });
-  await s.insertDecision({
-    model: 'm',
-    eventId: 'e',
-    seq: 0,
-    time: 1,
-    armIds: ['a'],
-    features: new Float64Array([1]),
-    dim: 1,
-    chosen: 0,
-    chosenFeatures: new Float64Array([1]),
-    probabilities: [1],
-    modelVersion: 0,
-    rewardState: 'none',
-    reward: null,
-    rewardSource: null,
-    release: null,
-  });
+  await s.insertDecision(oneArmDecision('m', 'e', 1));
   const rel = { version: 1, snapshot: 's1', spent: {}, releases: 1, rounds: 1 };
   const input = { model: 'm', eventId: 'e', reward: 1, time: 2, source: 'given' as const, logReward: false };
   await assert.rejects(s.recordReward(input, rel), /crash here/);

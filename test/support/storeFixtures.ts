@@ -1,4 +1,4 @@
-// Fixtures of the PostgreSQL store tests: a model whose "snapshot" keeps the exact sum and count of
+// Fixtures of the store tests (SQLite and PostgreSQL): a model whose "snapshot" keeps the exact sum and count of
 // the rewards released so far (so a test can check that every reward was counted once), one-arm
 // decisions, and the stand-in for a policy's batch release on that snapshot.
 import type { DecisionRow, ModelState, ReleaseInput, Store } from '../../src/store/index.js';
