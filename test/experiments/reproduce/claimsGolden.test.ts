@@ -14,6 +14,6 @@ test('claims rendered from the fixture results equal the stored rendering', () =
   const claims = [...syntheticClaims(syntheticFixture()), ...realDataFixtures().flatMap(realDataClaims)];
   const text = renderClaims(claims);
   if (process.env.UPDATE_GOLDEN === '1')
-    writeFileSync(new URL('../../../../test/fixtures/reproduce/claims.golden.md', import.meta.url), text);
+    writeFileSync(new URL('../../../../test/fixtures/reproduce/claims.golden.txt', import.meta.url), text);
   assert.equal(text, goldenClaims());
 });
