@@ -1,7 +1,7 @@
 /** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
 
+export { isPostgresUrl } from './isPostgresUrl.js';
 export {
-  type ComputeRelease,
   type MigrationResult,
   migratePostgres,
   PostgresStore,
@@ -19,6 +19,13 @@ export type {
   ReleaseInput,
   RewardState,
 } from './rows.js';
+export { redactDbUrl } from './redactDbUrl.js';
+export {
+  type ComputeRelease,
+  isReplicaStore,
+  type ReleasedState,
+  type ReplicaStore,
+} from './ReplicaStore.js';
 export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
 export type {
   ExportOptions,
