@@ -13,8 +13,8 @@ import type { CreateModelRequest, CreateModelResponse } from './apiTypes.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
 import { notReplicable, type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
 import { replicaBatchSize } from './replicaBatchSize.js';
-import { ServiceError } from './ServiceError.js';
 import type { ServedModel } from './ServedModel.js';
+import { ServiceError } from './ServiceError.js';
 
 /** Defaults of the model settings (docs/serving.md). */
 export const MODEL_DEFAULTS = {

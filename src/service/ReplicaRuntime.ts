@@ -38,8 +38,8 @@ import type { RuntimeContext } from './ModelRuntime.js';
 import { decide, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaBatchSize } from './replicaBatchSize.js';
-import { ServiceError } from './ServiceError.js';
 import type { ServedModel } from './ServedModel.js';
+import { ServiceError } from './ServiceError.js';
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;

@@ -3,8 +3,9 @@
  * server owns the database: SQLite) and {@link ReplicaRuntime} (several replicas share it:
  * PostgreSQL); {@link ModelRegistry} picks one by the store's capabilities.
  */
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+
 import type { ModelRow } from '../store/index.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 
 export interface ServedModel {
   readonly row: ModelRow;

@@ -24,9 +24,9 @@ import {
   toModel,
 } from './dbRows.js';
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
-import { redactDbUrl } from './redactDbUrl.js';
 import type { ComputeRelease, ReleasedState, ReplicaStore } from './ReplicaStore.js';
+import { redactDbUrl } from './redactDbUrl.js';
+import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type { ExportOptions, ModelCounts, ModelState, RecordRewardOutcome, RewardInput } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
 import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';

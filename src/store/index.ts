@@ -8,6 +8,13 @@ export {
   type PostgresStoreOptions,
   RELEASE_CHANNEL,
 } from './PostgresStore.js';
+export {
+  type ComputeRelease,
+  isReplicaStore,
+  type ReleasedState,
+  type ReplicaStore,
+} from './ReplicaStore.js';
+export { redactDbUrl } from './redactDbUrl.js';
 export type {
   DecisionRow,
   LedgerRow,
@@ -19,13 +26,6 @@ export type {
   ReleaseInput,
   RewardState,
 } from './rows.js';
-export { redactDbUrl } from './redactDbUrl.js';
-export {
-  type ComputeRelease,
-  isReplicaStore,
-  type ReleasedState,
-  type ReplicaStore,
-} from './ReplicaStore.js';
 export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
 export type {
   ExportOptions,
