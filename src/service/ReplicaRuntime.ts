@@ -280,7 +280,12 @@ export class ReplicaRuntime implements ServedModel {
       );
     }
     this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
-    const released = await this.releaseDue();
+    // The reward is durable and pending: it is acknowledged even when the release fails (a lost
+    // connection, a conflict); the batch stays pending and the next reward or restart releases it.
+    const released = await this.releaseDue().catch(() => {
+      this.ctx.metrics.rewards.inc({ model: name, outcome: 'release_failed' });
+      return false;
+    });
     return { eventId, status: 'recorded', released, modelVersion: this.version };
   }
 
