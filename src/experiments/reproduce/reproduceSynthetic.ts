@@ -4,7 +4,7 @@
  * (JSON, CSV), Markdown tables, SVG charts, a self-contained HTML report and REPRODUCTION.md.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
@@ -129,6 +129,7 @@ export async function reproduceSynthetic(
   };
 
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const results: Partial<Record<(typeof STUDIES)[number], ExperimentResult>> = {};
   const runOrLoad = async (
     config: ExperimentConfig,
@@ -215,6 +216,11 @@ export async function reproduceSynthetic(
     rounds,
     roundsPerSecond: wallSeconds > 0 ? rounds / wallSeconds : 0,
     workers,
+    cpuSeconds: (() => {
+      const c = process.cpuUsage(cpu0);
+      return (c.user + c.system) / 1e6;
+    })(),
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
   };
 
   // power runs of the two comparisons the paper calls significant
