@@ -120,8 +120,8 @@ export function powerHalfWidths(
   const ss = results.flatMap((r) => summarise(r.cells));
   const widest = { 'ts-vs-ucb': Number.NaN, amplification: Number.NaN };
   for (const c of comparisons(scale)) {
-    const a = c.a(ss);
-    const b = c.b(ss);
+    const a = findSetting(ss, c.a.policy, c.a.eps, c.a.q);
+    const b = findSetting(ss, c.b.policy, c.b.eps, c.b.q);
     if (a === undefined || b === undefined) continue;
     const ci = compare(a, b).gap.ci95;
     const half = (ci[1] - ci[0]) / 2;
