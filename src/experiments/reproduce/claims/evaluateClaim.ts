@@ -149,16 +149,17 @@ export function evaluateClaim<R>(spec: ClaimSpec<R>, run: Measurements<R>): Clai
     });
   }
   const vs = parts.map((p) => p.verdict);
+  // key order as the documents' JSON had it before the claims became data
   return {
     id: spec.id,
-    title: fill(spec.title, vars),
     ...(spec.plain === undefined ? {} : { plain: spec.plain }),
+    title: fill(spec.title, vars),
     paper: spec.paper,
     parts,
-    verdict: combineVerdicts(vs),
-    counts: countVerdicts(vs),
     rule: ruleText(spec.rule, vars),
     charts: spec.charts ?? [],
     ...(spec.note === undefined ? {} : { note: spec.note }),
+    verdict: combineVerdicts(vs),
+    counts: countVerdicts(vs),
   };
 }
