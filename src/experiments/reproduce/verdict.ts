@@ -89,7 +89,7 @@ export function seedsForHalfWidth(std: number, halfWidth: number): number {
  * - opposite: our 95% CI excludes 0 and our mean has the sign opposite to the paper's midpoint;
  * - inconclusive: the paper's [a, b] excludes 0, and our 95% CI itself (not widened) contains 0
  *   and reaches [a, b]: the run cannot tell the paper's effect from no effect;
- * - reproduced: our CI widened by `tolerance` on each side (the rounding of the paper's figures)
+ * - reproduced: our CI widened by `tolerance` on each side (a margin for rounding and setting)
  *   meets [a, b], and the CI excludes 0 when [a, b] does;
  * - not reproduced: otherwise (same sign but far, or a CI around 0 that excludes the paper's effect).
  * Non-finite estimates give 'not tested'.

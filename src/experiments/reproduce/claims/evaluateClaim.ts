@@ -46,7 +46,7 @@ export interface Claim {
 
 /** The standard rule texts, printed under every claim that uses them. */
 export const RULE_TEXT = {
-  effect: `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side (the rounding of the paper's figures), meets the paper's value or range and, where the paper reports a non-zero effect, does not contain 0; inconclusive when our 95% CI itself (not widened) contains both 0 and the paper's value (or part of its range): the run cannot tell the paper's effect from no effect; opposite when the CI excludes 0 on the other side; otherwise not reproduced (our CI excludes the paper's figure: far from it, whatever its sign, or a precise zero). A claim takes its parts' verdict when they all agree, else it is mixed; the counts of parts per verdict are listed. "Detectable" is the smallest true effect these seeds detect with 80% power (two-sided t-test, 5% level).`,
+  effect: `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side (a margin for the paper's rounding and for the differences between its setting and ours), meets the paper's value or range and, where the paper reports a non-zero effect, does not contain 0; inconclusive when our 95% CI itself (not widened) contains both 0 and the paper's value (or part of its range): the run cannot tell the paper's effect from no effect; opposite when the CI excludes 0 on the other side; otherwise not reproduced (our CI excludes the paper's figure: far from it, whatever its sign, or a precise zero). A claim takes its parts' verdict when they all agree, else it is mixed; the counts of parts per verdict are listed. "Detectable" is the smallest true effect these seeds detect with 80% power (two-sided t-test, 5% level).`,
   level: `A part is reproduced when our mean CTR (in percent) lies in the paper's range widened by ${RANGE_TOLERANCE} percentage points on each side; inconclusive when it does not but our 95% CI itself (not widened) still meets the paper's range; otherwise not reproduced. A claim takes its parts' verdict when they all agree, else it is mixed.`,
 } as const;
 
@@ -149,16 +149,17 @@ export function evaluateClaim<R>(spec: ClaimSpec<R>, run: Measurements<R>): Clai
     });
   }
   const vs = parts.map((p) => p.verdict);
+  // key order as the documents' JSON had it before the claims became data
   return {
     id: spec.id,
-    title: fill(spec.title, vars),
     ...(spec.plain === undefined ? {} : { plain: spec.plain }),
+    title: fill(spec.title, vars),
     paper: spec.paper,
     parts,
-    verdict: combineVerdicts(vs),
-    counts: countVerdicts(vs),
     rule: ruleText(spec.rule, vars),
     charts: spec.charts ?? [],
     ...(spec.note === undefined ? {} : { note: spec.note }),
+    verdict: combineVerdicts(vs),
+    counts: countVerdicts(vs),
   };
 }
