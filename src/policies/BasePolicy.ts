@@ -251,6 +251,15 @@ export abstract class BasePolicy implements Policy {
   }
 
   /**
+   * True when `select` itself can release (DGS-LinUCB's per-step estimate): a superseded holder then
+   * refuses `select` too. Elsewhere only learning (update, observe, finish) releases, and a superseded
+   * policy may still decide from what it has released (the service's decision views do).
+   */
+  protected get releasesAtSelect(): boolean {
+    return false;
+  }
+
+  /**
    * Within this process a lineage's ledger never goes back (lineageRegistry.ts): restoring a snapshot
    * of `lineage` with `releases` releases is refused when the lineage has made more here already.
    */
@@ -273,7 +282,7 @@ export abstract class BasePolicy implements Policy {
     const slot = this.slot;
     if (slot !== null && slot.holder !== this.instance) {
       throw new Error(
-        `${this.name}: lineage ${this.lineage} is now continued by another policy loaded from its snapshot in this process; two branches would both release the same unreleased rewards, so this one can no longer select, update or finish. Continue with the loaded policy (or, in research mode, load with { branch: true }).`,
+        `${this.name}: lineage ${this.lineage} is now continued by another policy loaded from its snapshot in this process; two branches would both release the same unreleased rewards, so this one can no longer learn or release (update, observe, finish; select for DGS-LinUCB). Continue with the loaded policy (or, in research mode, load with { branch: true }).`,
       );
     }
   }
@@ -754,7 +763,7 @@ export abstract class BasePolicy implements Policy {
    */
   private prepare(features: Float64Array, k: number, count: boolean): void {
     if (this.finished && count) throw new Error(`${this.name}: the run is finished; no more rounds.`);
-    if (count) this.assertHolder();
+    if (count && this.releasesAtSelect) this.assertHolder();
     const d = this.d;
     if (!Number.isSafeInteger(k) || k <= 0) {
       throw new RangeError(`${this.name}: k (number of arms) must be a positive integer. Got ${k}.`);

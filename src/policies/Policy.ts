@@ -150,7 +150,7 @@ export interface RestoreOptions {
   /**
    * Research mode only (`noiseSeed`): restore as a new branch of the snapshot's lineage (default
    * false). Without it, restoring hands the lineage over to this policy (any other policy of it in
-   * this process can no longer select, update or finish) and a snapshot behind the releases the
+   * this process can no longer update, observe or finish) and a snapshot behind the releases the
    * lineage already made in this process is refused. A branch gets a new lineage id and
    * `privacy().branched` is true: the branches both hold, and may both release, the snapshot's
    * unreleased rewards, which no ledger counts twice. Refused with secure noise.

@@ -5,7 +5,7 @@
  * and would both release, the snapshot's unreleased raw sums, while neither ledger sees the other.
  * Within one process the registry makes that impossible: each lineage has one holder (the policy object
  * allowed to continue it); loading a snapshot hands the lineage over to the loaded policy (the previous
- * holder can no longer select, update or finish), and a snapshot behind the releases the lineage has
+ * holder can no longer update, observe or finish, nor select where select releases: DGS-LinUCB), and a snapshot behind the releases the lineage has
  * already made in this process is refused. Across processes nothing here can see the other copies: a
  * store that serialises the lineage (the service's database) is the answer there.
  *

@@ -17,7 +17,7 @@ import {
   savePolicyFile,
   snapshotChecksum,
 } from '../../src/policies/index.js';
-import { make, makeStream, play } from './helpers.js';
+import { make, makeStream, play, roundFeatures } from './helpers.js';
 
 const stream = makeStream(17, 400, 5, 4);
 
@@ -85,12 +85,16 @@ describe('restored policies never reuse secure noise', () => {
 });
 
 describe('two loads of one snapshot cannot both release in one process', () => {
-  test('loading hands the lineage over: the earlier holder can no longer select, update or finish', () => {
+  test('loading hands the lineage over: the earlier holder can no longer update or finish', () => {
     const p = ts();
     play(p, stream, 0, 35); // one release, 15 rounds pending
     const text = p.save();
     const a = loadPolicy(text);
     assert.throws(() => play(p, stream, 35, 1), /lineage [0-9a-f]{16} is now continued by another policy/);
+    p.discard(); // the select of that round was allowed: deciding from what it released is fine
+    p.select(roundFeatures(stream, 35), stream.k);
+    assert.throws(() => p.update(0.5), /now continued by another policy/);
+    p.discard();
     assert.throws(() => p.finish(), /now continued by another policy/);
     const b = loadPolicy(text); // same releases as the lineage so far: allowed, a is superseded
     assert.throws(() => play(a, stream, 35, 1), /now continued by another policy/);
@@ -128,6 +132,15 @@ describe('two loads of one snapshot cannot both release in one process', () => {
       assert.equal(q.privacy().branched, true);
       assert.equal(released(q), released(s));
     }
+  });
+
+  test('DGS-LinUCB releases at select: a superseded holder refuses select too', () => {
+    const p = createPolicy('dgs-linucb', { dim: 4, horizon: 400, seed: 1, epsilon: 1 });
+    play(p, stream, 0, 10);
+    const q = loadPolicy(p.save());
+    assert.throws(() => p.select(roundFeatures(stream, 10), stream.k), /now continued by another policy/);
+    play(q, stream, 10, 5);
+    assert.equal(q.privacy().releases, 14);
   });
 
   test('non-private policies have no ledger to protect: loading twice is allowed', () => {
