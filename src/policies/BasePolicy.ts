@@ -26,6 +26,7 @@ import { argmaxFirst } from './argmaxFirst.js';
 import { discreteGaussianRelease, discreteGridStep } from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
+import { claimLineage, findLineage, type LineageSlot, lineageReleases } from './lineageRegistry.js';
 import type {
   ArmProbabilities,
   Policy,
@@ -118,6 +119,8 @@ interface BaseState {
   readonly ledger: unknown;
   /** Releases of the lineage made with seeded noise (0 for secure-only lineages). */
   readonly seededReleases: number;
+  /** True when the lineage descends from a research-mode branch (`restore(s, { branch: true })`); absent otherwise. */
+  readonly branched?: boolean;
 }
 
 export abstract class BasePolicy implements Policy {
@@ -149,6 +152,14 @@ export abstract class BasePolicy implements Policy {
   /** Random id of the lineage (adopted from a snapshot on restore) and of this object. */
   private lineage = randomId();
   private readonly instance = randomId();
+  /**
+   * This lineage's record in the process-wide registry (lineageRegistry.ts), once it has been
+   * snapshotted or restored (private policies only); null before. A holder that another policy has
+   * taken the lineage from refuses to select, update or finish.
+   */
+  private slot: LineageSlot | null = null;
+  /** Research-mode branch (`restore(s, { branch: true })`) or a descendant of one: privacy() says so. */
+  private branched = false;
   /** Number of completed rounds (updates), t. */
   protected rounds = 0;
   /** The candidate features of the current `select`, clipped, K x d row-major. */
@@ -237,6 +248,43 @@ export abstract class BasePolicy implements Policy {
    */
   protected useFloatSampler(): void {
     this.ledger?.setNoise(this.noiseKind, 'float');
+  }
+
+  /**
+   * True when `select` itself can release (DGS-LinUCB's per-step estimate): a superseded holder then
+   * refuses `select` too. Elsewhere only learning (update, observe, finish) releases, and a superseded
+   * policy may still decide from what it has released (the service's decision views do).
+   */
+  protected get releasesAtSelect(): boolean {
+    return false;
+  }
+
+  /**
+   * Within this process a lineage's ledger never goes back (lineageRegistry.ts): restoring a snapshot
+   * of `lineage` with `releases` releases is refused when the lineage has made more here already.
+   */
+  private checkLineageFrontier(lineage: string, releases: number): void {
+    const slot = findLineage(lineage);
+    if (slot === undefined || slot.holder === this.instance) return;
+    const made = lineageReleases(slot);
+    if (releases < made) {
+      throw new RangeError(
+        `${this.name}: snapshot ledger field 'releases' is ${releases}, but its lineage ${lineage} has already made ${made} releases in this process: loading it would release rewards already released. Continue with the policy that holds the lineage (or, in research mode with a seeded noise stream, restore with { branch: true }).`,
+      );
+    }
+  }
+
+  /**
+   * Throws when another policy loaded from a snapshot of this lineage has taken it over in this
+   * process (lineageRegistry.ts): two branches must not both release the snapshot's unreleased sums.
+   */
+  private assertHolder(): void {
+    const slot = this.slot;
+    if (slot !== null && slot.holder !== this.instance) {
+      throw new Error(
+        `${this.name}: lineage ${this.lineage} is now continued by another policy loaded from its snapshot in this process; two branches would both release the same unreleased rewards, so this one can no longer learn or release (update, observe, finish; select for DGS-LinUCB). Continue with the loaded policy (or, in research mode, load with { branch: true }).`,
+      );
+    }
   }
 
   /** True once `finish()` ran. */
@@ -372,6 +420,7 @@ export abstract class BasePolicy implements Policy {
 
   observeMany(features: Float64Array, rewards: ArrayLike<number>): void {
     if (this.finished) throw new Error(`${this.name}: the run is finished; no more rounds.`);
+    this.assertHolder();
     const d = this.d;
     const n = rewards?.length;
     if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
@@ -439,12 +488,14 @@ export abstract class BasePolicy implements Policy {
 
   finish(): void {
     if (this.finished) return;
+    this.assertHolder();
     this.finished = true;
     this.onFinish();
   }
 
   privacy(): PolicyPrivacy {
-    const spent = this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent();
+    const own = this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent();
+    const spent: PolicyPrivacy = this.branched ? Object.freeze({ ...own, branched: true as const }) : own;
     if (this.rounds <= this.horizon) return spent;
     const note =
       this.ledger === null
@@ -457,6 +508,14 @@ export abstract class BasePolicy implements Policy {
   }
 
   snapshot(): PolicySnapshot {
+    // a snapshot makes a second branch possible: from now on the registry knows the lineage
+    if (this.ledger !== null && this.slot === null) {
+      this.slot = claimLineage(this.lineage, this.instance, this.ledger);
+    }
+    return this.buildSnapshot();
+  }
+
+  private buildSnapshot(): PolicySnapshot {
     const base: BaseState = {
       clipped: this.clipped,
       rounds: this.rounds,
@@ -468,6 +527,7 @@ export abstract class BasePolicy implements Policy {
       noiseRng: this.noiseKind === 'seeded' ? this.noiseRng.saveState() : null,
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
+      ...(this.branched ? { branched: true } : {}),
     };
     const content = {
       format: SNAPSHOT_FORMAT,
@@ -512,6 +572,13 @@ export abstract class BasePolicy implements Policy {
           );
         }
       }
+      if (options.branch === true) {
+        if (this.noiseKind !== 'seeded') {
+          throw new RangeError(
+            `${this.name}: restore option 'branch' needs research mode (noiseSeed): with secure noise two branches would release the snapshot's unreleased rewards twice while each ledger counts them once.`,
+          );
+        }
+      }
     }
     const backup = this.snapshotState();
     try {
@@ -523,13 +590,20 @@ export abstract class BasePolicy implements Policy {
         if (reason !== null) {
           throw new RangeError(`${this.name}: snapshot is inconsistent with its own ledger: ${reason}.`);
         }
+        if (options.branch !== true) this.checkLineageFrontier(snapshot.lineage, snapLedger.spent().releases);
       }
     } catch (e) {
       this.applyState(backup);
       this.ledger = ledgerBefore;
       throw e;
     }
-    this.lineage = snapshot.lineage;
+    if (options.branch === true && this.ledger !== null) {
+      // research mode: a new lineage that reports itself (privacy().branched), holding nobody else's
+      this.lineage = randomId();
+      this.branched = true;
+    } else this.lineage = snapshot.lineage;
+    // the restored policy now holds the lineage: any other policy of it in this process is superseded
+    if (this.ledger !== null) this.slot = claimLineage(this.lineage, this.instance, this.ledger);
     // Secure noise is never replayed: a fresh secure stream (it has no state to restore). Research mode
     // continues the snapshot's seeded stream (applyState), and privacy().noise says 'seeded'.
     if (this.noiseKind === 'secure') {
@@ -634,6 +708,9 @@ export abstract class BasePolicy implements Policy {
     if (typeof base.finished !== 'boolean') {
       throw new RangeError(`${this.name}: snapshot field 'state.base.finished' must be true or false.`);
     }
+    if (base.branched !== undefined && base.branched !== true) {
+      throw new RangeError(`${this.name}: snapshot field 'state.base.branched' must be true or absent.`);
+    }
     if (this.noiseKind === 'seeded' && (base.noiseRng === null || typeof base.noiseRng !== 'object')) {
       throw new RangeError(`${this.name}: snapshot field 'state.base.noiseRng' holds no seeded noise state.`);
     }
@@ -663,7 +740,7 @@ export abstract class BasePolicy implements Policy {
 
   /** The base and own state without the envelope (for rolling back a refused restore). */
   private snapshotState(): { base: BaseState; own: unknown } {
-    return this.snapshot().state as { base: BaseState; own: unknown };
+    return this.buildSnapshot().state as { base: BaseState; own: unknown };
   }
 
   private applyState(st: { base: BaseState; own: unknown }): void {
@@ -675,6 +752,7 @@ export abstract class BasePolicy implements Policy {
     this.rounds = base.rounds;
     this.nextTicket = base.nextTicket;
     this.finished = base.finished;
+    this.branched = base.branched === true;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
   }
@@ -685,6 +763,7 @@ export abstract class BasePolicy implements Policy {
    */
   private prepare(features: Float64Array, k: number, count: boolean): void {
     if (this.finished && count) throw new Error(`${this.name}: the run is finished; no more rounds.`);
+    if (count && this.releasesAtSelect) this.assertHolder();
     const d = this.d;
     if (!Number.isSafeInteger(k) || k <= 0) {
       throw new RangeError(`${this.name}: k (number of arms) must be a positive integer. Got ${k}.`);
@@ -820,6 +899,7 @@ export abstract class BasePolicy implements Policy {
 
   private checkReward(reward: number): void {
     if (this.finished) throw new Error(`${this.name}: the run is finished; no more rounds.`);
+    this.assertHolder();
     if (typeof reward !== 'number' || !(reward >= 0 && reward <= 1)) {
       throw new RangeError(`${this.name}: reward must be a finite number in [0, 1]. Got ${reward}.`);
     }

@@ -40,6 +40,12 @@ export interface SelectionWithPropensity {
  * learned from more than `horizon` rounds, a note saying so (absent otherwise).
  */
 export interface PolicyPrivacy extends PrivacySpent {
+  /**
+   * Present (true) when this policy descends from a research-mode branch (`restore(s, { branch: true })`):
+   * the rewards pending at the branch point may have been released by several branches, and this ledger
+   * counts them once.
+   */
+  readonly branched?: true;
   readonly beyondHorizon?: {
     readonly rounds: number;
     readonly horizon: number;
@@ -141,6 +147,15 @@ export interface RestoreOptions {
    * already made and counts the new ones on top.
    */
   readonly rewind?: boolean;
+  /**
+   * Research mode only (`noiseSeed`): restore as a new branch of the snapshot's lineage (default
+   * false). Without it, restoring hands the lineage over to this policy (any other policy of it in
+   * this process can no longer update, observe or finish) and a snapshot behind the releases the
+   * lineage already made in this process is refused. A branch gets a new lineage id and
+   * `privacy().branched` is true: the branches both hold, and may both release, the snapshot's
+   * unreleased rewards, which no ledger counts twice. Refused with secure noise.
+   */
+  readonly branch?: boolean;
 }
 
 export interface PolicySnapshot {

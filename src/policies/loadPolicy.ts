@@ -11,10 +11,13 @@ import { isPolicyId } from './policyInfo.js';
  * 'seeded'. A snapshot from another library version, a corrupted or edited one, or one whose ledger
  * disagrees with its state is refused with a message naming the field.
  *
- * Loading the same snapshot twice makes two branches that both hold (and will release) the snapshot's
- * unreleased raw sums; their ledgers cannot see each other. Load a snapshot once (docs/privacy.md).
+ * Within one process a lineage has one holder (lineageRegistry.ts): the loaded policy takes the
+ * lineage over (the policy the snapshot came from, or an earlier load, can no longer select, update or
+ * finish), and a snapshot with fewer releases than the lineage has already made in this process is
+ * refused. Across processes nothing can see another copy: load a snapshot once (docs/privacy.md).
  *
- * @param options - `rewind` is meaningless for a fresh policy and ignored.
+ * @param options - `rewind` is meaningless for a fresh policy and ignored; `branch` (research mode
+ * only) loads a new branch with its own lineage, reported by `privacy().branched`.
  * @example
  * const text = policy.save();
  * const copy = loadPolicy(text);

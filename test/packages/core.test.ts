@@ -109,7 +109,7 @@ const experiment = await runExperiment(
 const [decision] = syntheticDecisions({ seed: 1, rounds: 1, logging: { kind: 'uniform' } });
 const evaluated = evaluatedFromPolicy(createPolicy('linucb', { dim: 3, horizon: 10, seed: 1 }));
 
-policy.finish();
+loaded.finish(); // the loaded policy now holds the lineage (policy itself can no longer release)
 console.log(JSON.stringify({
   loggedPropensity: decision?.propensity ?? 0,
   evaluated: typeof evaluated.distribution,
@@ -120,7 +120,7 @@ console.log(JSON.stringify({
   samples: probs.samples,
   propensity: picked.propensity,
   rounds: policy.roundsLearned,
-  releases: policy.privacy().releases,
+  releases: loaded.privacy().releases,
   copyRounds: copy.roundsLearned,
   loadedRounds: loaded.roundsLearned,
   loadedNoise: loaded.privacy().noise === 'secure' ? 1 : 0,

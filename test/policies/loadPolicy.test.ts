@@ -17,7 +17,7 @@ import {
   savePolicyFile,
   snapshotChecksum,
 } from '../../src/policies/index.js';
-import { make, makeStream, play } from './helpers.js';
+import { make, makeStream, play, roundFeatures } from './helpers.js';
 
 const stream = makeStream(17, 400, 5, 4);
 
@@ -49,28 +49,109 @@ function edited(snap: PolicySnapshot, edit: (s: Json) => void): PolicySnapshot {
 }
 
 describe('restored policies never reuse secure noise', () => {
-  test('two loads of one snapshot release different noise on the same data (secure)', () => {
+  test('a reloaded snapshot releases fresh noise on the same data (secure)', () => {
     const p = ts();
     play(p, stream, 0, 35); // one release, 15 rounds pending in the raw sum
     const text = p.save();
-    const a = loadPolicy(text);
-    const b = loadPolicy(text);
-    assert.equal(released(a), released(b)); // same released state...
+    const before = released(p);
+    play(p, stream, 35, 5); // releases the pending batch
+    const first = released(p);
+    // a fresh process would load the snapshot (here: the lineage's record is forgotten by loading a
+    // copy whose lineage id is new, so the registry cannot object) and release the same pending data
+    const copy = JSON.parse(text);
+    copy.lineage = 'f'.repeat(16);
+    const { checksum: _c, ...content } = copy;
+    const a = loadPolicy({ ...content, checksum: snapshotChecksum(content) } as PolicySnapshot);
+    assert.equal(released(a), before);
     play(a, stream, 35, 5);
-    play(b, stream, 35, 5); // ...each now releases the same pending data
-    assert.notEqual(released(a), released(b)); // with independent fresh noise
+    assert.notEqual(released(a), first); // with independent fresh noise
     assert.equal(a.privacy().noise, 'secure');
     assert.equal(a.privacy().releases, 2);
   });
 
-  test('research mode replays the seeded stream and privacy() says seeded', () => {
+  test('research mode: a branch replays the seeded stream and privacy() says seeded and branched', () => {
     const p = ts({ noiseSeed: 5 });
     play(p, stream, 0, 35);
-    const a = loadPolicy(p.save());
+    const a = loadPolicy(p.save(), { branch: true });
     play(a, stream, 35, 5);
     play(p, stream, 35, 5);
     assert.equal(released(a), released(p));
     assert.equal(a.privacy().noise, 'seeded');
+    assert.equal(a.privacy().branched, true);
+    assert.equal(p.privacy().branched, undefined);
+    // the branch's snapshots carry it
+    assert.equal(loadPolicy(a.save()).privacy().branched, true);
+  });
+});
+
+describe('two loads of one snapshot cannot both release in one process', () => {
+  test('loading hands the lineage over: the earlier holder can no longer update or finish', () => {
+    const p = ts();
+    play(p, stream, 0, 35); // one release, 15 rounds pending
+    const text = p.save();
+    const a = loadPolicy(text);
+    assert.throws(() => play(p, stream, 35, 1), /lineage [0-9a-f]{16} is now continued by another policy/);
+    p.discard(); // the select of that round was allowed: deciding from what it released is fine
+    p.select(roundFeatures(stream, 35), stream.k);
+    assert.throws(() => p.update(0.5), /now continued by another policy/);
+    p.discard();
+    assert.throws(() => p.finish(), /now continued by another policy/);
+    const b = loadPolicy(text); // same releases as the lineage so far: allowed, a is superseded
+    assert.throws(() => play(a, stream, 35, 1), /now continued by another policy/);
+    assert.throws(() => a.update(0.5), /now continued by another policy/);
+    play(b, stream, 35, 5); // b releases the pending batch
+    assert.equal(b.privacy().releases, 2);
+    // the lineage has made 2 releases here: the snapshot (1 release) is refused, however loaded
+    assert.throws(
+      () => loadPolicy(text),
+      /'releases' is 1, but its lineage .* has already made 2 releases in this process/,
+    );
+    assert.throws(() => ts().restore(JSON.parse(text)), /already made 2 releases/);
+    // a snapshot of the current holder continues it
+    const c = loadPolicy(b.save());
+    play(c, stream, 40, 25);
+    assert.equal(c.privacy().releases, 3);
+    // the scores of a superseded policy are still readable (no release)
+    assert.equal(b.privacy().releases, 2);
+  });
+
+  test('the research-mode escape is refused with secure noise, and needs no handover when seeded', () => {
+    const p = ts();
+    play(p, stream, 0, 35);
+    assert.throws(() => loadPolicy(p.save(), { branch: true }), /'branch' needs research mode \(noiseSeed\)/);
+    play(p, stream, 35, 5); // p still holds its lineage
+    const s = ts({ noiseSeed: 3 });
+    play(s, stream, 0, 45);
+    const text = s.save();
+    const x = loadPolicy(text, { branch: true });
+    const y = loadPolicy(text, { branch: true });
+    play(x, stream, 45, 5);
+    play(y, stream, 45, 5);
+    play(s, stream, 45, 5);
+    for (const q of [x, y]) {
+      assert.equal(q.privacy().branched, true);
+      assert.equal(released(q), released(s));
+    }
+  });
+
+  test('DGS-LinUCB releases at select: a superseded holder refuses select too', () => {
+    const p = createPolicy('dgs-linucb', { dim: 4, horizon: 400, seed: 1, epsilon: 1 });
+    play(p, stream, 0, 10);
+    const q = loadPolicy(p.save());
+    assert.throws(() => p.select(roundFeatures(stream, 10), stream.k), /now continued by another policy/);
+    play(q, stream, 10, 5);
+    assert.equal(q.privacy().releases, 14);
+  });
+
+  test('non-private policies have no ledger to protect: loading twice is allowed', () => {
+    const p = make('linucb');
+    play(p, stream, 0, 30);
+    const text = p.save();
+    const a = loadPolicy(text);
+    const b = loadPolicy(text);
+    play(a, stream, 30, 5);
+    play(b, stream, 30, 5);
+    play(p, stream, 30, 5);
   });
 });
 
@@ -203,11 +284,14 @@ describe('save / loadPolicy', () => {
     test(`${id}: JSON text round trip rebuilds id, config and ledger; research mode continues bit for bit`, () => {
       const a = make(id);
       play(a, stream, 0, 123);
-      const b = loadPolicy(a.save());
+      const text = a.save();
+      const b = loadPolicy(text);
       assert.equal(b.id, id);
       assert.deepEqual(b.config, a.config);
       assert.deepEqual(b.privacy(), a.privacy());
-      assert.deepEqual(play(b, stream, 123, 80), play(a, stream, 123, 80));
+      // both continue: a research-mode branch (b holds the lineage, so a second one is needed)
+      const c = loadPolicy(text, { branch: true });
+      assert.deepEqual(play(b, stream, 123, 80), play(c, stream, 123, 80));
       if (policyInfo(id).isPrivate) assert.equal(b.privacy().noise, 'seeded');
     });
   }
