@@ -261,8 +261,8 @@ export class ReplicaRuntime implements ServedModel {
         `the reward window of eventId '${eventId}' (${window} s after its decision) has closed; the reward was not recorded.`,
       );
     }
-    const outcome =
-      d.rewardState === 'none' ? await this.record(eventId, reward, 'given') : ('duplicate' as const);
+    const r = d.rewardState === 'none' ? await this.record(eventId, reward, 'given') : null;
+    const outcome = r === null ? 'duplicate' : r.outcome;
     if (outcome === 'duplicate') {
       throw this.refused(
         'duplicate',
@@ -282,6 +282,8 @@ export class ReplicaRuntime implements ServedModel {
     this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
     // The reward is durable and pending: it is acknowledged even when the release fails (a lost
     // connection, a conflict); the batch stays pending and the next reward or restart releases it.
+    if (r === null || r.pending < this.batch)
+      return { eventId, status: 'recorded', released: false, modelVersion: this.version };
     const released = await this.releaseDue().catch(() => {
       this.ctx.metrics.rewards.inc({ model: name, outcome: 'release_failed' });
       return false;
@@ -295,17 +297,14 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   private record(eventId: string, reward: number, source: 'given' | 'default') {
-    return this.store.recordReward(
-      {
-        model: this.row.name,
-        eventId,
-        reward,
-        time: this.ctx.now(),
-        source,
-        logReward: this.row.settings.logRewards,
-      },
-      null,
-    );
+    return this.store.recordPending({
+      model: this.row.name,
+      eventId,
+      reward,
+      time: this.ctx.now(),
+      source,
+      logReward: this.row.settings.logRewards,
+    });
   }
 
   /** Gives the default reward to decisions whose window has closed (another replica may have). */
@@ -319,7 +318,7 @@ export class ReplicaRuntime implements ServedModel {
     const rows = await this.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
     let recorded = 0;
     for (const r of rows) {
-      if ((await this.record(r.eventId, def, 'default')) !== 'recorded') continue; // another replica
+      if ((await this.record(r.eventId, def, 'default')).outcome !== 'recorded') continue; // another replica
       recorded++;
       this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }

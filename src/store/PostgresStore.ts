@@ -24,7 +24,7 @@ import {
   toModel,
 } from './dbRows.js';
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type { ComputeRelease, ReleasedState, ReplicaStore } from './ReplicaStore.js';
+import type { ComputeRelease, PendingOutcome, ReleasedState, ReplicaStore } from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type { ExportOptions, ModelCounts, ModelState, RecordRewardOutcome, RewardInput } from './Store.js';
@@ -438,6 +438,34 @@ export class PostgresStore implements ReplicaStore {
       model,
     ]);
     return r.rows[0]?.version ?? null;
+  }
+
+  /**
+   * Stores a reward as pending in one statement (one round trip, one transaction): marks the
+   * decision rewarded only if it has no reward yet (a concurrent second reward waits for the row
+   * and then finds it rewarded), inserts the raw reward with the chosen features, and counts the
+   * model's pending rewards including this one.
+   */
+  async recordPending(input: RewardInput): Promise<PendingOutcome> {
+    const r = await this.pool.query<{ inserted: number; pending: number; found: number }>(
+      `WITH d AS (
+         UPDATE decisions SET reward_state = 1, reward = $4, reward_source = $5
+         WHERE model = $1 AND event_id = $2 AND reward_state = 0
+         RETURNING chosen_features
+       ), ins AS (
+         INSERT INTO pending_rewards (model, event_id, reward, features)
+         SELECT $1, $2, $3, chosen_features FROM d
+         RETURNING 1
+       )
+       SELECT (SELECT COUNT(*) FROM ins) AS inserted,
+              (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending,
+              (SELECT COUNT(*) FROM decisions WHERE model = $1 AND event_id = $2) AS found`,
+      [input.model, input.eventId, input.reward, input.logReward ? input.reward : null, input.source],
+    );
+    const row = r.rows[0]!;
+    // the count's snapshot is the statement's: it does not see the row inserted by `ins`
+    if (row.inserted === 1) return { outcome: 'recorded', pending: row.pending + 1 };
+    return { outcome: row.found === 0 ? 'unknown-event' : 'duplicate', pending: row.pending };
   }
 
   /** The last released state of a model (version, rounds, snapshot; no raw reward), or null. */

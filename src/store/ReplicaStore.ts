@@ -5,7 +5,7 @@
  * replicas").
  */
 import type { LedgerRow, ReleaseInput } from './rows.js';
-import type { ModelState, Store } from './Store.js';
+import type { ModelState, RecordRewardOutcome, RewardInput, Store } from './Store.js';
 
 /**
  * Computes a batch release from the locked state (see {@link ReplicaStore.releaseBatch}): the last
@@ -24,7 +24,18 @@ export interface ReleasedState {
   readonly snapshot: string;
 }
 
+/** What {@link ReplicaStore.recordPending} did, and the model's pending rewards after it. */
+export interface PendingOutcome {
+  readonly outcome: RecordRewardOutcome;
+  readonly pending: number;
+}
+
 export interface ReplicaStore extends Store {
+  /**
+   * `recordReward(input, null)` and `pendingCount` in one round trip: stores the reward as pending
+   * (nothing written unless the outcome is 'recorded') and returns the pending count after it.
+   */
+  recordPending(input: RewardInput): Promise<PendingOutcome>;
   /**
    * Releases the oldest `batchSize` pending rewards of `model` once across all replicas (row lock +
    * re-check); null when fewer are pending or another replica released them first.
@@ -58,6 +69,7 @@ export function isReplicaStore(store: Store): store is ReplicaStore {
   const s = store as Partial<ReplicaStore>;
   return (
     typeof s.releaseBatch === 'function' &&
+    typeof s.recordPending === 'function' &&
     typeof s.releasedState === 'function' &&
     typeof s.pendingCount === 'function' &&
     typeof s.onRelease === 'function'

@@ -11,6 +11,7 @@ export {
 export {
   type ComputeRelease,
   isReplicaStore,
+  type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
 } from './ReplicaStore.js';

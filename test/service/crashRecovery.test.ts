@@ -7,18 +7,16 @@
  * step waits for an event (a line on stdout, an answer, an exit).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { AdaPrivateClient } from '../../src/client/index.js';
 import { createRng } from '../../src/random/index.js';
+import { type ServeExit, startServeChild } from '../support/serveChild.js';
 
-const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const KEY = 'crash-test-key-0123456789';
 const BATCH = 4;
 const LIVES = 21;
@@ -31,33 +29,16 @@ const ARMS = [
 interface Life {
   readonly child: ChildProcess;
   readonly url: string;
-  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>;
+  readonly exited: Promise<ServeExit>;
 }
 
 async function start(db: string, killInRelease: string): Promise<Life> {
-  const child = spawn(
-    process.execPath,
-    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
-    {
-      env: { ...process.env, ADAPRIVATE_API_KEY: KEY, ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>(
-    (resolve) => child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    lines.once('line', (l) => resolve((JSON.parse(l) as { url: string }).url));
-    exited.then((e) =>
-      reject(new Error(`server exited before listening: ${e.code} ${e.signal} ${e.stderr}`)),
-    );
-  });
-  return { child, url, exited };
+  const s = await startServeChild(db, KEY, killInRelease);
+  if (s.url === null) {
+    const e = await s.exited;
+    throw new Error(`server exited before listening: ${e.code} ${e.signal} ${e.stderr}`);
+  }
+  return { child: s.child, url: s.url, exited: s.exited };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-crash-'));

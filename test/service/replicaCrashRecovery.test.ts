@@ -10,16 +10,13 @@
  * Nothing waits on a timer: each step waits for an event (a line on stdout, an answer, an exit).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { AdaPrivateClient } from '../../src/client/index.js';
 import { createRng } from '../../src/random/index.js';
 import { migratePostgres, PostgresStore } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
+import { type ServeChild, startServeChild } from '../support/serveChild.js';
 
-const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const KEY = 'replica-crash-key-0123456789';
 const BATCH = 4;
 /** Lives of each of the replicas that are killed (even lives: killed in their first release). */
@@ -30,40 +27,8 @@ const ARMS = [
   { id: 'c', features: [0.2, 0.2, 0.7] },
 ];
 
-interface Exit {
-  readonly code: number | null;
-  readonly signal: NodeJS.Signals | null;
-  readonly stderr: string;
-}
-
-interface Life {
-  readonly child: ChildProcess;
-  /** null: the process died before listening (killed in the catch-up release at start). */
-  readonly url: string | null;
-  readonly exited: Promise<Exit>;
-}
-
-function start(db: string, killInRelease: string): Promise<Life> {
-  const child = spawn(
-    process.execPath,
-    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
-    {
-      env: { ...process.env, ADAPRIVATE_API_KEY: KEY, ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let stderr = '';
-  child.stderr!.on('data', (b: Buffer) => {
-    stderr += b.toString();
-  });
-  const exited = new Promise<Exit>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
-  );
-  const lines = createInterface({ input: child.stdout! });
-  return new Promise<Life>((resolve) => {
-    lines.once('line', (l) => resolve({ child, url: (JSON.parse(l) as { url: string }).url, exited }));
-    exited.then(() => resolve({ child, url: null, exited }));
-  });
+function start(db: string, killInRelease: string): Promise<ServeChild> {
+  return startServeChild(db, KEY, killInRelease);
 }
 
 let pg: PostgresServer;

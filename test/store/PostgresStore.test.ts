@@ -237,3 +237,31 @@ test('PostgresStore.releaseBatch: nothing happens while the batch is incomplete 
     await store.close();
   }
 });
+
+test('PostgresStore.recordPending: one statement; recorded once under a race, duplicate and unknown events write nothing', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  const b = await PostgresStore.open(url, { migrate: false });
+  try {
+    await createSumModel(a, 'm', 6);
+    assert.deepEqual(await a.recordPending(reward('m', 'e0', 1)), { outcome: 'recorded', pending: 1 });
+    assert.deepEqual(await b.recordPending(reward('m', 'e1', 0)), { outcome: 'recorded', pending: 2 });
+    assert.deepEqual(await a.recordPending(reward('m', 'e0', 0)), { outcome: 'duplicate', pending: 2 });
+    assert.deepEqual(await a.recordPending(reward('m', 'nope', 0)), { outcome: 'unknown-event', pending: 2 });
+    // two replicas racing for the same events: each event recorded by exactly one
+    const outcomes = await Promise.all(
+      ['e2', 'e3', 'e4', 'e5'].flatMap((e) => [a, b].map((s) => s.recordPending(reward('m', e, 0.5)))),
+    );
+    assert.equal(outcomes.filter((o) => o.outcome === 'recorded').length, 4);
+    assert.equal(outcomes.filter((o) => o.outcome === 'duplicate').length, 4);
+    assert.equal(await a.pendingCount('m'), 6);
+    const state = await a.loadModelState('m');
+    assert.deepEqual(state?.pending.map((p) => p.eventId).sort(), ['e0', 'e1', 'e2', 'e3', 'e4', 'e5']);
+    assert.equal(state?.pending[0]?.reward, 1, 'the first reward of e0 is kept');
+    assert.equal((await a.getDecision('m', 'e0'))?.rewardState, 'pending');
+    assert.equal((await a.releasedState('m'))?.version, 0);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});

@@ -176,7 +176,8 @@ export function registerServe(program: Command): void {
         // a PostgreSQL schema that is not current, or a database that cannot be reached: one line
         const code = (e as { code?: unknown }).code;
         if (postgres && e instanceof Error && (e instanceof RangeError || typeof code === 'string')) {
-          throw new UsageError(e.message.replaceAll(f.db, dbShown));
+          const msg = e.message.replaceAll(f.db, dbShown);
+          throw new UsageError(e instanceof RangeError ? msg : `cannot open ${dbShown}: ${msg}`);
         }
         throw e;
       }
