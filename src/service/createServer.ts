@@ -45,6 +45,11 @@ export interface ServerOptions {
   readonly sweepIntervalMs?: number;
   /** Collect the process metrics of prom-client (default true). */
   readonly defaultMetrics?: boolean;
+  /**
+   * SQLite group commit: the writes of concurrent requests commit in one transaction, each answer
+   * after its commit (default true; false: one transaction per write). See SqliteStoreOptions.
+   */
+  readonly groupCommit?: boolean;
   /** Test hook passed to the SQLite store (see SqliteStoreOptions.beforeReleaseCommit). */
   readonly beforeReleaseCommit?: () => void;
 }
@@ -93,6 +98,8 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   const store =
     options.store ??
     SqliteStore.open(options.db ?? './adaprivate.db', {
+      lock: true,
+      groupCommit: options.groupCommit !== false,
       ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       ...(options.beforeReleaseCommit === undefined
         ? {}
