@@ -49,8 +49,18 @@ const POLICY_BLOCKS = [
  * to fit the CPU budget; their reference tests are in test/privacy/).
  */
 const PRIVACY_FILES = ['src/privacy/zcdp.ts', 'src/privacy/conversion.ts'];
-const PRIVACY_TESTS = ['test/privacy/zcdp.test.ts', 'test/privacy/ledger.test.ts', 'test/privacy/calibrateSigma.test.ts'];
-const POLICY_TESTS = ['test/policies/mechanisms.test.ts', 'test/policies/privacy.test.ts'];
+const PRIVACY_TESTS = [
+  'test/privacy/zcdp.test.ts',
+  'test/privacy/conversion.test.ts',
+  'test/privacy/ledger.test.ts',
+  'test/privacy/calibrateSigma.test.ts',
+];
+const POLICY_TESTS = [
+  'test/policies/mechanisms.test.ts',
+  'test/policies/privacy.test.ts',
+  'test/policies/ZcdpEpisodicPolicy.test.ts',
+  'test/policies/BatchedRidgePolicy.test.ts',
+];
 
 const scope = process.env.MUTATION_SCOPE ?? 'policies';
 const mutate =

@@ -85,7 +85,7 @@ export {
   policyInfo,
   savePolicyFile,
 } from './policies/index.js';
-export type { LedgerEntry, NoiseKind, PrivacyEvent, PrivacySpent } from './privacy/index.js';
+export type { LedgerEntry, NoiseKind, NoiseSampler, PrivacyEvent, PrivacySpent } from './privacy/index.js';
 export {
   calibrateSigma,
   composedEvent,

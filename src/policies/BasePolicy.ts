@@ -23,7 +23,7 @@ import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
-import { discreteGaussianRelease } from './discreteGaussianRelease.js';
+import { discreteGaussianRelease, discreteGridStep } from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import type {
@@ -219,6 +219,24 @@ export abstract class BasePolicy implements Policy {
     }
     this.noiseRng.fillNormal(scratch, start, end);
     for (let i = start; i < end; i++) values[i] = values[i]! + sigma * scratch[i]!;
+  }
+
+  /**
+   * The grid step of the discrete release of n coordinates of L2 sensitivity `sensitivity` when the
+   * noise is secure (the discrete sampler), else 0 (research mode: continuous normals). A mechanism
+   * that accumulates its statistic itself (JDP-LinUCB's tree) rounds each contribution to this grid,
+   * so that the statistic, every node and every prefix sum are exact grid points.
+   */
+  protected secureGridStep(sensitivity: number, n: number): number {
+    return this.secureWords === null ? 0 : discreteGridStep(sensitivity, n);
+  }
+
+  /**
+   * Marks this policy's secure noise as drawn in floating point (polar normals from the secure bits,
+   * `addGaussianNoise(..., discrete = false)`): `privacy().sampler` says 'float'.
+   */
+  protected useFloatSampler(): void {
+    this.ledger?.setNoise(this.noiseKind, 'float');
   }
 
   /** True once `finish()` ran. */

@@ -88,6 +88,8 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.lambda = config.lambda;
     this.exploration = exploration;
     this.batch = batch;
+    // Amp with q < 1: its subsampled RDP accounting is for the continuous Gaussian (docs/privacy.md)
+    if (batch !== null && batch.q < 1) this.useFloatSampler();
     this.factor = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
     const prior = config.priorMean;

@@ -72,6 +72,12 @@ export class JdpLinUcbPolicy extends BasePolicy {
   private readonly nodeNoise: Float64Array;
   private readonly uNoisy: Float64Array;
   private readonly theta: Float64Array;
+  /**
+   * Secure noise: the grid step of the discrete release of a node (sensitivity 1, d coordinates);
+   * every contribution r x is rounded to it, so u, the nodes and u~ are exact grid points. 0 in
+   * research mode (continuous normals, u exact in floating point as before).
+   */
+  private readonly grid: number;
   private shift: number;
   private levelsUsed = 0;
   private dirty = true;
@@ -93,7 +99,12 @@ export class JdpLinUcbPolicy extends BasePolicy {
     this.factor = new RidgeFactor(d, this.lambda + this.shift);
     this.u = new Float64Array(d);
     const pm = config.priorMean;
-    for (let i = 0; i < d; i++) this.u[i] = this.lambda * pm[i]!;
+    this.grid = this.secureGridStep(1, d);
+    const g = this.grid;
+    for (let i = 0; i < d; i++) {
+      const v = this.lambda * pm[i]!; // public prior: rounding it to the grid costs nothing
+      this.u[i] = g > 0 ? Math.round(v / g) * g : v;
+    }
     this.nodeNoise = new Float64Array(this.levels * d);
     this.uNoisy = new Float64Array(d);
     this.theta = new Float64Array(d);
@@ -157,13 +168,24 @@ export class JdpLinUcbPolicy extends BasePolicy {
     const t = this.rounds;
     if (t >= 2 ** this.levels) return; // beyond the tree built for T: the statistics stay frozen
     symRankOneUpdate(this.gramSum, d, x, 1);
-    for (let i = 0; i < d; i++) this.u[i] = this.u[i]! + reward * x[i]!;
+    const g = this.grid;
+    if (g > 0) {
+      // secure: r x on the grid (moves a reward's contribution by <= g sqrt(d) in L2, which the
+      // discrete release's sensitivity Delta (1 + 2^-20) + g sqrt(d) covers); sums of grid points are exact
+      for (let i = 0; i < d; i++) this.u[i] = this.u[i]! + Math.round((reward * x[i]!) / g) * g;
+    } else for (let i = 0; i < d; i++) this.u[i] = this.u[i]! + reward * x[i]!;
     // the node created at round t sits at level tz(t); its fresh u-noise replaces lower levels
     const level = trailingZeros(t);
     if (level < this.levels) {
-      this.noiseRng.fillNormal(this.nodeNoise, level * d, (level + 1) * d);
       const s = this.s;
-      for (let i = level * d; i < (level + 1) * d; i++) this.nodeNoise[i] = s * this.nodeNoise[i]!;
+      if (g > 0) {
+        // the exact discrete Gaussian g Z, Z ~ N_Z(0, (s'/g)^2): rho = 1 / (2 s^2), as recorded
+        this.nodeNoise.fill(0, level * d, (level + 1) * d);
+        this.addGaussianNoise(this.nodeNoise, 1, s, this.nodeNoise, level * d, (level + 1) * d);
+      } else {
+        this.noiseRng.fillNormal(this.nodeNoise, level * d, (level + 1) * d);
+        for (let i = level * d; i < (level + 1) * d; i++) this.nodeNoise[i] = s * this.nodeNoise[i]!;
+      }
       if (level >= this.levelsUsed) {
         this.levelsUsed = level + 1;
         this.ledger!.record(gaussianEvent(1, s), t, level, `tree level ${level}`);

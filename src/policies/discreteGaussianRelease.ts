@@ -26,6 +26,15 @@ const MAX_EXACT = 2 ** 53;
  *
  * Cost: n discrete Gaussian samples (BigInt arithmetic), about 10 us each (docs/numerics.md).
  */
+/**
+ * The grid step gamma of {@link discreteGaussianRelease} for n coordinates of L2 sensitivity
+ * `sensitivity`: the largest power of two with gamma sqrt(n) <= 2^-20 sensitivity.
+ * @example discreteGridStep(1, 64) // 2^-23 = 1.1920928955078125e-7
+ */
+export function discreteGridStep(sensitivity: number, n: number): number {
+  return 2 ** Math.floor(Math.log2(sensitivity / (Math.sqrt(n) * 2 ** GRID_BITS)));
+}
+
 export function discreteGaussianRelease(
   values: Float64Array,
   start: number,
@@ -36,7 +45,7 @@ export function discreteGaussianRelease(
 ): void {
   const n = end - start;
   if (n <= 0) return;
-  const gamma = 2 ** Math.floor(Math.log2(sensitivity / (Math.sqrt(n) * 2 ** GRID_BITS)));
+  const gamma = discreteGridStep(sensitivity, n);
   const effective = sensitivity * (1 + FLOAT_SLACK) + gamma * Math.sqrt(n);
   const sigmaZ = (sigma * effective) / sensitivity / gamma;
   const [num, den] = sigmaSquaredRational(sigmaZ);

@@ -7,6 +7,7 @@ import {
   epsilonToRho,
   gaussianEvent,
   type NoiseKind,
+  type NoiseSampler,
   type PrivacyEvent,
   PrivacyLedger,
   type PrivacySpent,
@@ -42,8 +43,8 @@ export interface LedgerLike {
   record(event: PrivacyEvent, round: number, partition: number, label: string): void;
   /** The guarantee spent, with `noise` saying where the noise of the releases came from. */
   spent(): PrivacySpent;
-  /** Sets where the noise of the following releases comes from. */
-  setNoise(kind: 'secure' | 'seeded'): void;
+  /** Sets where the noise of the following releases comes from, and how secure noise is drawn. */
+  setNoise(kind: 'secure' | 'seeded', sampler?: NoiseSampler): void;
   /** How many recorded releases used seeded noise (research mode), over the policy's lineage. */
   readonly seededReleases: number;
   toJSON(): unknown;
@@ -57,6 +58,7 @@ class PolicyLedger implements LedgerLike {
   private readonly ledger: PrivacyLedger;
   private readonly info = { round: 0, partition: 0, label: '' };
   private noise: 'secure' | 'seeded' = 'secure';
+  private sampler: NoiseSampler = 'discrete';
   /** Releases of the lineage made with seeded noise (research mode). */
   private seeded: number;
   private cache: { readonly inner: PrivacySpent; readonly outer: PrivacySpent } | null = null;
@@ -83,8 +85,9 @@ class PolicyLedger implements LedgerLike {
     if (this.noise === 'seeded') this.seeded++;
   }
 
-  setNoise(kind: 'secure' | 'seeded'): void {
+  setNoise(kind: 'secure' | 'seeded', sampler: NoiseSampler = 'discrete'): void {
     this.noise = kind;
+    this.sampler = sampler;
     this.cache = null;
   }
 
@@ -94,7 +97,9 @@ class PolicyLedger implements LedgerLike {
     if (c !== null && c.inner === inner) return c.outer;
     const noise: NoiseKind = this.noise === 'seeded' || this.seeded > 0 ? 'seeded' : 'secure';
     const order = inner.order ?? this.calibratedOrder;
-    const outer = Object.freeze({ ...inner, order, noise });
+    const outer = Object.freeze(
+      noise === 'secure' ? { ...inner, order, noise, sampler: this.sampler } : { ...inner, order, noise },
+    );
     this.cache = { inner, outer };
     return outer;
   }
@@ -124,6 +129,7 @@ class PolicyLedger implements LedgerLike {
     }
     const out = new PolicyLedger(PrivacyLedger.fromJSON(json), seededReleases, this.calibratedOrder);
     out.noise = this.noise;
+    out.sampler = this.sampler;
     return out;
   }
 }

@@ -19,6 +19,7 @@ export {
 export type {
   LedgerEntry,
   NoiseKind,
+  NoiseSampler,
   PrivacyLedgerJSON,
   PrivacyLedgerOptions,
   PrivacySpent,

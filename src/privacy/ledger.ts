@@ -51,10 +51,21 @@ export interface PrivacySpent {
    * the policy's lineage was seeded) or 'none' (a non-private policy adds no noise).
    */
   readonly noise?: NoiseKind;
+  /**
+   * How secure noise is drawn, reported by a policy when `noise` is 'secure': 'discrete' (the exact
+   * discrete Gaussian on a power-of-two grid: the released values are exact grid points, floating
+   * point cannot leak) or 'float' (continuous Gaussian normals from the secure bits, in floating
+   * point: AdaPrivate-TS-Amp with q < 1, whose subsampled RDP analysis is for the continuous
+   * Gaussian; docs/privacy.md, "Threat model").
+   */
+  readonly sampler?: NoiseSampler;
 }
 
 /** See {@link PrivacySpent.noise}. */
 export type NoiseKind = 'secure' | 'seeded' | 'none';
+
+/** See {@link PrivacySpent.sampler}. */
+export type NoiseSampler = 'discrete' | 'float';
 
 /** One line of the ledger's detailed log (identical consecutive releases are merged). */
 export interface LedgerEntry {

@@ -1,14 +1,19 @@
 /**
  * The models of one server: created through the store (first wins), loaded into memory on first use,
- * reloaded from the database when a failed write left the in-memory state unconfirmed.
+ * reloaded from the database when a failed write left the in-memory state unconfirmed. On a store
+ * that replicas share (PostgreSQL) each model is a {@link ReplicaRuntime}, refreshed by release
+ * notifications; otherwise a {@link ModelRuntime}.
  */
 
 import type { PolicyId } from '../policies/index.js';
 import { createPolicy, isPolicyId } from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
-import type { ModelRow, ModelSettings } from '../store/index.js';
+import { isReplicaStore, type ModelRow, type ModelSettings } from '../store/index.js';
 import type { CreateModelRequest, CreateModelResponse } from './apiTypes.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
+import { notReplicable, type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
+import { replicaBatchSize } from './replicaBatchSize.js';
+import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 
 /** Defaults of the model settings (docs/serving.md). */
@@ -41,14 +46,45 @@ function view(row: ModelRow, created: boolean): CreateModelResponse {
 
 export class ModelRegistry {
   private readonly ctx: RuntimeContext;
-  private readonly loaded = new Map<string, Promise<ModelRuntime | null>>();
+  private readonly loaded = new Map<string, Promise<ServedModel | null>>();
+  private readonly replica: ReplicaOptions;
+  private listening: Promise<unknown> | null = null;
 
-  constructor(ctx: RuntimeContext) {
+  constructor(ctx: RuntimeContext, replica: Partial<ReplicaOptions> = {}) {
     this.ctx = ctx;
+    this.replica = { versionCheckMs: replica.versionCheckMs ?? 100 };
+  }
+
+  /** Loads model `name` with the runtime that fits the store. */
+  private load(name: string): Promise<ServedModel | null> {
+    const store = this.ctx.store;
+    if (!isReplicaStore(store)) return ModelRuntime.load(name, this.ctx);
+    if (this.listening === null) {
+      // release notifications of every replica; on a broken connection the next load listens again
+      // (until then the views refresh by their version check)
+      this.listening = store
+        .onRelease(
+          (model, version) => {
+            this.loaded
+              .get(model)
+              ?.then((rt) => {
+                if (rt instanceof ReplicaRuntime) rt.notify(version);
+              })
+              .catch(() => {});
+          },
+          () => {
+            this.listening = null;
+          },
+        )
+        .catch(() => {
+          this.listening = null;
+        });
+    }
+    return ReplicaRuntime.load(name, this.ctx, store, this.replica);
   }
 
   /** The runtime of model `name`, or a 404 ServiceError. */
-  async get(name: string): Promise<ModelRuntime> {
+  async get(name: string): Promise<ServedModel> {
     let p = this.loaded.get(name);
     if (p !== undefined) {
       const rt = await p;
@@ -56,9 +92,9 @@ export class ModelRegistry {
       this.loaded.delete(name);
       p = undefined;
     }
-    p = ModelRuntime.load(name, this.ctx);
+    p = this.load(name);
     this.loaded.set(name, p);
-    let rt: ModelRuntime | null;
+    let rt: ServedModel | null;
     try {
       rt = await p;
     } catch (err) {
@@ -138,6 +174,9 @@ export class ModelRegistry {
       policy = createPolicy(id, options as never);
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
+    }
+    if (isReplicaStore(this.ctx.store) && replicaBatchSize(id, policy.config) === null) {
+      throw notReplicable(id);
     }
     if (existing !== null) {
       this.compare(existing, id, policy.config, settings);

@@ -9,7 +9,7 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import type { Store } from '../store/index.js';
-import { SqliteStore } from '../store/index.js';
+import { isPostgresUrl, PostgresStore, SqliteStore } from '../store/index.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
 import { ModelRegistry } from './ModelRegistry.js';
@@ -25,7 +25,10 @@ import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
-  /** SQLite file (default './adaprivate.db'); ignored when `store` is given. */
+  /**
+   * SQLite file (default './adaprivate.db'), or a `postgres://` URL: a database that several
+   * replicas share (its schema must be current: `adaprivate migrate`). Ignored when `store` is given.
+   */
   readonly db?: string;
   /** A store to use instead of opening `db` (closed with the server). */
   readonly store?: Store;
@@ -50,8 +53,13 @@ export interface ServerOptions {
    * after its commit (default true; false: one transaction per write). See SqliteStoreOptions.
    */
   readonly groupCommit?: boolean;
-  /** Test hook passed to the SQLite store (see SqliteStoreOptions.beforeReleaseCommit). */
+  /** Test hook passed to the store (see SqliteStoreOptions.beforeReleaseCommit). */
   readonly beforeReleaseCommit?: () => void;
+  /**
+   * Replicas on PostgreSQL: milliseconds after which a request checks the stored model version
+   * (release notifications may be lost); default 100.
+   */
+  readonly versionCheckMs?: number;
 }
 
 /** A running (or ready to listen) decision service. */
@@ -95,20 +103,25 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     }
   }
   const keys = options.apiKeys instanceof ApiKeys ? options.apiKeys : new ApiKeys(options.apiKeys);
+  const hook =
+    options.beforeReleaseCommit === undefined ? {} : { beforeReleaseCommit: options.beforeReleaseCommit };
+  const db = options.db ?? './adaprivate.db';
   const store =
     options.store ??
-    SqliteStore.open(options.db ?? './adaprivate.db', {
+    (isPostgresUrl(db) ? await PostgresStore.open(db, { migrate: false, ...hook }) : undefined) ??
+    SqliteStore.open(db, {
       lock: true,
       groupCommit: options.groupCommit !== false,
       ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
-      ...(options.beforeReleaseCommit === undefined
-        ? {}
-        : { beforeReleaseCommit: options.beforeReleaseCommit }),
+      ...hook,
     });
   const metrics = new ServiceMetrics({ defaultMetrics: options.defaultMetrics !== false });
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 1000;
-  const registry = new ModelRegistry({ store, now, metrics, sweepIntervalMs });
+  const registry = new ModelRegistry(
+    { store, now, metrics, sweepIntervalMs },
+    options.versionCheckMs === undefined ? {} : { versionCheckMs: options.versionCheckMs },
+  );
 
   const logger =
     options.logger === false

@@ -24,15 +24,10 @@ import {
   toModel,
 } from './dbRows.js';
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
+import type { ComputeRelease, ReleasedState, ReplicaStore } from './ReplicaStore.js';
+import { redactDbUrl } from './redactDbUrl.js';
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
-import type {
-  ExportOptions,
-  ModelCounts,
-  ModelState,
-  RecordRewardOutcome,
-  RewardInput,
-  Store,
-} from './Store.js';
+import type { ExportOptions, ModelCounts, ModelState, RecordRewardOutcome, RewardInput } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
 import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
 
@@ -60,13 +55,6 @@ export interface MigrationResult {
   /** Schema version after the call. */
   readonly to: number;
 }
-
-/**
- * Computes a batch release from the locked state (see {@link PostgresStore.releaseBatch}): the last
- * released snapshot and version, and the batch's raw rewards. Returns the release to commit, or
- * null to commit nothing. Runs while the model row is locked: keep it short and free of I/O.
- */
-export type ComputeRelease = (state: ModelState) => ReleaseInput | null | Promise<ReleaseInput | null>;
 
 /** Advisory-lock key of schema migrations ('adaprv' in ASCII). */
 const MIGRATION_LOCK = 0x616461707276;
@@ -141,17 +129,6 @@ async function migrateWith(client: pg.PoolClient, apply: boolean, where: string)
   }
 }
 
-/** Where a connection string points, without its password (for messages). */
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password !== '') u.password = '***';
-    return u.toString();
-  } catch {
-    return 'the database';
-  }
-}
-
 /**
  * Brings the database at `connectionString` to the current schema version (the `adaprivate migrate`
  * command). Safe to run from several processes at once; refuses a database of a newer version.
@@ -164,7 +141,7 @@ export async function migratePostgres(connectionString: string): Promise<Migrati
   try {
     const client = await pool.connect();
     try {
-      return await migrateWith(client, true, redact(connectionString));
+      return await migrateWith(client, true, redactDbUrl(connectionString));
     } finally {
       client.release();
     }
@@ -173,7 +150,7 @@ export async function migratePostgres(connectionString: string): Promise<Migrati
   }
 }
 
-export class PostgresStore implements Store {
+export class PostgresStore implements ReplicaStore {
   readonly engine = 'postgres';
   private readonly pool: pg.Pool;
   private readonly hook: (() => void | Promise<void>) | null;
@@ -202,7 +179,7 @@ export class PostgresStore implements Store {
     try {
       const client = await pool.connect();
       try {
-        await migrateWith(client, options.migrate ?? true, redact(connectionString));
+        await migrateWith(client, options.migrate ?? true, redactDbUrl(connectionString));
       } finally {
         client.release();
       }
@@ -461,6 +438,25 @@ export class PostgresStore implements Store {
       model,
     ]);
     return r.rows[0]?.version ?? null;
+  }
+
+  /** The last released state of a model (version, rounds, snapshot; no raw reward), or null. */
+  async releasedState(model: string): Promise<ReleasedState | null> {
+    const r = await this.pool.query<{ version: number; rounds: number; snapshot: string }>(
+      'SELECT version, rounds, snapshot FROM models WHERE name = $1',
+      [model],
+    );
+    const row = r.rows[0];
+    return row === undefined ? null : { version: row.version, rounds: row.rounds, snapshot: row.snapshot };
+  }
+
+  /** Rewards of a model waiting for their release (counted, never read). */
+  async pendingCount(model: string): Promise<number> {
+    const r = await this.pool.query<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM pending_rewards WHERE model = $1',
+      [model],
+    );
+    return r.rows[0]?.n ?? 0;
   }
 
   /**

@@ -1,13 +1,20 @@
 /** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
 
+export { isPostgresUrl } from './isPostgresUrl.js';
 export {
-  type ComputeRelease,
   type MigrationResult,
   migratePostgres,
   PostgresStore,
   type PostgresStoreOptions,
   RELEASE_CHANNEL,
 } from './PostgresStore.js';
+export {
+  type ComputeRelease,
+  isReplicaStore,
+  type ReleasedState,
+  type ReplicaStore,
+} from './ReplicaStore.js';
+export { redactDbUrl } from './redactDbUrl.js';
 export type {
   DecisionRow,
   LedgerRow,

@@ -7,10 +7,53 @@ import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { registerReproduceRealData } from '../../src/cli/commands/reproduceRealData.js';
+import { cacheVersion } from '../../src/experiments/codeFingerprint.js';
 import { createRng } from '../../src/random/index.js';
+import { VERSION } from '../../src/version.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-rrd-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `reproduce jester --quick` on `data` in this process and returns what it printed. */
+async function runQuick(data: string, out: string, doc: string): Promise<string> {
+  const program = new Command();
+  program.exitOverride();
+  const reproduce = program.command('reproduce');
+  registerReproduceRealData(reproduce);
+  const write = process.stdout.write;
+  let printed = '';
+  process.stdout.write = ((s: string) => {
+    printed += s;
+    return true;
+  }) as typeof process.stdout.write;
+  try {
+    await program.parseAsync(
+      [
+        'reproduce',
+        'jester',
+        '--data',
+        data,
+        '--quick',
+        '--out',
+        out,
+        '--workers',
+        '1',
+        '--horizon',
+        '300',
+        '--seeds',
+        '2',
+        '--rank',
+        '5',
+        '--doc',
+        doc,
+      ],
+      { from: 'user' },
+    );
+  } finally {
+    process.stdout.write = write;
+  }
+  return printed;
+}
 
 describe('reproduce jester --quick (tiny generated dataset)', () => {
   it('runs the real-data tables end to end and writes results, curves and the section', async () => {
@@ -29,42 +72,7 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     writeFileSync(data, `${rows.join('\n')}\n`);
     const out = join(dir, 'out');
     const doc = join(dir, 'section.md');
-    const program = new Command();
-    program.exitOverride();
-    const reproduce = program.command('reproduce');
-    registerReproduceRealData(reproduce);
-    const write = process.stdout.write;
-    let printed = '';
-    process.stdout.write = ((s: string) => {
-      printed += s;
-      return true;
-    }) as typeof process.stdout.write;
-    try {
-      await program.parseAsync(
-        [
-          'reproduce',
-          'jester',
-          '--data',
-          data,
-          '--quick',
-          '--out',
-          out,
-          '--workers',
-          '1',
-          '--horizon',
-          '300',
-          '--seeds',
-          '2',
-          '--rank',
-          '5',
-          '--doc',
-          doc,
-        ],
-        { from: 'user' },
-      );
-    } finally {
-      process.stdout.write = write;
-    }
+    const printed = await runQuick(data, out, doc);
     assert.ok(existsSync(join(out, 'features.bin')));
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
     assert.ok(results.main.cells.length > 0);
@@ -89,6 +97,23 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     assert.ok(existsSync(join(out, 'jester-ctr-over-time-eps1.svg')));
     assert.match(printed, /## Real data: jester \(quick run\)/);
     assert.match(printed, /\| policy \| eps=1 \| eps=5 \|/);
+    // the document names the real version, and its run time counts this code's invocations only
+    assert.ok(md.includes(`(adaprivate ${VERSION})`) && !md.includes('0.0.0-unknown'));
+    const timingPath = join(out, 'timing.json');
+    const timing = JSON.parse(readFileSync(timingPath, 'utf8'));
+    assert.equal(timing.invocations, 1);
+    assert.equal(timing.cacheVersion, cacheVersion());
+    await runQuick(data, out, doc);
+    assert.equal(JSON.parse(readFileSync(timingPath, 'utf8')).invocations, 2, 'a re-render adds its share');
+    writeFileSync(
+      timingPath,
+      JSON.stringify({ ...timing, cacheVersion: 'other', wallSeconds: 1e6, invocations: 7 }),
+    );
+    await runQuick(data, out, doc);
+    const fresh = JSON.parse(readFileSync(timingPath, 'utf8'));
+    assert.equal(fresh.invocations, 1, 'time spent under another cache version is not counted');
+    assert.ok(fresh.wallSeconds < 1e6);
+    assert.match(readFileSync(doc, 'utf8'), /summed over the 1 invocation\(s\)/);
   });
 });
 

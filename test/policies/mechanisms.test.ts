@@ -13,10 +13,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { cholSolve } from '../../src/linalg/index.js';
+import { discreteGridStep } from '../../src/policies/discreteGaussianRelease.js';
 import {
   type BatchedRidgePolicy,
   createPolicy,
   decodeFloat64Array,
+  loadPolicy,
   type Policy,
   type PolicyId,
   type PolicyOptions,
@@ -291,15 +293,18 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
     });
   }
 
-  test('jdp-linucb: every tree node (the noise of u~_t - u_t, node by node)', () => {
-    // The prefix at round t adds the nodes of the set bits of t; the node created at t (level
-    // j = trailing zeros of t) is e_t - e_{t - 2^j} with e_t = u~_t - u_t (released minus exact).
+  /**
+   * JDP-LinUCB's tree nodes: the prefix at round t adds the nodes of the set bits of t; the node
+   * created at t (level j = trailing zeros of t) is e_t - e_{t - 2^j} with e_t = u~_t - u_t
+   * (released minus exact). `grid` > 0: every u_t and u~_t coordinate must be a multiple of it.
+   */
+  function jdpNodes(extra: Record<string, unknown>, grid: number): void {
     const d = D;
     const rounds = 128;
     const k = 3;
     const arms = unitArms(13, rounds, k, d);
     const rewards = createRng(14, 'mechanism-test-rewards');
-    const p = build('jdp-linucb', 5, { dim: d, horizon: rounds });
+    const p = build('jdp-linucb', 5, { dim: d, horizon: rounds, ...extra });
     const e: Float64Array[] = [new Float64Array(d)];
     const nodes: StandardisedRelease[] = [];
     const levelSigma = (st: State, level: number): number => {
@@ -315,6 +320,10 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
       const st = stateOf(p);
       const u = vec(st, 'u');
       const un = vec(st, 'uNoisy');
+      if (grid > 0) {
+        const off = [...u, ...un].find((v) => !Number.isInteger(v / grid));
+        assert.equal(off, undefined, `round ${t}: ${off} is not on the grid ${grid}`);
+      }
       e.push(un.map((v, i) => v - u[i]!));
       let level = 0;
       while ((t >> level) % 2 === 0) level++;
@@ -326,10 +335,41 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
     assertCalibrated('jdp-linucb', nodes, 128);
     // the ledger names every level that released a node: levels 0..7 by round 128
     assert.equal(p.privacy().releases, 8);
+  }
+
+  test('jdp-linucb: every tree node (the noise of u~_t - u_t, node by node)', () => {
+    jdpNodes({}, 0);
+  });
+
+  test('jdp-linucb: secure noise: nodes are exact discrete Gaussian releases on the grid, at the ledger scale', () => {
+    // not seeded, so not reproducible: the false-alarm rate (|z| > 5 per check) is the guarantee
+    jdpNodes({ secureNoise: true }, discreteGridStep(1, D));
+    const p = build('jdp-linucb', 5, { dim: 2, horizon: 2, secureNoise: true });
+    assert.equal(p.privacy().noise, 'secure');
+    assert.equal(p.privacy().sampler, 'discrete');
   });
 });
 
 describe('(b) AdaPrivate-TS-Amp keeps each reward with probability q', () => {
+  test('privacy().sampler: secure noise is discrete everywhere but Amp with q < 1 (float); absent when seeded', () => {
+    for (const id of PRIVATE_IDS) {
+      const extra = {
+        dim: 2,
+        horizon: 4,
+        secureNoise: true,
+        ...(id === 'adaprivate-ts-amp' ? { q: 0.5 } : {}),
+      };
+      const want = id === 'adaprivate-ts-amp' ? 'float' : 'discrete';
+      const p = build(id, 5, extra);
+      assert.equal(p.privacy().sampler, want, id);
+      // a loaded snapshot keeps it
+      assert.equal(loadPolicy(p.save()).privacy().sampler, want, `${id} loaded`);
+      assert.equal(build(id, 5, { dim: 2, horizon: 4 }).privacy().sampler, undefined, `${id} seeded`);
+    }
+    const full = build('adaprivate-ts-amp', 5, { dim: 2, horizon: 4, secureNoise: true, q: 1 });
+    assert.equal(full.privacy().sampler, 'discrete', 'Amp with q = 1 uses the discrete release');
+  });
+
   test('the released sum on a coordinate that carries data has mean B q and variance B q (1 - q) + sigma^2', () => {
     // x = e_1, reward 1 every round: q * (b_after - b_before)_1 = (number kept) + sigma n.
     const B = 20;

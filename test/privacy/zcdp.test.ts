@@ -68,3 +68,61 @@ test('zCDP functions validate their inputs', () => {
   assert.throws(() => groupRho(0.1, 0), /k must be a positive integer/);
   assert.equal(zcdpToEpsilon(0, 1e-5), 0);
 });
+
+test('zCDP entry points refuse NaN, infinities, negatives and non-integers, naming the input', () => {
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, -1, 0]) {
+    assert.throws(
+      () => gaussianRho(bad, 1),
+      /sensitivity must be a positive finite number/,
+      `sensitivity ${bad}`,
+    );
+    assert.throws(() => gaussianRho(1, bad), /sigma must be a positive finite number/, `sigma ${bad}`);
+    assert.throws(() => sigmaForRho(bad), /rho must be a positive finite number/, `rho ${bad}`);
+    assert.throws(() => perRecordRho(bad, 2), /userRho must be a positive finite number/, `userRho ${bad}`);
+    assert.throws(
+      () => epsilonToRho(bad, 1e-5),
+      /epsilon must be a positive finite number/,
+      `epsilon ${bad}`,
+    );
+  }
+  for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, -1, -1e-300]) {
+    assert.throws(
+      () => zcdpToEpsilon(bad, 1e-5),
+      /rho must be a finite number >= 0/,
+      `zcdpToEpsilon rho ${bad}`,
+    );
+    assert.throws(() => groupRho(bad, 2), /rho must be a finite number >= 0/, `groupRho rho ${bad}`);
+  }
+  for (const k of [0, -2, 1.5, Number.NaN, 2 ** 60]) {
+    assert.throws(() => groupRho(0.1, k), /k must be a positive integer/, `groupRho k ${k}`);
+    assert.throws(() => perRecordRho(0.1, k), /k must be a positive integer/, `perRecordRho k ${k}`);
+  }
+  assert.throws(() => zcdpToEpsilon(0.1, '1e-5' as never), /delta must be in \(0, 1\)/);
+  // rho = 0 is valid where the domain says >= 0: no release, no loss, under both conversions
+  assert.equal(zcdpToEpsilon(0, 1e-5, 'classic'), 0);
+  assert.equal(zcdpToEpsilon(0, 1e-5, 'improved'), 0);
+  assert.equal(groupRho(0, 3), 0);
+  assert.equal(groupRho(0.25, 3), 2.25);
+  assert.equal(perRecordRho(2.25, 3), 0.25);
+});
+
+test('CKS epsilon matches mpmath at fixed rho (forward direction), and rises with rho and falls with delta', () => {
+  // mpmath (dps 30, findroot of the numerical derivative; a grid of step 5e-4 agrees to 1e-8):
+  // min over alpha > 1 of alpha rho + ln(1 - 1/alpha) + (ln(1/delta) - ln alpha)/(alpha - 1)
+  const cases: readonly [number, number, number][] = [
+    [0.4496, 1e-5, 4.448931666472822],
+    [0.01, 1e-6, 0.6216926545596025],
+    [3, 1e-3, 10.969116539165311],
+  ];
+  for (const [rho, delta, eps] of cases) {
+    relClose(zcdpToEpsilon(rho, delta, 'improved'), eps, 1e-9, `rho=${rho} delta=${delta}`);
+  }
+  let prev = 0;
+  for (const rho of [1e-6, 1e-4, 0.01, 0.1, 1, 10]) {
+    const e = zcdpToEpsilon(rho, 1e-5, 'improved');
+    assert.ok(e > prev, `eps(${rho}) = ${e} <= ${prev}`);
+    assert.ok(e < zcdpToEpsilon(rho, 1e-5, 'classic'));
+    assert.ok(zcdpToEpsilon(rho, 1e-3, 'improved') < e);
+    prev = e;
+  }
+});

@@ -4,7 +4,9 @@
  * several places at once). SQLite files need no step: the server migrates them when it opens them.
  */
 import type { Command } from 'commander';
+import { isPostgresUrl } from '../../store/isPostgresUrl.js';
 import type { MigrationResult } from '../../store/PostgresStore.js';
+import { redactDbUrl } from '../../store/redactDbUrl.js';
 import { SCHEMA_VERSION } from '../../store/schema.js';
 import { printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
@@ -18,9 +20,9 @@ export function registerMigrate(program: Command): void {
     .requiredOption('--db <url>', 'PostgreSQL connection string, postgres://user:password@host:port/database')
     .option('--json', 'print {"from": n, "to": n} as JSON')
     .action(async (opts: { db: string; json?: boolean }) => {
-      if (!/^postgres(ql)?:\/\//.test(opts.db)) {
+      if (!isPostgresUrl(opts.db)) {
         throw new UsageError(
-          `--db must be a postgres:// or postgresql:// connection string (SQLite files are migrated when the server opens them). Got ${JSON.stringify(opts.db.replace(/:[^:@/]*@/, ':***@'))}.`,
+          `--db must be a postgres:// or postgresql:// connection string (SQLite files are migrated when the server opens them). Got ${JSON.stringify(redactDbUrl(opts.db))}.`,
         );
       }
       // loaded here so that other commands do not load the PostgreSQL driver

@@ -4,12 +4,18 @@
  * in-flight ones finish, close the database, exit 0.
  *
  * API keys: --api-key-file (one key per line) or the ADAPRIVATE_API_KEY environment variable
- * (comma-separated); with neither, a random key is created in `<db>.api-key` (mode 0600) and reused.
- * Keys are never printed or logged.
+ * (comma-separated); with neither, a random key is created in `<db>.api-key` (mode 0600) and reused
+ * (SQLite only: with a PostgreSQL --db every replica must be given the same keys). Keys are never
+ * printed or logged.
+ *
+ * `--db postgres://...`: one of several replicas sharing a PostgreSQL database (docs/serving.md,
+ * "Several replicas"); the schema must be current (`adaprivate migrate`), else serve refuses.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
+import { isPostgresUrl } from '../../store/isPostgresUrl.js';
+import { redactDbUrl } from '../../store/redactDbUrl.js';
 import { parsePositiveInt } from '../output.js';
 import { UsageError } from '../UsageError.js';
 
@@ -25,6 +31,7 @@ interface ServeFlags {
   readonly logLevel: string;
   readonly logRequests?: boolean;
   readonly groupCommit: boolean;
+  readonly versionCheckMs?: number;
   readonly json?: boolean;
 }
 
@@ -95,9 +102,13 @@ export function registerServe(program: Command): void {
   program
     .command('serve')
     .description(
-      'Run the decision service: models by name, rank and reward over HTTP, state and privacy ledger in SQLite (crash-safe). See docs/serving.md.',
+      'Run the decision service: models by name, rank and reward over HTTP, state and privacy ledger in SQLite (crash-safe), or in PostgreSQL shared by several replicas (--db postgres://...). See docs/serving.md.',
     )
-    .option('--db <path>', 'SQLite database file (created if missing)', './adaprivate.db')
+    .option(
+      '--db <path|url>',
+      'SQLite database file (created if missing), or postgres://user:password@host:port/database shared by replicas (run adaprivate migrate first)',
+      './adaprivate.db',
+    )
     .option('--port <n>', 'TCP port (0: any free port)', parsePort, 8080)
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option(
@@ -116,6 +127,11 @@ export function registerServe(program: Command): void {
     )
     .option('--max-arms <n>', 'most arms per rank request (default 1000)', parsePositiveInt('--max-arms'))
     .option('--max-features <n>', 'longest feature vector (default 1000)', parsePositiveInt('--max-features'))
+    .option(
+      '--version-check-ms <n>',
+      'PostgreSQL replicas: check the model version at most this many ms after the last check (default 100; release notifications usually come first)',
+      parsePositiveInt('--version-check-ms'),
+    )
     .option('--log-level <level>', 'pino log level: fatal, error, warn, info, debug', 'info')
     .option('--log-requests', 'log every request (default: errors and lifecycle only)')
     .option(
@@ -133,6 +149,8 @@ export function registerServe(program: Command): void {
           `--log-level must be fatal, error, warn, info, debug, trace or silent. Got ${f.logLevel}.`,
         );
       }
+      const postgres = isPostgresUrl(f.db);
+      const dbShown = redactDbUrl(f.db);
       const { ApiKeys, createServer } = await import('../../service/index.js');
       let keys: InstanceType<typeof ApiKeys> | null;
       let keySource: string;
@@ -143,6 +161,11 @@ export function registerServe(program: Command): void {
         } else {
           keys = ApiKeys.load({ envName: API_KEY_ENV, env: process.env });
           keySource = `$${API_KEY_ENV}`;
+          if (keys === null && postgres) {
+            throw new Error(
+              `with a PostgreSQL --db, give the API key(s) with --api-key-file or $${API_KEY_ENV} (every replica needs the same keys).`,
+            );
+          }
           if (keys === null) {
             const k = defaultKeyFile(f.db);
             keys = ApiKeys.load({ file: k.path, envName: API_KEY_ENV, env: {} });
@@ -159,22 +182,40 @@ export function registerServe(program: Command): void {
         ...(f.maxArms === undefined ? {} : { arms: f.maxArms }),
         ...(f.maxFeatures === undefined ? {} : { features: f.maxFeatures }),
       };
-      const server = await createServer({
-        db: f.db,
-        apiKeys: keys,
-        synchronous: f.synchronous,
-        groupCommit: f.groupCommit,
-        limits,
-        logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
-        logRequests: f.logRequests === true,
-        ...(hook === undefined ? {} : { beforeReleaseCommit: hook }),
-      });
+      let server: Awaited<ReturnType<typeof createServer>>;
+      try {
+        server = await createServer({
+          db: f.db,
+          apiKeys: keys,
+          synchronous: f.synchronous,
+          groupCommit: f.groupCommit,
+          limits,
+          logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
+          logRequests: f.logRequests === true,
+          ...(hook === undefined ? {} : { beforeReleaseCommit: hook }),
+          ...(f.versionCheckMs === undefined ? {} : { versionCheckMs: f.versionCheckMs }),
+        });
+      } catch (e) {
+        // a PostgreSQL schema that is not current, or a database that cannot be reached: one line
+        const code = (e as { code?: unknown }).code;
+        if (postgres && e instanceof Error && (e instanceof RangeError || typeof code === 'string')) {
+          throw new UsageError(e.message.replaceAll(f.db, dbShown));
+        }
+        throw e;
+      }
       const url = await server.listen({ port: f.port, host: f.host });
-      const info = { url, db: f.db, apiKeys: keySource, synchronous: f.synchronous, pid: process.pid };
+      const info = {
+        url,
+        db: dbShown,
+        engine: postgres ? 'postgres' : 'sqlite',
+        apiKeys: keySource,
+        ...(postgres ? {} : { synchronous: f.synchronous }),
+        pid: process.pid,
+      };
       process.stdout.write(
         f.json === true
           ? `${JSON.stringify(info)}\n`
-          : `adaprivate serve: listening on ${url} (db ${f.db}, API key from ${keySource}, pid ${process.pid})\n`,
+          : `adaprivate serve: listening on ${url} (db ${dbShown}, API key from ${keySource}, pid ${process.pid})\n`,
       );
       await new Promise<void>((resolve) => {
         const stop = (signal: string) => {

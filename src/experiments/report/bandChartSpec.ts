@@ -40,13 +40,18 @@ export interface BandChartOptions {
   readonly yBounds?: readonly [number, number];
   /** The x values are integers (rounds, batch sizes): ticks are labelled as integers. Default false. */
   readonly xInteger?: boolean;
-  /** Confidence bands are drawn for the first `maxBands` series only (default 4), to stay readable. */
+  /**
+   * Confidence bands are drawn for the first `maxBands` series only (default 2: more overlapping
+   * translucent bands blend into one muddy block), and the chart's subtitle names them.
+   */
   readonly maxBands?: number;
 }
 
 /**
- * Twelve colours that stay distinct from one another (Paul Tol's "muted" and "bright" qualitative
- * schemes, merged without near-duplicates): one per series, so no two series of a chart share one.
+ * Twelve colours that stay distinct from one another: Paul Tol's "bright" qualitative scheme and
+ * four of his "muted" colours, plus black, brown and grey in place of his wine and olive (which sat
+ * at CIE76 distance 14 and 17 from his purple and yellow). Every pair is at least 30 apart in CIE
+ * L*a*b*, so no two series of a chart look alike.
  */
 export const SERIES_PALETTE: readonly string[] = [
   '#4477AA',
@@ -58,9 +63,9 @@ export const SERIES_PALETTE: readonly string[] = [
   '#332288',
   '#000000',
   '#EE7733',
-  '#882255',
+  '#8C564B',
   '#44AA99',
-  '#999933',
+  '#888888',
 ];
 
 /**
@@ -71,7 +76,7 @@ export const SERIES_PALETTE: readonly string[] = [
  * @example
  * const spec = bandChartSpec([{ label: 'TS', points: [{ x: 1, mean: 0.7, lo: 0.69, hi: 0.71 }] }],
  *   { title: 'Reward', xTitle: 'round', yTitle: 'reward' });
- * spec.title; // returns 'Reward'
+ * spec.title; // returns { text: 'Reward', subtitle: 'shaded: 95% CI over seeds' }
  */
 export function bandChartSpec(series: readonly ChartSeries[], options: BandChartOptions): TopLevelSpec {
   const labels = series.map((s) => s.label);
@@ -87,7 +92,7 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
   }
   const [yMin, yMax] = options.yBounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
   const clip = (v: number) => Math.min(yMax, Math.max(yMin, v));
-  const maxBands = options.maxBands ?? 4;
+  const maxBands = options.maxBands ?? 2;
   const banded = new Set(labels.slice(0, maxBands));
   const values: { series: string; x: number; mean: number; lo: number; hi: number; band: boolean }[] = [];
   for (const s of series) {
@@ -110,6 +115,11 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     title: options.xTitle,
     scale: options.xScale === 'log' ? { type: 'log' as const } : { zero: false },
     ...(options.xInteger === true ? { axis: { format: ',d', tickMinStep: 1 } } : {}),
+    // a log axis is labelled (and gridded) at the data's own x values, e.g. the eps grid, instead of
+    // at every 1-9 multiple of each decade
+    ...(options.xScale === 'log'
+      ? { axis: { values: [...new Set(values.map((v) => v.x))].sort((a, b) => a - b), format: '~g' } }
+      : {}),
   };
   const color = {
     field: 'series',
@@ -121,7 +131,7 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
   const yScale = { zero: options.yZero ?? false };
   const band = {
     transform: [{ filter: 'datum.band' }],
-    mark: { type: 'area' as const, opacity: 0.15 },
+    mark: { type: 'area' as const, opacity: 0.13 },
     encoding: {
       x,
       y: { field: 'lo', type: 'quantitative' as const, title: options.yTitle, scale: yScale },
@@ -137,14 +147,21 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
       color,
     },
   };
+  const withBand = labels.filter((l) => banded.has(l) && values.some((v) => v.series === l));
+  const subtitle =
+    withBand.length === 0
+      ? undefined
+      : withBand.length === labels.length
+        ? 'shaded: 95% CI over seeds'
+        : `shaded: 95% CI over seeds of ${withBand.join(', ')} (other series: means only)`;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: options.title,
+    title: subtitle === undefined ? options.title : { text: options.title, subtitle },
     width: options.width ?? 520,
     height: options.height ?? 300,
     data: { values },
     layer: [band, line],
     // legend symbols drawn as opaque as the lines, whatever the band opacity
-    config: { legend: { labelLimit: 260, symbolOpacity: 1, symbolStrokeWidth: 2.5 }, font: 'sans-serif' },
+    config: { legend: { labelLimit: 400, symbolOpacity: 1, symbolStrokeWidth: 2.5 }, font: 'sans-serif' },
   } as TopLevelSpec;
 }

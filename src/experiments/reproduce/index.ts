@@ -1,5 +1,21 @@
 // Public API of the reproduction module: the synthetic study, its plan, analysis, claims and document.
 
+export type {
+  ClaimSpec,
+  Measured,
+  Measurements,
+  PaperFigure,
+  PartSpec,
+  RulePiece,
+  ScoringRule,
+} from './claims/ClaimSpec.js';
+export { evaluateClaim, RULE_TEXT, scorePart } from './claims/evaluateClaim.js';
+export { REAL_DATA_CLAIM_SPECS } from './claims/realDataClaimSpecs.js';
+export type { SummaryReading, SummarySets } from './claims/summaryMeasurements.js';
+export { summaryMeasurements } from './claims/summaryMeasurements.js';
+export type { SyntheticReading } from './claims/syntheticClaimSpecs.js';
+export { SYNTHETIC_CLAIM_SPECS } from './claims/syntheticClaimSpecs.js';
+export { syntheticMeasurements } from './claims/syntheticMeasurements.js';
 export type { ReproduceSyntheticOptions, SyntheticReproduction } from './reproduceSynthetic.js';
 export { reproduceSynthetic } from './reproduceSynthetic.js';
 export type { ReproductionDocInput, RunTiming } from './reproductionMarkdown.js';
@@ -17,12 +33,17 @@ export { syntheticScale } from './syntheticScale.js';
 export type { ClaimPart, Estimate, Verdict, VerdictCounts } from './verdict.js';
 export {
   atLeastVerdict,
+  atMostVerdict,
+  choiceVerdict,
   combineVerdicts,
   countsText,
   countVerdicts,
   levelVerdict,
+  matchVerdict,
   minimumDetectableEffect,
   rangeVerdict,
   seedsForHalfWidth,
+  significanceVerdict,
+  signVerdict,
   VERDICTS,
 } from './verdict.js';

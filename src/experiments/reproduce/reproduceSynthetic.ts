@@ -4,7 +4,7 @@
  * (JSON, CSV), Markdown tables, SVG charts, a self-contained HTML report and REPRODUCTION.md.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
@@ -33,8 +33,11 @@ import { type Claim, syntheticClaims } from './syntheticClaims.js';
 import { syntheticPlan } from './syntheticPlan.js';
 import {
   POWER_HALF_WIDTH,
+  POWER_MAX_STAGES,
+  POWER_PLAN_HALF_WIDTH,
   powerAmpPlan,
   powerClaims,
+  powerHalfWidths,
   powerPlan,
   powerSeedsNeeded,
 } from './syntheticPower.js';
@@ -126,6 +129,7 @@ export async function reproduceSynthetic(
   };
 
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const results: Partial<Record<(typeof STUDIES)[number], ExperimentResult>> = {};
   const runOrLoad = async (
     config: ExperimentConfig,
@@ -133,8 +137,16 @@ export async function reproduceSynthetic(
     runIfMissing = false,
   ): Promise<ExperimentResult> => {
     if (options.fromResults !== true) return run(config);
-    if (runIfMissing && !existsSync(join(dir, 'results.json'))) return run(config);
     const path = join(dir, 'results.json');
+    // a run that may be extended (the power runs) is run, resuming from the cache, when its stored
+    // results are missing or come from another plan
+    if (
+      runIfMissing &&
+      (!existsSync(path) ||
+        canonicalJson((JSON.parse(readFileSync(path, 'utf8')) as { config: unknown }).config) !==
+          canonicalJson(config))
+    )
+      return run(config);
     if (!existsSync(path)) throw new Error(`reproduce synthetic --from-results: ${path} does not exist.`);
     const stored = JSON.parse(readFileSync(path, 'utf8')) as Omit<ExperimentResult, 'timings'>;
     if (canonicalJson(stored.config) !== canonicalJson(config)) {
@@ -204,35 +216,68 @@ export async function reproduceSynthetic(
     rounds,
     roundsPerSecond: wallSeconds > 0 ? rounds / wallSeconds : 0,
     workers,
+    cpuSeconds: (() => {
+      const c = process.cpuUsage(cpu0);
+      return (c.user + c.system) / 1e6;
+    })(),
+    machine: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
   };
 
   // power runs of the two comparisons the paper calls significant
-  const powerResults: ExperimentResult[] = [];
+  let powerResults: ExperimentResult[] = [];
   let powerNote = '';
   if (options.powerSeeds !== undefined) {
-    const need = powerSeedsNeeded(scale, [results.main!, results.amplification!]);
-    const seeds =
-      options.powerSeeds === 'auto'
-        ? need.seeds
-        : { tsVsUcb: options.powerSeeds, amplification: options.powerSeeds };
+    const auto = options.powerSeeds === 'auto';
+    const estimateText = (need: ReturnType<typeof powerSeedsNeeded>) =>
+      need.perComparison
+        .map((c) => `${c.label}: sd ${formatNumber(c.std, 2)} points, ${c.n} seeds`)
+        .join('; ');
+    const first = powerSeedsNeeded(scale, [results.main!, results.amplification!], POWER_PLAN_HALF_WIDTH);
+    let seeds = auto
+      ? first.seeds
+      : { tsVsUcb: options.powerSeeds as number, amplification: options.powerSeeds as number };
+    const stages: string[] = auto
+      ? [
+          `planned from the ${analysisSeeds(results.main!)}-seed spread of each comparison for a half-width of ${POWER_PLAN_HALF_WIDTH} points (a margin under the ${POWER_HALF_WIDTH}-point target, as the spread is itself estimated), the largest need of each group used for the group: ${estimateText(first)}; gave ${seeds.tsVsUcb} and ${seeds.amplification} seeds`,
+        ]
+      : [`fixed by --power ${options.powerSeeds}`];
     const p0 = performance.now();
     const c0 = process.cpuUsage();
-    for (const [name, config] of [
-      ['power', powerPlan(scale, seeds.tsVsUcb)],
-      ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
-    ] as const) {
-      const dir = join(outDir, name);
-      const r = await runOrLoad(config, dir, true);
-      mkdirSync(dir, { recursive: true });
-      writeResultsJson(r, join(dir, 'results.json'), join(dir, 'timings.json'));
-      files.push(join(dir, 'results.json'));
-      powerResults.push(r);
+    for (let stage = 1; ; stage++) {
+      powerResults = [];
+      for (const [name, config] of [
+        ['power', powerPlan(scale, seeds.tsVsUcb)],
+        ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
+      ] as const) {
+        const dir = join(outDir, name);
+        const r = await runOrLoad(config, dir, true);
+        mkdirSync(dir, { recursive: true });
+        writeResultsJson(r, join(dir, 'results.json'), join(dir, 'timings.json'));
+        if (stage === 1) files.push(join(dir, 'results.json'));
+        powerResults.push(r);
+      }
+      if (!auto || stage === POWER_MAX_STAGES) break;
+      // a group whose widest half-width still reaches the target is extended (the run resumes from
+      // its cache), re-planned from the power run's own, larger-sample spread
+      const wide = powerHalfWidths(scale, powerResults);
+      const again = powerSeedsNeeded(scale, powerResults, POWER_PLAN_HALF_WIDTH);
+      const next = {
+        tsVsUcb:
+          wide.tsVsUcb >= POWER_HALF_WIDTH ? Math.max(seeds.tsVsUcb, again.seeds.tsVsUcb) : seeds.tsVsUcb,
+        amplification:
+          wide.amplification >= POWER_HALF_WIDTH
+            ? Math.max(seeds.amplification, again.seeds.amplification)
+            : seeds.amplification,
+      };
+      if (next.tsVsUcb === seeds.tsVsUcb && next.amplification === seeds.amplification) break;
+      stages.push(
+        `widest half-width ${formatNumber(wide.tsVsUcb, 2)} (TS vs UCB) and ${formatNumber(wide.amplification, 2)} (amplification) points on ${seeds.tsVsUcb} and ${seeds.amplification} seeds, so re-planned from that run's spread (${estimateText(again)}) and extended to ${next.tsVsUcb} and ${next.amplification} seeds`,
+      );
+      seeds = next;
     }
     const cpu = process.cpuUsage(c0);
-    const estimate = need.perComparison
-      .map((c) => `${c.label}: sd ${formatNumber(c.std, 2)} points, ${c.n} seeds`)
-      .join('; ');
-    powerNote = `Seeds: ${seeds.tsVsUcb} for TS vs UCB, ${seeds.amplification} for amplification (estimated from the ${analysisSeeds(results.main!)}-seed spread of each comparison for a 95% CI half-width below ${POWER_HALF_WIDTH} points: ${estimate}; the largest need of each group is used for the group).${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall, ${formatNumber((cpu.user + cpu.system) / 1e6, 0)} s CPU in this process (worker threads included).`}`;
+    const wide = powerHalfWidths(scale, powerResults);
+    powerNote = `Seeds: ${seeds.tsVsUcb} for TS vs UCB, ${seeds.amplification} for amplification (${stages.join('; then ')}). Widest 95% CI half-width: ${formatNumber(wide.tsVsUcb, 2)} points (TS vs UCB), ${formatNumber(wide.amplification, 2)} points (amplification); target below ${POWER_HALF_WIDTH}.${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall, ${formatNumber((cpu.user + cpu.system) / 1e6, 0)} s CPU in this process (worker threads included).`}`;
   }
 
   const analysis = analyseSynthetic(scale, plan, results as SyntheticResults);

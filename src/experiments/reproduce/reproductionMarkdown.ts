@@ -19,6 +19,10 @@ export interface RunTiming {
   /** rounds / wall time. */
   readonly roundsPerSecond: number;
   readonly workers: number;
+  /** CPU seconds of the process (user + system, worker threads included); absent in older summaries. */
+  readonly cpuSeconds?: number;
+  /** The machine, e.g. '2 x AMD EPYC 7B13'; absent in older summaries. */
+  readonly machine?: string;
 }
 
 export interface ReproductionDocInput {
@@ -140,7 +144,7 @@ export function reproductionMarkdown(input: ReproductionDocInput): string {
   const t = input.timing;
   out.push('## Run\n');
   out.push(
-    `Wall time ${t.wallSeconds.toFixed(1)} s on ${t.workers} worker thread(s); ${t.cellsRun} cells run (${t.rounds.toLocaleString('en-US')} rounds, ${Math.round(t.roundsPerSecond).toLocaleString('en-US')} rounds/s), ${t.cellsCached} taken from the cache.\n`,
+    `Wall time ${t.wallSeconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : `, CPU time ${t.cpuSeconds.toFixed(1)} s (user + system, worker threads included)`} on ${t.workers} worker thread(s)${t.machine === undefined ? '' : ` of ${t.machine}, shared with other jobs (the wall time is not an idle-machine figure; CPU time / ${t.workers} is the expected idle wall time)`}; ${t.cellsRun} cells run (${t.rounds.toLocaleString('en-US')} rounds, ${Math.round(t.roundsPerSecond).toLocaleString('en-US')} rounds/s), ${t.cellsCached} taken from the cache.\n`,
   );
   return out.join('\n');
 }

@@ -51,7 +51,7 @@ export interface ClaimPart {
   readonly detectable?: string | null;
 }
 
-/** Tolerance (percentage points) added around our 95% CI by {@link rangeVerdict}. */
+/** Tolerance (percentage points) added around our 95% CI for 'reproduced' by {@link rangeVerdict} (never for 'inconclusive'). */
 export const RANGE_TOLERANCE = 0.5;
 
 /**
@@ -86,15 +86,17 @@ export function seedsForHalfWidth(std: number, halfWidth: number): number {
 
 /**
  * An effect whose paper figure is a value or range [a, b] (same unit as `ours`):
- * - reproduced: our 95% CI widened by `tolerance` on each side meets [a, b], and the CI excludes 0
- *   when [a, b] does;
- * - inconclusive: the widened CI meets [a, b] but the CI also contains 0 while [a, b] does not;
- * - opposite: the CI excludes 0 and our mean has the sign opposite to the paper's midpoint;
- * - not reproduced: otherwise (our CI misses the paper's figure: same sign but far, or no effect).
+ * - opposite: our 95% CI excludes 0 and our mean has the sign opposite to the paper's midpoint;
+ * - inconclusive: the paper's [a, b] excludes 0, and our 95% CI itself (not widened) contains 0
+ *   and reaches [a, b]: the run cannot tell the paper's effect from no effect;
+ * - reproduced: our CI widened by `tolerance` on each side (the rounding of the paper's figures)
+ *   meets [a, b], and the CI excludes 0 when [a, b] does;
+ * - not reproduced: otherwise (same sign but far, or a CI around 0 that excludes the paper's effect).
  * Non-finite estimates give 'not tested'.
  *
  * @example
  * rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]); // returns 'reproduced'
+ * rangeVerdict({ mean: -0.05, lo: -0.1, hi: 0 }, [0.5, 1.5]); // returns 'not reproduced'
  */
 export function rangeVerdict(
   ours: Estimate,
@@ -104,13 +106,32 @@ export function rangeVerdict(
   if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
   const [a, b] = paper;
   const containsZero = ours.lo <= 0 && ours.hi >= 0;
-  if (ours.lo - tolerance <= b && ours.hi + tolerance >= a) {
-    const paperExcludesZero = a > 0 || b < 0;
-    return paperExcludesZero && containsZero ? 'inconclusive' : 'reproduced';
-  }
   const mid = (a + b) / 2;
   if (!containsZero && mid !== 0 && Math.sign(ours.mean) === -Math.sign(mid)) return 'opposite';
-  return 'not reproduced';
+  const paperExcludesZero = a > 0 || b < 0;
+  if (paperExcludesZero && containsZero)
+    return ours.lo <= b && ours.hi >= a ? 'inconclusive' : 'not reproduced';
+  return ours.lo - tolerance <= b && ours.hi + tolerance >= a ? 'reproduced' : 'not reproduced';
+}
+
+/**
+ * A significance claim: a paired t-test below `alpha` with the paper's sign is reproduced, with the
+ * other sign opposite; a test that is not significant is inconclusive when the effect's 95% CI (not
+ * widened) still reaches the paper's effect [a, b], otherwise not reproduced.
+ *
+ * @example
+ * significanceVerdict(0.003, { mean: 1.2, lo: 0.6, hi: 1.8 }, 0.01, [0.5, 1.5]); // returns 'reproduced'
+ */
+export function significanceVerdict(
+  pValue: number,
+  effect: Estimate,
+  alpha: number,
+  paper: readonly [number, number],
+): Verdict {
+  if (!Number.isFinite(pValue) || !Number.isFinite(effect.mean)) return 'not tested';
+  const [a, b] = paper;
+  if (pValue < alpha) return Math.sign(effect.mean) === Math.sign((a + b) / 2) ? 'reproduced' : 'opposite';
+  return effect.lo <= b && effect.hi >= a ? 'inconclusive' : 'not reproduced';
 }
 
 /**
@@ -123,6 +144,61 @@ export function rangeVerdict(
 export function atLeastVerdict(means: readonly number[], bound: number, tolerance = 1): Verdict {
   if (means.length === 0 || !means.every(Number.isFinite)) return 'not tested';
   return Math.min(...means) >= bound - tolerance ? 'reproduced' : 'not reproduced';
+}
+
+/**
+ * An upper bound: reproduced when `value` is at most `bound + tolerance` (strictly below it when
+ * `strict`), otherwise not reproduced; NaN gives 'not tested'.
+ *
+ * @example
+ * atMostVerdict(0.3, 0.4, 0.5); // returns 'reproduced'
+ */
+export function atMostVerdict(value: number, bound: number, tolerance = 0, strict = false): Verdict {
+  if (!Number.isFinite(value)) return 'not tested';
+  const limit = bound + tolerance;
+  return (strict ? value < limit : value <= limit) ? 'reproduced' : 'not reproduced';
+}
+
+/**
+ * A direction: reproduced when `value` is positive, otherwise not reproduced; NaN gives 'not tested'.
+ *
+ * @example
+ * signVerdict(-0.2); // returns 'not reproduced'
+ */
+export function signVerdict(value: number): Verdict {
+  if (Number.isNaN(value)) return 'not tested';
+  return value > 0 ? 'reproduced' : 'not reproduced';
+}
+
+/**
+ * A best setting: reproduced when `chosen` is one the paper names (`among`); inconclusive when it
+ * is not but a named one is `close` (its CI reaches the chosen one's); otherwise not reproduced.
+ * 'not tested' when no named setting was among the run's `candidates`.
+ *
+ * @example
+ * choiceVerdict(0.5, [0.3], [0.1, 0.3, 0.5], [0.3]); // returns 'inconclusive'
+ */
+export function choiceVerdict(
+  chosen: number | string,
+  among: readonly (number | string)[],
+  candidates: readonly (number | string)[],
+  close: readonly (number | string)[] = [],
+): Verdict {
+  if (!among.some((x) => candidates.includes(x))) return 'not tested';
+  if (among.includes(chosen)) return 'reproduced';
+  return among.some((x) => close.includes(x)) ? 'inconclusive' : 'not reproduced';
+}
+
+/**
+ * A computed number against the paper's: reproduced when |value - target| <= absolute +
+ * relative x |target|, otherwise not reproduced; NaN gives 'not tested'.
+ *
+ * @example
+ * matchVerdict(0.4496, 0.45, 5e-4, 0.005); // returns 'reproduced'
+ */
+export function matchVerdict(value: number, target: number, absolute = 0, relative = 0): Verdict {
+  if (!Number.isFinite(value)) return 'not tested';
+  return Math.abs(value - target) <= absolute + relative * Math.abs(target) ? 'reproduced' : 'not reproduced';
 }
 
 /** Number of parts in each verdict class. */
@@ -168,8 +244,8 @@ export function countsText(c: VerdictCounts): string {
 /**
  * A level (not an effect) given as a value or range [a, b], e.g. a CTR of 71.7-72.6%:
  * - reproduced: our mean lies in [a, b] widened by `tolerance` on each side;
- * - inconclusive: it does not, but our 95% CI (widened by `tolerance`) still meets [a, b];
- * - not reproduced: the widened CI misses [a, b].
+ * - inconclusive: it does not, but our 95% CI itself (not widened) still meets [a, b];
+ * - not reproduced: otherwise.
  * Non-finite estimates give 'not tested'.
  *
  * @example
@@ -183,5 +259,5 @@ export function levelVerdict(
   if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
   const [a, b] = paper;
   if (ours.mean >= a - tolerance && ours.mean <= b + tolerance) return 'reproduced';
-  return ours.lo - tolerance <= b && ours.hi + tolerance >= a ? 'inconclusive' : 'not reproduced';
+  return ours.lo <= b && ours.hi >= a ? 'inconclusive' : 'not reproduced';
 }

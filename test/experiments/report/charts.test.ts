@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bandChartSpec } from '../../../src/experiments/report/bandChartSpec.js';
+import { bandChartSpec, SERIES_PALETTE } from '../../../src/experiments/report/bandChartSpec.js';
 import { buildHtmlReport } from '../../../src/experiments/report/htmlReport.js';
 import { reportTable } from '../../../src/experiments/report/ReportTable.js';
 import { renderSvg } from '../../../src/experiments/report/renderSvg.js';
@@ -177,7 +177,7 @@ test('chart specs: 12 series get 12 distinct colours, opaque legend symbols, few
     spec.data.values.every((v) => v.hi <= 1),
     'no band above 1',
   );
-  assert.equal(new Set(spec.data.values.filter((v) => v.band).map((v) => JSON.stringify(v))).size, 4 * 2);
+  assert.equal(new Set(spec.data.values.filter((v) => v.band).map((v) => JSON.stringify(v))).size, 2 * 2);
   assert.throws(
     () =>
       bandChartSpec([...series, { label: 'thirteen', points: [] }], { title: 't', xTitle: 'x', yTitle: 'y' }),
@@ -185,4 +185,57 @@ test('chart specs: 12 series get 12 distinct colours, opaque legend symbols, few
   );
   const svg = await renderSvg(spec as never);
   assert.ok(svg.includes('<svg'));
+});
+
+/** CIE76 distance between two '#rrggbb' colours (sRGB, D65). */
+function cie76(a: string, b: string): number {
+  const lab = (hex: string) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => {
+      const c = Number.parseInt(hex.slice(i, i + 2), 16) / 255;
+      return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    }) as [number, number, number];
+    const f = (t: number) => (t > 0.008856 ? Math.cbrt(t) : 7.787 * t + 16 / 116);
+    const x = f((0.4124 * r + 0.3576 * g + 0.1805 * bl) / 0.95047);
+    const y = f(0.2126 * r + 0.7152 * g + 0.0722 * bl);
+    const z = f((0.0193 * r + 0.1192 * g + 0.9505 * bl) / 1.08883);
+    return [116 * y - 16, 500 * (x - y), 200 * (y - z)];
+  };
+  const p = lab(a);
+  const q = lab(b);
+  return Math.hypot(p[0]! - q[0]!, p[1]! - q[1]!, p[2]! - q[2]!);
+}
+
+test('chart palette: every pair of the 12 colours is at least 25 apart in CIE L*a*b* (no look-alikes)', () => {
+  let worst = { d: Number.POSITIVE_INFINITY, pair: '' };
+  SERIES_PALETTE.forEach((a, i) => {
+    for (const b of SERIES_PALETTE.slice(i + 1)) {
+      const d = cie76(a, b);
+      if (d < worst.d) worst = { d, pair: `${a} / ${b}` };
+    }
+  });
+  assert.ok(worst.d >= 25, `closest pair ${worst.pair} at ${worst.d.toFixed(1)}`);
+  // the check can fail: Tol's wine and purple are 14 apart
+  assert.ok(cie76('#882255', '#AA3377') < 25);
+});
+
+test('chart rendering: long legend labels are not truncated, a log axis is labelled at the data, bands are named', async () => {
+  const label = 'AdaPrivate-TS-Adaptive (tuned v0)';
+  const pts = (m: number) => [0.1, 0.5, 1, 2, 5, 10].map((x) => ({ x, mean: m, lo: m - 0.01, hi: m + 0.01 }));
+  const spec = bandChartSpec(
+    [
+      { label: 'AdaPrivate-TS', points: pts(0.5) },
+      { label: 'AdaPrivate-UCB', points: pts(0.52) },
+      { label, points: pts(0.55) },
+    ],
+    { title: 'Reward vs eps', xTitle: 'epsilon', yTitle: 'reward', xScale: 'log' },
+  );
+  const svg = await renderSvg(spec);
+  assert.ok(svg.includes(`>${label}<`), 'the full legend label is drawn');
+  assert.ok(!svg.includes('\u2026'), 'no label cut with an ellipsis');
+  // tick labels: exactly the eps grid, not 0.2, 0.3, 0.4
+  for (const t of ['0.1', '0.5', '1', '2', '5', '10']) assert.ok(svg.includes(`>${t}<`), `tick ${t}`);
+  for (const t of ['0.2', '0.3', '0.4', '3', '4']) assert.ok(!svg.includes(`>${t}<`), `no tick ${t}`);
+  assert.ok(
+    svg.includes('shaded: 95% CI over seeds of AdaPrivate-TS, AdaPrivate-UCB (other series: means only)'),
+  );
 });

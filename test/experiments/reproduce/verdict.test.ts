@@ -4,13 +4,18 @@ import fc from 'fast-check';
 import { groupBudgets } from '../../../src/experiments/reproduce/syntheticPlan.js';
 import {
   atLeastVerdict,
+  atMostVerdict,
+  choiceVerdict,
   combineVerdicts,
   countsText,
   countVerdicts,
   levelVerdict,
+  matchVerdict,
   minimumDetectableEffect,
   rangeVerdict,
   seedsForHalfWidth,
+  significanceVerdict,
+  signVerdict,
 } from '../../../src/experiments/reproduce/verdict.js';
 
 test('rangeVerdict: one case for each word', () => {
@@ -27,9 +32,51 @@ test('rangeVerdict: one case for each word', () => {
   // mixed: parts disagree
   assert.equal(combineVerdicts(['reproduced', 'opposite']), 'mixed');
   assert.equal(rangeVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [0.5, 1.5]), 'not tested');
-  // the tolerance widens the CI
+  // the tolerance widens the CI for 'reproduced'
   assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5]), 'reproduced');
   assert.equal(rangeVerdict({ mean: 2.2, lo: 1.9, hi: 2.5 }, [0.5, 1.5], 0), 'not reproduced');
+});
+
+test('rangeVerdict: eps = 0.1 TS vs UCB, CI [-0.1%, 0.0%] against +0.5% to +1.5%, is not reproduced', () => {
+  // the CI contains 0 but excludes the paper's range; only the old widened CI (by 0.5) reached it
+  const eps01 = { mean: -0.05, lo: -0.1, hi: 0.0, n: 12 };
+  assert.equal(rangeVerdict(eps01, [0.5, 1.5]), 'not reproduced');
+  // whatever the tolerance: 'inconclusive' never uses it
+  assert.equal(rangeVerdict(eps01, [0.5, 1.5], 5), 'not reproduced');
+  // a CI that reaches the paper's range and contains 0 is inconclusive
+  assert.equal(rangeVerdict({ mean: 0.2, lo: -0.1, hi: 0.5 }, [0.5, 1.5]), 'inconclusive');
+  assert.equal(rangeVerdict({ mean: 0.2, lo: -0.1, hi: 0.49 }, [0.5, 1.5]), 'not reproduced');
+  // a significant effect of the other sign is opposite even when the widened CI would reach the paper
+  assert.equal(rangeVerdict({ mean: -0.2, lo: -0.3, hi: -0.1 }, [0.2, 1]), 'opposite');
+});
+
+test('significanceVerdict: significant either way, not significant near or far from the paper', () => {
+  assert.equal(significanceVerdict(0.003, { mean: 1.2, lo: 0.6, hi: 1.8 }, 0.01, [0.5, 1.5]), 'reproduced');
+  assert.equal(significanceVerdict(0.003, { mean: -1.2, lo: -1.8, hi: -0.6 }, 0.01, [0.5, 1.5]), 'opposite');
+  assert.equal(significanceVerdict(0.4, { mean: 0.2, lo: -0.8, hi: 1.2 }, 0.01, [0.5, 1.5]), 'inconclusive');
+  assert.equal(
+    significanceVerdict(0.4, { mean: -0.05, lo: -0.1, hi: 0 }, 0.01, [0.5, 1.5]),
+    'not reproduced',
+  );
+  assert.equal(significanceVerdict(Number.NaN, { mean: 0, lo: 0, hi: 0 }, 0.01, [0.5, 1.5]), 'not tested');
+});
+
+test('at-most, sign, choice and match rules', () => {
+  assert.equal(atMostVerdict(0.8, 0.4, 0.5), 'reproduced');
+  assert.equal(atMostVerdict(0.95, 0.4, 0.5), 'not reproduced');
+  assert.equal(atMostVerdict(0.5, 0.5, 0, true), 'not reproduced');
+  assert.equal(atMostVerdict(0.5, 0.5), 'reproduced');
+  assert.equal(atMostVerdict(Number.NaN, 0.5), 'not tested');
+  assert.equal(signVerdict(0.1), 'reproduced');
+  assert.equal(signVerdict(0), 'not reproduced');
+  assert.equal(signVerdict(Number.NaN), 'not tested');
+  assert.equal(choiceVerdict(0.3, [0.3], [0.1, 0.3]), 'reproduced');
+  assert.equal(choiceVerdict(0.5, [0.3], [0.1, 0.3, 0.5], [0.3, 0.5]), 'inconclusive');
+  assert.equal(choiceVerdict(0.5, [0.3], [0.1, 0.3, 0.5], [0.5]), 'not reproduced');
+  assert.equal(choiceVerdict(100, [300], [50, 100]), 'not tested');
+  assert.equal(matchVerdict(0.4496, 0.45, 5e-4, 0.005), 'reproduced');
+  assert.equal(matchVerdict(0.44, 0.45, 5e-4, 0.005), 'not reproduced');
+  assert.equal(matchVerdict(16, 16), 'reproduced');
 });
 
 test('rangeVerdict: a CI that also contains 0 is inconclusive for a non-zero paper effect', () => {
@@ -78,6 +125,8 @@ test('group budgets: the paper figures at user-level eps = 5, delta = 1e-5', () 
 test('levelVerdict: mean in range, only the CI in range, neither', () => {
   assert.equal(levelVerdict({ mean: 72, lo: 71, hi: 73 }, [71.7, 72.6]), 'reproduced');
   assert.equal(levelVerdict({ mean: 55.7, lo: 20, hi: 91.3 }, [71.7, 72.6]), 'inconclusive');
+  // only the widened range would meet the CI: not inconclusive
+  assert.equal(levelVerdict({ mean: 70, lo: 69, hi: 71.5 }, [71.7, 72.6]), 'not reproduced');
   assert.equal(levelVerdict({ mean: 57.2, lo: 53.3, hi: 61.1 }, [71.7, 72.6]), 'not reproduced');
   assert.equal(levelVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [1, 2]), 'not tested');
 });

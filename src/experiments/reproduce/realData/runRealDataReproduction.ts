@@ -12,6 +12,7 @@ import {
 import { policyIds, policyInfo } from '../../../policies/index.js';
 import { epsilonToRho, sigmaForRho } from '../../../privacy/index.js';
 import { VERSION } from '../../../version.js';
+import { cacheVersion } from '../../codeFingerprint.js';
 import { bandChartSpec } from '../../report/bandChartSpec.js';
 import { formatNumber } from '../../report/format.js';
 import { markdownTable } from '../../report/markdownTable.js';
@@ -202,16 +203,23 @@ export async function runRealDataReproduction(
           }),
         };
   const cpu = process.cpuUsage(cpu0);
-  // time accumulates over the invocations that computed this directory's cells (a resumed or
-  // re-rendered run adds its own share), kept in timing.json
+  // time accumulates over the invocations that computed this directory's cells with this code (a
+  // resumed or re-rendered run adds its own share), kept in timing.json; cells cached by other code
+  // are never reused (their keys differ), so time spent under another cache version starts over
   const timingPath = join(o.outDir, 'timing.json');
-  const before = existsSync(timingPath)
+  const version = cacheVersion();
+  const stored = existsSync(timingPath)
     ? (JSON.parse(await readFile(timingPath, 'utf8')) as {
         wallSeconds: number;
         cpuSeconds: number;
         invocations: number;
+        cacheVersion?: string;
       })
-    : { wallSeconds: 0, cpuSeconds: 0, invocations: 0 };
+    : null;
+  const before =
+    stored !== null && stored.cacheVersion === version
+      ? stored
+      : { wallSeconds: 0, cpuSeconds: 0, invocations: 0, cacheVersion: version };
   const cpuSeconds = before.cpuSeconds + (cpu.user + cpu.system) / 1e6;
   const wallSeconds = before.wallSeconds + (performance.now() - wall0) / 1000;
   const invocations = before.invocations + 1;

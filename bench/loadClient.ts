@@ -1,0 +1,122 @@
+/**
+ * The client side of the service load benchmarks: a pool of pre-generated rank requests, one
+ * autocannon run of rank + reward pairs against one server, and CPU seconds from /proc (Linux).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { createRng } from '../src/random/index.js';
+
+/** Fields after the command name in /proc/<pid>/stat (index 0 is the state). */
+function statFields(pid: number): string[] | null {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return f.slice(f.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return null; // exited
+  }
+}
+
+/** utime + stime of a process in seconds. */
+export function cpuSeconds(pid: number): number {
+  const r = statFields(pid);
+  return r === null ? 0 : (Number(r[11]) + Number(r[12])) / 100;
+}
+
+/**
+ * CPU seconds of a process tree root and its children, reaped ones included (cutime + cstime):
+ * for PostgreSQL, the postmaster and its backends.
+ */
+export function treeCpuSeconds(pid: number): number {
+  const r = statFields(pid);
+  if (r === null) return 0;
+  let s = (Number(r[11]) + Number(r[12]) + Number(r[13]) + Number(r[14])) / 100;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const c = statFields(Number(name));
+    if (c !== null && Number(c[1]) === pid) s += (Number(c[11]) + Number(c[12])) / 100;
+  }
+  return s;
+}
+
+/** `n` JSON arrays of K arms with unit-norm d-dimensional features (seeded). */
+export function armsPool(d: number, k: number, n: number): string[] {
+  const rng = createRng(1, 'loadtest');
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const arms = [];
+    for (let a = 0; a < k; a++) {
+      const x = Array.from({ length: d }, () => rng.normal());
+      const norm = Math.hypot(...x);
+      arms.push({ id: `arm${a}`, features: x.map((v) => Number((v / norm).toFixed(6))) });
+    }
+    out.push(JSON.stringify(arms));
+  }
+  return out;
+}
+
+/** What one run measured (latencies per request). */
+export interface PairRun {
+  readonly pairsPerSecond: number;
+  readonly requests: number;
+  readonly p50ms: number;
+  readonly p99ms: number;
+  readonly non2xx: number;
+  readonly errors: number;
+}
+
+/** Options of {@link runPairs}. */
+export interface PairRunOptions {
+  readonly url: string;
+  readonly apiKey: string;
+  readonly model: string;
+  readonly pool: readonly string[];
+  readonly connections: number;
+  readonly seconds: number;
+  /** Most requests in the run (autocannon ignores `duration` when an amount is set). */
+  readonly maxRequests: number;
+  /** Prefix of the event ids (unique per run). */
+  readonly tag: string;
+}
+
+/** Keeps `connections` connections busy with rank + reward-of-that-event pairs for `seconds`. */
+export async function runPairs(o: PairRunOptions): Promise<PairRun> {
+  let counter = 0;
+  const r = await autocannon({
+    url: o.url,
+    connections: o.connections,
+    duration: o.seconds,
+    maxOverallRequests: o.maxRequests,
+    headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        path: `/v1/models/${o.model}/rank`,
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const ctx = context as { eventId?: string };
+          const n = counter++;
+          ctx.eventId = `${o.tag}-${n}`;
+          req.body = `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
+          return req;
+        },
+      },
+      {
+        method: 'POST',
+        path: `/v1/models/${o.model}/rewards`,
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const ctx = context as { eventId?: string };
+          const n = Number(String(ctx.eventId).split('-').pop());
+          req.body = `{"eventId":"${String(ctx.eventId)}","reward":${n % 3 === 0 ? 1 : 0}}`;
+          return req;
+        },
+      },
+    ],
+  });
+  return {
+    pairsPerSecond: r.requests.total / 2 / r.duration,
+    requests: r.requests.total,
+    p50ms: r.latency.p50,
+    p99ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
+}

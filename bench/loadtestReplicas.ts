@@ -1,0 +1,190 @@
+/**
+ * `npm run loadtest:replicas`: rank + reward pairs per second and p99 latency of `adaprivate serve`
+ * with SQLite (one server), with one replica on PostgreSQL, and with two replicas on one PostgreSQL
+ * database, d = 20, K = 5 by default, on loopback (docs/serving.md, "Several replicas: load").
+ *
+ * Method: each server is a child process; PostgreSQL is a throwaway server started by the test
+ * harness (or `--pg-url`, an empty database you own). autocannon (in this process) keeps
+ * `--connections` connections busy with a rank followed by the reward of that event; with two
+ * replicas the connections are split between them (client-side balancing, no proxy), pairs/s are
+ * summed and p99 is the larger of the two. A 2 s warm-up precedes each measured run. Reports
+ * pairs/s, p50/p99 per request, non-2xx (must be 0), the CPU seconds of the servers and of
+ * PostgreSQL per pair, and the load average (the machine is shared).
+ *
+ * Options: --duration <s> (10), --connections <n> (8), --amount <requests per run> (400000),
+ * --policy <id> (adaprivate-ts), --samples <n> (200), --dim <d> (20), --arms <K> (5),
+ * --modes sqlite,pg1,pg2 (all three), --pg-url <url>, --json.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { migratePostgres } from '../src/store/index.js';
+import { type PostgresServer, startPostgres } from '../test/support/postgres.js';
+import { armsPool, cpuSeconds, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
+
+const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const KEY = 'loadtest-key-0123456789abcdef';
+
+function flag(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
+}
+
+const duration = Number(flag('duration', '10'));
+const connections = Number(flag('connections', '8'));
+const amount = Number(flag('amount', '400000'));
+const policy = flag('policy', 'adaprivate-ts');
+const samples = Number(flag('samples', '200'));
+const dim = Number(flag('dim', '20'));
+const arms = Number(flag('arms', '5'));
+const modes = flag('modes', 'sqlite,pg1,pg2').split(',');
+const pgUrl = flag('pg-url', '');
+const json = process.argv.includes('--json');
+
+function log(s: string): void {
+  if (!json) process.stderr.write(`loadtest:replicas: ${s}\n`);
+}
+
+async function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
+    {
+      env: { ...process.env, ADAPRIVATE_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).once('line', (l) =>
+      resolve((JSON.parse(l) as { url: string }).url),
+    );
+    child.once('exit', (code) => reject(new Error(`server exited (${code})`)));
+  });
+  return { child, url };
+}
+
+async function stopAll(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          if (c.exitCode !== null || c.signalCode !== null) return resolve();
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+/** Runs one mode: its servers, the model, a warm-up and the measured run. */
+async function measure(mode: string, pg: PostgresServer | null) {
+  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-load-'));
+  let db: string;
+  if (mode === 'sqlite') db = join(dir, 'load.db');
+  else {
+    db = pgUrl !== '' ? pgUrl : await pg!.createDatabase();
+    await migratePostgres(db);
+  }
+  const replicas = mode === 'pg2' ? 2 : 1;
+  const servers: { child: ChildProcess; url: string }[] = [];
+  for (let i = 0; i < replicas; i++) servers.push(await serve(db));
+  try {
+    const model = `load-${mode}-d${dim}-k${arms}`;
+    const res = await fetch(`${servers[0]!.url}/v1/models/${model}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        policy,
+        options: { dim, horizon: 100_000_000, ...(policy.startsWith('adaprivate') ? { epsilon: 1 } : {}) },
+        probabilitySamples: samples,
+      }),
+    });
+    if (!res.ok) throw new Error(`create ${model}: ${res.status} ${await res.text()}`);
+    const pool = armsPool(dim, arms, 256);
+    const split = (seconds: number, tag: string) =>
+      Promise.all(
+        servers.map((s, i) =>
+          runPairs({
+            url: s.url,
+            apiKey: KEY,
+            model,
+            pool,
+            connections: Math.max(1, Math.round(connections / replicas)),
+            seconds,
+            maxRequests: Math.round(amount / replicas),
+            tag: `${tag}${i}`,
+          }),
+        ),
+      );
+    log(`${mode}: warm-up 2 s, then ${duration} s`);
+    await split(2, 'w');
+    const serverCpu0 = servers.reduce((s, x) => s + cpuSeconds(x.child.pid!), 0);
+    const pgCpu0 = pg === null || mode === 'sqlite' ? 0 : treeCpuSeconds(pg.pid);
+    const t0 = process.hrtime.bigint();
+    const runs: PairRun[] = await split(duration, 'm');
+    const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+    const serverCpu = servers.reduce((s, x) => s + cpuSeconds(x.child.pid!), 0) - serverCpu0;
+    const pgCpu = pg === null || mode === 'sqlite' ? 0 : treeCpuSeconds(pg.pid) - pgCpu0;
+    const pairs = runs.reduce((s, r) => s + r.requests, 0) / 2;
+    const status = (await (
+      await fetch(`${servers[0]!.url}/v1/models/${model}`, { headers: { authorization: `Bearer ${KEY}` } })
+    ).json()) as { rounds: number; batchesReleased: number };
+    return {
+      mode,
+      replicas,
+      pairsPerSecond: runs.reduce((s, r) => s + r.pairsPerSecond, 0),
+      p50ms: Math.max(...runs.map((r) => r.p50ms)),
+      p99ms: Math.max(...runs.map((r) => r.p99ms)),
+      non2xx: runs.reduce((s, r) => s + r.non2xx, 0),
+      errors: runs.reduce((s, r) => s + r.errors, 0),
+      wallSeconds: wall,
+      serverCpuSeconds: serverCpu,
+      serverCpuMsPerPair: (1000 * serverCpu) / pairs,
+      postgresCpuSeconds: pgCpu,
+      postgresCpuMsPerPair: (1000 * pgCpu) / pairs,
+      loadAverage1m: loadavg()[0]!,
+      rounds: status.rounds,
+      batchesReleased: status.batchesReleased,
+    };
+  } finally {
+    await stopAll(servers.map((s) => s.child));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const needPg = modes.some((m) => m !== 'sqlite');
+  const pg = needPg && pgUrl === '' ? await startPostgres() : null;
+  const results = [];
+  try {
+    for (const mode of modes) {
+      if (!['sqlite', 'pg1', 'pg2'].includes(mode)) throw new Error(`--modes: unknown mode '${mode}'.`);
+      const r = await measure(mode, pg);
+      results.push(r);
+      log(
+        `${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${r.serverCpuMsPerPair.toFixed(2)} ms/pair, PostgreSQL ${r.postgresCpuMsPerPair.toFixed(2)} ms/pair; load average ${r.loadAverage1m.toFixed(1)}`,
+      );
+    }
+  } finally {
+    await pg?.stop();
+  }
+  const out = {
+    policy,
+    probabilitySamples: samples,
+    dim,
+    arms,
+    connections,
+    durationSeconds: duration,
+    node: process.version,
+    results,
+  };
+  process.stdout.write(`${JSON.stringify(out, null, json ? 0 : 2)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`loadtest:replicas: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,20 @@
+/**
+ * What the routes need from one served model. Two implementations: {@link ModelRuntime} (one
+ * server owns the database: SQLite) and {@link ReplicaRuntime} (several replicas share it:
+ * PostgreSQL); {@link ModelRegistry} picks one by the store's capabilities.
+ */
+
+import type { ModelRow } from '../store/index.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+
+export interface ServedModel {
+  readonly row: ModelRow;
+  /** True when the in-memory state may differ from the database: the registry reloads the model. */
+  readonly stale: boolean;
+  rank(req: RankRequest): Promise<RankResponse>;
+  reward(eventId: string, reward: number): Promise<RewardResponse>;
+  /** Gives the default reward to decisions whose window has closed. */
+  sweep(): Promise<void>;
+  status(): Promise<ModelStatus>;
+  ledger(): Promise<LedgerResponse>;
+}
