@@ -10,7 +10,9 @@
  * the server's CPU seconds (from /proc) next to the wall seconds.
  *
  * Options: --duration <s> (10), --connections <n> (8), --amount <requests> (400000),
- * --policy <id> (adaprivate-ts), --samples <n> (probabilitySamples, 200), --synchronous normal|full, --json.
+ * --policy <id> (adaprivate-ts), --samples <n> (probabilitySamples, 200), --synchronous normal|full,
+ * --group-commit on|off (on), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
+ * exit), --json.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -36,6 +38,11 @@ const policy = flag('policy', 'adaprivate-ts');
 const samples = Number(flag('samples', '200'));
 const synchronous = flag('synchronous', 'normal');
 const json = process.argv.includes('--json');
+const cpuProfDir = flag('cpu-prof', '');
+const groupCommit = flag('group-commit', 'on');
+const settings = flag('settings', '20x5,50x20')
+  .split(',')
+  .map((s) => s.split('x').map(Number) as [number, number]);
 
 /** utime + stime of a process in seconds (Linux /proc). */
 function cpuSeconds(pid: number): number {
@@ -124,6 +131,7 @@ async function main(): Promise<void> {
   const child = spawn(
     process.execPath,
     [
+      ...(cpuProfDir === '' ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfDir]),
       cli,
       'serve',
       '--db',
@@ -135,6 +143,7 @@ async function main(): Promise<void> {
       'error',
       '--synchronous',
       synchronous,
+      ...(groupCommit === 'off' ? ['--no-group-commit'] : []),
     ],
     { env: { ...process.env, ADAPRIVATE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -146,10 +155,7 @@ async function main(): Promise<void> {
   });
   const results = [];
   try {
-    for (const [d, k] of [
-      [20, 5],
-      [50, 20],
-    ] as const) {
+    for (const [d, k] of settings) {
       const model = `load-d${d}-k${k}`;
       const res = await fetch(`${url}/v1/models/${model}`, {
         method: 'PUT',
@@ -188,6 +194,7 @@ async function main(): Promise<void> {
     policy,
     probabilitySamples: samples,
     synchronous,
+    groupCommit,
     connections,
     durationSeconds: duration,
     node: process.version,

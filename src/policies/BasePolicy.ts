@@ -46,7 +46,7 @@ import { snapshotChecksum } from './snapshotChecksum.js';
  * Vectors whose squared norm exceeds 1 by at most this are rescaled but not counted as clipped
  * (a normalised vector can come out at 1 + 2^-52 by rounding).
  */
-const CLIP_COUNT_TOLERANCE = 1e-12;
+export const CLIP_COUNT_TOLERANCE = 1e-12;
 
 /** Version of the snapshot layout written by {@link BasePolicy.snapshot}. */
 export const SNAPSHOT_VERSION = 2;

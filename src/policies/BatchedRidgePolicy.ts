@@ -75,6 +75,13 @@ export class BatchedRidgePolicy extends BasePolicy {
   private tunedV0 = Number.NaN;
   /** Tuned setting: the lambda_0 used (given or estimated; NaN before). */
   private lambda0Used = Number.NaN;
+  /** Scratch of `countWins`, sized for mcK arms. */
+  private mcK = 0;
+  private mcW = new Float64Array(0);
+  private mcMean = new Float64Array(0);
+  private mcC = new Float64Array(0);
+  private mcU = new Float64Array(0);
+  private mcDup = new Int8Array(0);
 
   constructor(
     id: PolicyId,
@@ -188,14 +195,29 @@ export class BatchedRidgePolicy extends BasePolicy {
    * z ~ N(0, I) (the same law as `select`'s draw, since Cov = v_k^2 x^T A^{-1} x). Cost K d^2 / 2
    * once, then d normals and K d per sample. UCB, or v_k = 0: deterministic.
    */
+  /**
+   * Monte Carlo of the TS choice: the scores are s = mean + v W z with W = (L^{-1} x_a)_a (k x d) and
+   * z ~ N(0, I_d). O(k d^2) once, then per draw O(k d) and d normals; with k < d the same score
+   * vector is drawn from its own k x k covariance v^2 W W^T (Cholesky factor C): O(k^2) and k normals
+   * per draw ({@link countWinsLowRank}). Scratch buffers are kept between calls (no allocation
+   * while k does not grow).
+   */
   protected override countWins(k: number, samples: number, rng: Rng, counts: Float64Array): boolean {
     if (this.exploration.kind === 'ucb' || this.vk === 0) return false;
     this.refresh();
     const d = this.d;
     const v = this.vk;
-    const w = new Float64Array(k * d);
-    const mean = new Float64Array(k);
-    const z = new Float64Array(d);
+    if (this.mcK < k) {
+      this.mcW = new Float64Array(k * d);
+      this.mcMean = new Float64Array(k);
+      this.mcC = new Float64Array(k * k);
+      this.mcU = new Float64Array(Math.max(k, d));
+      this.mcDup = new Int8Array(k);
+      this.mcK = k;
+    }
+    const w = this.mcW;
+    const mean = this.mcMean;
+    const z = this.mcU;
     const f = this.feats;
     const th = this.theta;
     for (let a = 0; a < k; a++) {
@@ -203,6 +225,10 @@ export class BatchedRidgePolicy extends BasePolicy {
       let m = 0;
       for (let i = 0; i < d; i++) m += f[a * d + i]! * th[i]!;
       mean[a] = m;
+    }
+    if (k < d) {
+      this.countWinsLowRank(k, samples, rng, counts);
+      return true;
     }
     for (let s = 0; s < samples; s++) {
       rng.fillNormal(z);
@@ -221,6 +247,64 @@ export class BatchedRidgePolicy extends BasePolicy {
       counts[best] = counts[best]! + 1;
     }
     return true;
+  }
+
+  /**
+   * `countWins` for k < d: C C^T = W W^T (k x k, Cholesky without pivoting; a zero pivot, from arms
+   * whose W rows are linearly dependent, gives a zero column, exact for a positive semidefinite
+   * matrix), then s = mean + v C u with u ~ N(0, I_k). An arm whose features equal an earlier arm's
+   * has the same score in every draw, so, as in `choose` (first maximum), it never wins: skipped.
+   */
+  private countWinsLowRank(k: number, samples: number, rng: Rng, counts: Float64Array): void {
+    const d = this.d;
+    const v = this.vk;
+    const w = this.mcW;
+    const mean = this.mcMean;
+    const c = this.mcC;
+    const u = this.mcU;
+    const dup = this.mcDup;
+    const f = this.feats;
+    for (let a = 0; a < k; a++) {
+      dup[a] = 0;
+      for (let b = 0; b < a && dup[a] === 0; b++) {
+        let same = true;
+        for (let i = 0; i < d && same; i++) same = f[a * d + i] === f[b * d + i];
+        if (same) dup[a] = 1;
+      }
+    }
+    for (let j = 0; j < k; j++) {
+      for (let i = j; i < k; i++) {
+        let g = 0;
+        for (let t = 0; t < d; t++) g += w[i * d + t]! * w[j * d + t]!;
+        for (let m = 0; m < j; m++) g -= c[i * k + m]! * c[j * k + m]!;
+        if (i === j) {
+          let gjj = 0;
+          for (let t = 0; t < d; t++) gjj += w[j * d + t]! * w[j * d + t]!;
+          // a pivot at rounding level of its diagonal entry: a dependent arm, zero column
+          c[j * k + j] = g > 1e-12 * gjj ? Math.sqrt(g) : 0;
+        } else {
+          const p = c[j * k + j]!;
+          c[i * k + j] = p > 0 ? g / p : 0;
+        }
+      }
+    }
+    for (let s = 0; s < samples; s++) {
+      rng.fillNormal(u, 0, k);
+      let best = 0;
+      let bestScore = Number.NEGATIVE_INFINITY;
+      for (let a = 0; a < k; a++) {
+        if (dup[a] === 1) continue;
+        const o = a * k;
+        let p = 0;
+        for (let m = 0; m <= a; m++) p += c[o + m]! * u[m]!;
+        const sc = mean[a]! + v * p;
+        if (sc > bestScore) {
+          bestScore = sc;
+          best = a;
+        }
+      }
+      counts[best] = counts[best]! + 1;
+    }
   }
 
   protected learn(x: Float64Array, reward: number): void {

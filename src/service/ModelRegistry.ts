@@ -114,7 +114,9 @@ export class ModelRegistry {
 
   /** Every model, by name. */
   async list(): Promise<CreateModelResponse[]> {
-    return (await this.ctx.store.listModels()).map((r) => view(r, false));
+    const rows = await this.ctx.store.listModels();
+    await this.ctx.store.durable(); // answer only with committed rows
+    return rows.map((r) => view(r, false));
   }
 
   /** Runs the default-reward sweep of every loaded model (the server's timer calls this). */
@@ -154,6 +156,7 @@ export class ModelRegistry {
       probabilitySamples: req.probabilitySamples ?? MODEL_DEFAULTS.probabilitySamples,
     };
     const existing = await this.ctx.store.getModel(name);
+    await this.ctx.store.durable(); // decide only from a committed row
     if (existing !== null && existing.policy !== id) {
       throw new ServiceError(
         409,
@@ -187,6 +190,7 @@ export class ModelRegistry {
       createdAt: this.ctx.now(),
       snapshot: JSON.stringify(policy.snapshot()),
     });
+    await this.ctx.store.durable();
     if (!r.created) {
       // created concurrently: same comparison as above
       this.compare(r.model, id, policy.config, settings);

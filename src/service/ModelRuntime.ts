@@ -5,10 +5,12 @@
  * Exactly-once releases: a reward is applied to the in-memory policy and stored in one store call
  * (`recordReward`); when the reward completed a batch (the ledger's release count grew), the new
  * snapshot, the ledger row and the deletion of the batch's raw rewards go into the same transaction.
- * Until that call returns nothing leaves the process that depends on the new release: every rank
- * and reward of a model runs exclusively (one at a time, in arrival order). If the store call fails
- * (or the process dies), the in-memory state is dropped and rebuilt from the database, whose last
- * snapshot knows nothing of the uncommitted release, so its noise was never used.
+ * Every rank and reward of a model runs exclusively (one at a time, in arrival order), and no answer
+ * leaves the process before the store has committed its writes (`Store.durable`; with SQLite group
+ * commit, the writes of concurrent requests commit together, in order), so nothing that depends on
+ * a release is seen before the release is committed. If a store call or a commit fails (or the
+ * process dies), the in-memory state is dropped and rebuilt from the database, whose last snapshot
+ * knows nothing of the uncommitted release, so its noise was never used.
  */
 import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId } from '../policies/index.js';
@@ -23,6 +25,7 @@ import type {
   RewardResponse,
 } from './apiTypes.js';
 import { clipToUnit } from './clipToUnit.js';
+import { countClipped } from './countClipped.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
@@ -53,9 +56,23 @@ export class ModelRuntime {
   private lastSweep = Number.NEGATIVE_INFINITY;
   /** True once the in-memory state may differ from the database (a failed write): reload before use. */
   private staleFlag = false;
+  /**
+   * Clipped candidate vectors of stored decisions that `policy.clippedCount` does not hold: those of
+   * decisions since the last release when the model was loaded (its snapshot predates them), plus
+   * those of decisions without a round (frozen), minus those of rounds whose decision was refused.
+   */
+  private clippedExtra: number;
 
-  private constructor(row: ModelRow, policy: Policy, version: number, rounds: number, ctx: RuntimeContext) {
+  private constructor(
+    row: ModelRow,
+    policy: Policy,
+    version: number,
+    rounds: number,
+    ctx: RuntimeContext,
+    clippedExtra: number,
+  ) {
     this.row = row;
+    this.clippedExtra = clippedExtra;
     this.policy = policy;
     this.ctx = ctx;
     this.dim = policy.config.dim as number;
@@ -84,12 +101,18 @@ export class ModelRuntime {
         `model '${name}': replaying its ${state.pending.length} pending rewards released a batch; the database is inconsistent.`,
       );
     }
+    const d = policy.config.dim as number;
+    let clipped = 0;
+    for (const f of await ctx.store.decisionFeaturesAt(name, state.version)) {
+      clipped += countClipped(f, f.length / d, d);
+    }
     return new ModelRuntime(
       { ...row, version: state.version },
       policy,
       state.version,
       state.rounds + state.pending.length,
       ctx,
+      clipped,
     );
   }
 
@@ -102,11 +125,45 @@ export class ModelRuntime {
     return !(this.bounded && this.rounds >= this.horizon);
   }
 
-  /** Runs `fn` after every earlier call on this model has finished (one at a time, in order). */
+  /**
+   * Runs `fn` after every earlier call on this model has finished (one at a time, in order), then
+   * waits until the store has committed what `fn` wrote or read (group commit: together with the
+   * other requests of the same turn of the event loop) before answering, error answers included. A
+   * call queued behind a failed write finds the model stale and is refused (503): it never decides
+   * from a state the database does not have.
+   */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
+    const run = this.queue.then(() => {
+      if (this.staleFlag) {
+        throw new ServiceError(
+          503,
+          'model_reloading',
+          `model '${this.row.name}': a write failed and the model is being reloaded from the database; retry.`,
+        );
+      }
+      return fn();
+    });
     this.queue = run.catch(() => undefined);
-    return run;
+    return run.then(
+      async (r) => {
+        await this.settle();
+        return r;
+      },
+      async (err: unknown) => {
+        await this.settle();
+        throw err;
+      },
+    );
+  }
+
+  /** Waits for the store's commit of everything written so far; a failed commit makes the model stale. */
+  private async settle(): Promise<void> {
+    try {
+      await this.ctx.store.durable();
+    } catch (err) {
+      this.staleFlag = true;
+      throw err;
+    }
   }
 
   /** Decides among the request's arms and stores the decision before answering. */
@@ -136,7 +193,8 @@ export class ModelRuntime {
     }
     return this.exclusive(async () => {
       const samples = this.row.settings.probabilitySamples;
-      const dec = this.learning
+      const learning = this.learning;
+      const dec = learning
         ? decide(this.policy, feats, k, samples)
         : decideFrozen(this.policy, feats, k, samples);
       const chosenFeatures = new Float64Array(d);
@@ -160,6 +218,8 @@ export class ModelRuntime {
         rewardSource: null,
         release: null,
       });
+      // keep clippedFeatures = the clipped vectors of the stored decisions (decide counts its round's)
+      if (learning !== ok) this.clippedExtra += (ok ? 1 : -1) * countClipped(feats, k, d);
       if (!ok) {
         throw new ServiceError(
           409,
@@ -348,7 +408,7 @@ export class ModelRuntime {
           learning,
           note,
         },
-        clippedFeatures: this.policy.clippedCount,
+        clippedFeatures: this.policy.clippedCount + this.clippedExtra,
       };
     });
   }

@@ -48,6 +48,11 @@ export interface ServerOptions {
   readonly sweepIntervalMs?: number;
   /** Collect the process metrics of prom-client (default true). */
   readonly defaultMetrics?: boolean;
+  /**
+   * SQLite group commit: the writes of concurrent requests commit in one transaction, each answer
+   * after its commit (default true; false: one transaction per write). See SqliteStoreOptions.
+   */
+  readonly groupCommit?: boolean;
   /** Test hook passed to the store (see SqliteStoreOptions.beforeReleaseCommit). */
   readonly beforeReleaseCommit?: () => void;
   /**
@@ -105,6 +110,8 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     options.store ??
     (isPostgresUrl(db) ? await PostgresStore.open(db, { migrate: false, ...hook }) : undefined) ??
     SqliteStore.open(db, {
+      lock: true,
+      groupCommit: options.groupCommit !== false,
       ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       ...hook,
     });

@@ -585,6 +585,17 @@ export class PostgresStore implements ReplicaStore {
     return r.rows.map(toDecision);
   }
 
+  async decisionFeaturesAt(model: string, version: number): Promise<readonly Float64Array[]> {
+    const r = await this.pool.query<{ features: Buffer }>(
+      'SELECT features FROM decisions WHERE model = $1 AND model_version = $2 ORDER BY seq',
+      [model, version],
+    );
+    return r.rows.map((row) => blobToFloat64(row.features));
+  }
+
+  /** Every write commits inside its call: nothing to wait for. */
+  async durable(): Promise<void> {}
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }

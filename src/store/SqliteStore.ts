@@ -6,7 +6,19 @@
  * Durability: `synchronous: 'normal'` (default) survives a crash or SIGKILL of the process (a
  * committed transaction is in the WAL file); `'full'` also survives power loss (fsync on each
  * commit), at a cost measured in docs/serving.md.
+ *
+ * Group commit (`groupCommit: true`, what the server uses): the writes of concurrent requests run in
+ * one open transaction (each write in its own savepoint, so a failed write undoes only itself),
+ * committed when the event loop has run every callback that was ready (`setImmediate`) or after
+ * `groupCommitMaxWrites` writes. {@link SqliteStore.durable} resolves at that commit. If a commit
+ * fails, everything in its group is rolled back and the store refuses every later call (fail-stop:
+ * the in-memory state of the server may be ahead of the database; a restart rebuilds it).
+ *
+ * One server per file (`lock: true`): an exclusive SQLite lock on `<path>.lock`, held until
+ * `close()` and released by the kernel when the process dies (a crashed server's lock never blocks a
+ * restart); the owner's pid, host and start time are kept in the `meta` table for the error message.
  */
+import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import {
   type DecisionDb,
@@ -92,6 +104,52 @@ export interface SqliteStoreOptions {
    * crash test kills the process here to check that an uncommitted release is never counted).
    */
   readonly beforeReleaseCommit?: () => void;
+  /** Group the writes of concurrent calls into one transaction (default false: one per write). */
+  readonly groupCommit?: boolean;
+  /** With `groupCommit`: commit at once after this many writes (default 256). */
+  readonly groupCommitMaxWrites?: number;
+  /** Refuse to open a file another process (or store) holds; see the class comment (default false). */
+  readonly lock?: boolean;
+}
+
+/** An open group of writes: committed together; its promise resolves at the commit. */
+interface WriteGroup {
+  writes: number;
+  readonly done: Promise<void>;
+  readonly resolve: () => void;
+  readonly reject: (err: Error) => void;
+}
+
+function newGroup(): WriteGroup {
+  let resolve!: () => void;
+  let reject!: (err: Error) => void;
+  const done = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  // a group nobody waits for must not become an unhandled rejection (the failure is kept on the store)
+  done.catch(() => undefined);
+  return { writes: 0, done, resolve, reject };
+}
+
+/** Takes the exclusive lock of `<path>.lock`; throws naming the holder (from `meta`) when taken. */
+function takeLock(path: string, db: Database.Database): Database.Database {
+  const lock = new Database(`${path}.lock`, { timeout: 0 }); // fail at once when held
+  try {
+    lock.pragma('locking_mode = EXCLUSIVE');
+    lock.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (x INTEGER) STRICT; COMMIT');
+  } catch (err) {
+    lock.close();
+    const code = (err as { code?: string }).code;
+    if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw err;
+    const owner = db.prepare("SELECT value FROM meta WHERE key = 'owner'").get() as
+      | { value: string }
+      | undefined;
+    throw new Error(
+      `SqliteStore: ${path} is in use by another server (${owner === undefined ? 'owner unknown' : owner.value}); one server per database file. Stop it first (a crashed server's lock is released by the system).`,
+    );
+  }
+  return lock;
 }
 
 export class SqliteStore implements Store {
@@ -100,10 +158,19 @@ export class SqliteStore implements Store {
   private readonly hook: (() => void) | null;
   private readonly st: ReturnType<SqliteStore['prepare']>;
   private readonly recordTx: (input: RewardInput, release: ReleaseInput | null) => RecordRewardOutcome;
+  private readonly grouping: boolean;
+  private readonly maxWrites: number;
+  private readonly lockDb: Database.Database | null;
+  private group: WriteGroup | null = null;
+  /** The first failed group commit: every later call is refused. */
+  private failure: Error | null = null;
 
-  private constructor(db: Database.Database, options: SqliteStoreOptions) {
+  private constructor(db: Database.Database, options: SqliteStoreOptions, lockDb: Database.Database | null) {
     this.db = db;
+    this.lockDb = lockDb;
     this.hook = options.beforeReleaseCommit ?? null;
+    this.grouping = options.groupCommit === true;
+    this.maxWrites = options.groupCommitMaxWrites ?? 256;
     this.st = this.prepare();
     this.recordTx = db.transaction((input: RewardInput, release: ReleaseInput | null) =>
       this.recordInTx(input, release),
@@ -124,7 +191,14 @@ export class SqliteStore implements Store {
         `SqliteStore: synchronous must be 'normal' or 'full'. Got ${JSON.stringify(sync)}.`,
       );
     }
+    const maxWrites = options.groupCommitMaxWrites ?? 256;
+    if (!Number.isSafeInteger(maxWrites) || maxWrites < 1) {
+      throw new RangeError(
+        `SqliteStore: groupCommitMaxWrites must be a positive integer. Got ${String(maxWrites)}.`,
+      );
+    }
     const db = new Database(path);
+    let lockDb: Database.Database | null = null;
     try {
       db.pragma('journal_mode = WAL');
       db.pragma(`synchronous = ${sync.toUpperCase()}`);
@@ -142,11 +216,78 @@ export class SqliteStore implements Store {
           `SqliteStore: ${path} has schema version ${row.value}; this version of adaprivate reads up to ${SQLITE_SCHEMA_VERSION}.`,
         );
       }
+      if (options.lock === true && path !== ':memory:') {
+        lockDb = takeLock(path, db);
+        const owner = `pid ${process.pid} on ${hostname()}, started ${new Date().toISOString()}`;
+        db.prepare(
+          "INSERT INTO meta (key, value) VALUES ('owner', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        ).run(owner);
+      }
     } catch (err) {
+      lockDb?.close();
       db.close();
       throw err;
     }
-    return new SqliteStore(db, options);
+    return new SqliteStore(db, options, lockDb);
+  }
+
+  /**
+   * Runs the write `fn` (atomic by itself: one statement, or a `db.transaction` function, which
+   * becomes a savepoint inside an open transaction): alone, or (group commit) in the open group,
+   * which is committed at the next `setImmediate` or when it holds `maxWrites` writes.
+   */
+  private write<T>(fn: () => T): T {
+    if (this.failure !== null) throw this.refusal();
+    if (!this.grouping) return fn();
+    if (this.group === null) {
+      this.db.exec('BEGIN IMMEDIATE');
+      this.group = newGroup();
+      setImmediate(() => this.commitGroup());
+    }
+    const r = fn();
+    if (++this.group.writes >= this.maxWrites) this.commitGroup();
+    return r;
+  }
+
+  /** Reads see the open group's writes (same connection); refused after a failed commit. */
+  private read<T>(fn: () => T): T {
+    if (this.failure !== null) throw this.refusal();
+    return fn();
+  }
+
+  private refusal(): Error {
+    return new Error(
+      `SqliteStore: an earlier commit failed (${this.failure?.message}); the store refuses every call until the server restarts.`,
+    );
+  }
+
+  /** Commits the open group (if any) and settles its promise. */
+  private commitGroup(): void {
+    const g = this.group;
+    if (g === null) return;
+    this.group = null;
+    try {
+      this.db.exec('COMMIT');
+    } catch (err) {
+      this.failure = err instanceof Error ? err : new Error(String(err));
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        // the rollback failed too: the failure above is what the callers see
+      }
+      g.reject(this.refusal());
+      return;
+    }
+    g.resolve();
+  }
+
+  /**
+   * Resolves once every write made before this call is committed (at once without group commit);
+   * rejects when that commit failed.
+   */
+  durable(): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.refusal());
+    return this.group === null ? Promise.resolve() : this.group.done;
   }
 
   private prepare() {
@@ -196,54 +337,65 @@ export class SqliteStore implements Store {
       ),
       exportRows: db.prepare('SELECT * FROM decisions WHERE model = ? AND seq > ? ORDER BY seq LIMIT ?'),
       ping: db.prepare('SELECT 1 AS one'),
+      newestFeatures: db.prepare(
+        'SELECT model_version, features FROM decisions WHERE model = ? ORDER BY seq DESC',
+      ),
     };
   }
 
   async createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }> {
-    const r = this.st.insertModel.run(
-      row.name,
-      row.policy,
-      JSON.stringify(row.options),
-      JSON.stringify(row.settings),
-      row.createdAt,
-      row.snapshot,
-    );
-    const model = toModel(this.st.getModel.get(row.name) as ModelDb);
-    return { created: r.changes === 1, model };
+    return this.write(() => {
+      const r = this.st.insertModel.run(
+        row.name,
+        row.policy,
+        JSON.stringify(row.options),
+        JSON.stringify(row.settings),
+        row.createdAt,
+        row.snapshot,
+      );
+      const model = toModel(this.st.getModel.get(row.name) as ModelDb);
+      return { created: r.changes === 1, model };
+    });
   }
 
   async getModel(name: string): Promise<ModelRow | null> {
-    const r = this.st.getModel.get(name) as ModelDb | undefined;
+    const r = this.read(() => this.st.getModel.get(name) as ModelDb | undefined);
     return r === undefined ? null : toModel(r);
   }
 
   async listModels(): Promise<readonly ModelRow[]> {
-    return (this.st.listModels.all() as ModelDb[]).map(toModel);
+    return this.read(() => this.st.listModels.all() as ModelDb[]).map(toModel);
   }
 
   async insertDecision(row: DecisionRow): Promise<boolean> {
-    const r = this.st.insertDecision.run(
-      row.model,
-      row.eventId,
-      row.time,
-      JSON.stringify(row.armIds),
-      float64ToBlob(row.features),
-      row.dim,
-      row.chosen,
-      float64ToBlob(row.chosenFeatures),
-      JSON.stringify(row.probabilities),
-      row.modelVersion,
+    const armIds = JSON.stringify(row.armIds);
+    const features = float64ToBlob(row.features);
+    const chosen = float64ToBlob(row.chosenFeatures);
+    const probabilities = JSON.stringify(row.probabilities);
+    const r = this.write(() =>
+      this.st.insertDecision.run(
+        row.model,
+        row.eventId,
+        row.time,
+        armIds,
+        features,
+        row.dim,
+        row.chosen,
+        chosen,
+        probabilities,
+        row.modelVersion,
+      ),
     );
     return r.changes === 1;
   }
 
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
-    const r = this.st.getDecision.get(model, eventId) as DecisionDb | undefined;
+    const r = this.read(() => this.st.getDecision.get(model, eventId) as DecisionDb | undefined);
     return r === undefined ? null : toDecision(r);
   }
 
   async recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome> {
-    return this.recordTx(input, release);
+    return this.write(() => this.recordTx(input, release));
   }
 
   private recordInTx(input: RewardInput, release: ReleaseInput | null): RecordRewardOutcome {
@@ -281,7 +433,22 @@ export class SqliteStore implements Store {
   }
 
   async expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]> {
-    return (this.st.expired.all(model, before, limit) as DecisionDb[]).map(toDecision);
+    return this.read(() => this.st.expired.all(model, before, limit) as DecisionDb[]).map(toDecision);
+  }
+
+  /** Newest first, stopping at the first older decision (versions only grow with seq): O(since). */
+  async decisionFeaturesAt(model: string, version: number): Promise<readonly Float64Array[]> {
+    return this.read(() => {
+      const out: Float64Array[] = [];
+      for (const r of this.st.newestFeatures.iterate(model) as Iterable<{
+        model_version: number;
+        features: Buffer;
+      }>) {
+        if (r.model_version < version) break;
+        if (r.model_version === version) out.push(blobToFloat64(r.features));
+      }
+      return out.reverse();
+    });
   }
 
   async loadModelState(model: string): Promise<ModelState | null> {
@@ -296,15 +463,15 @@ export class SqliteStore implements Store {
       }));
       return { snapshot: m.snapshot, version: m.version, rounds: m.rounds, pending };
     });
-    return read();
+    return this.read(read);
   }
 
   async ledger(model: string): Promise<readonly LedgerRow[]> {
-    return (this.st.ledger.all(model) as LedgerDb[]).map(toLedger);
+    return this.read(() => this.st.ledger.all(model) as LedgerDb[]).map(toLedger);
   }
 
   async counts(model: string): Promise<ModelCounts> {
-    const n = (s: Database.Statement) => (s.get(model) as { n: number }).n;
+    const n = (s: Database.Statement) => this.read(() => (s.get(model) as { n: number }).n);
     return {
       decisions: n(this.st.countDecisions),
       pendingRewards: n(this.st.pendingCount),
@@ -314,19 +481,28 @@ export class SqliteStore implements Store {
   }
 
   async exportDecisions(model: string, options: ExportOptions): Promise<readonly DecisionRow[]> {
-    const rows = this.st.exportRows.all(model, options.afterSeq ?? 0, options.limit) as DecisionDb[];
+    const rows = this.read(
+      () => this.st.exportRows.all(model, options.afterSeq ?? 0, options.limit) as DecisionDb[],
+    );
     return rows.map(toDecision);
   }
 
   async ping(): Promise<void> {
-    this.st.ping.get();
+    this.read(() => this.st.ping.get());
   }
 
   async backup(path: string): Promise<void> {
+    this.commitGroup();
+    await this.durable();
     await this.db.backup(path);
   }
 
+  /** Commits the open group, then closes the database and releases the lock. */
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (this.db.open) {
+      this.commitGroup();
+      this.db.close();
+    }
+    if (this.lockDb?.open === true) this.lockDb.close();
   }
 }

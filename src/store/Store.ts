@@ -10,8 +10,11 @@
  *   so a crash before the commit releases nothing and a crash after it never releases again. The
  *   default reward of an event whose reward never came goes through the same call.
  *
- * Methods return promises so that an engine with a network round trip fits; the SQLite engine is
- * synchronous inside (better-sqlite3), so its transaction has committed when the call returns.
+ * Methods return promises so that an engine with a network round trip fits. A call's write is
+ * applied (visible to every later call, in call order) when its promise resolves, and durable once a
+ * later {@link Store.durable} resolves: the server answers a request only after `durable()`. The
+ * PostgreSQL engine commits inside each call; the SQLite engine with group commit commits the writes
+ * of concurrent requests together (one transaction per turn of the event loop).
  */
 
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
@@ -87,6 +90,11 @@ export interface Store {
    * `limit`: the candidates for the default reward.
    */
   expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]>;
+  /**
+   * The candidate features (k x dim, row-major, as received) of every decision of `model` made at
+   * model version `version`: the decisions since the last release, which its snapshot does not know.
+   */
+  decisionFeaturesAt(model: string, version: number): Promise<readonly Float64Array[]>;
   /** Last snapshot, version and pending rewards of a model (null when the model does not exist). */
   loadModelState(model: string): Promise<ModelState | null>;
   /** The model's releases, oldest first. */
@@ -94,6 +102,11 @@ export interface Store {
   counts(model: string): Promise<ModelCounts>;
   /** Decisions in the order they were made (by `seq`). */
   exportDecisions(model: string, options: ExportOptions): Promise<readonly DecisionRow[]>;
+  /**
+   * Resolves once every write made before this call has committed; rejects when that commit failed
+   * (then nothing of those writes is stored).
+   */
+  durable(): Promise<void>;
   /** Liveness of the engine (a trivial query). */
   ping(): Promise<void>;
   /** Writes a consistent copy of the database to `path` (online backup). */

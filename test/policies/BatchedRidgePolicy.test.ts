@@ -82,3 +82,49 @@ for (const id of ['linucb', 'lints'] as const) {
     assert.deepEqual(after.own, (JSON.parse(before) as { own: unknown }).own);
   });
 }
+
+test('TS probabilities: the k < d path (k x k Cholesky) agrees with the k >= d path (d normals per draw)', () => {
+  // d = 4; three arms (k < d: low-rank path) and the same three plus two copies of arm 0 (k = 5 >= d:
+  // the direct path, where a copy ties with arm 0 and never wins). Same state, 40,000 draws each.
+  const p = createPolicy('adaprivate-ts', {
+    dim: 4,
+    horizon: 1000,
+    epsilon: 1,
+    batchSize: 5,
+    seed: 3,
+    noiseSeed: 9,
+  });
+  const arms = [0.5, 0.5, 0, 0, 0, 0.6, 0.6, 0, 0.3, 0, 0.3, 0.6];
+  for (let i = 0; i < 2; i++) {
+    p.select(new Float64Array(arms), 3);
+    p.update(i % 2);
+  }
+  const low = p.probabilities(new Float64Array(arms), 3, { samples: 40_000 });
+  const copies = [...arms, ...arms.slice(0, 4), ...arms.slice(0, 4)];
+  const full = p.probabilities(new Float64Array(copies), 5, { samples: 40_000 });
+  assert.equal(full.probabilities[3], 0);
+  assert.equal(full.probabilities[4], 0);
+  let spread = 0;
+  for (let a = 0; a < 3; a++) {
+    const x = low.probabilities[a]!;
+    const y = full.probabilities[a]!;
+    if (x > 0.05 && x < 0.95) spread++;
+    // two estimates: 5 standard errors of their difference (false alarm ~1e-6 per arm)
+    const tol = 5 * Math.sqrt((2 * Math.max(x * (1 - x), 1e-4)) / 40_000);
+    assert.ok(Math.abs(x - y) <= tol, `arm ${a}: low-rank ${x}, direct ${y}, tolerance ${tol}`);
+  }
+  assert.ok(spread >= 2, `the state must spread the probabilities: ${Array.from(low.probabilities)}`);
+});
+
+test('TS probabilities (k < d): a copy of an earlier arm never wins; dependent arms sum to 1', () => {
+  const p = createPolicy('adaprivate-ts', { dim: 6, horizon: 1000, epsilon: 1, seed: 5 });
+  const a0 = [0.4, 0.1, 0.2, 0, 0.3, 0.1];
+  const a1 = [0.1, 0.5, 0, 0.2, 0, 0.3];
+  const mid = a0.map((v, i) => (v + a1[i]!) / 2); // linearly dependent on arms 0 and 1
+  const r = p.probabilities(new Float64Array([...a0, ...a1, ...a0, ...mid]), 4, { samples: 5000 });
+  assert.equal(r.probabilities[2], 0, 'the copy of arm 0');
+  let sum = 0;
+  for (const x of r.probabilities) sum += x;
+  assert.ok(Math.abs(sum - 1) < 1e-12);
+  assert.ok(r.probabilities[0]! > 0 && r.probabilities[1]! > 0);
+});

@@ -349,6 +349,28 @@ describe('decision service API', () => {
     assert.equal(bad.status, 400);
   });
 
+  test('export: with 1 Monte Carlo draw, the propensity of the chosen arm is never 0 (the decision counts as a draw); others may be', async () => {
+    await t.client.createModel('p1', {
+      policy: 'adaprivate-ts',
+      options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3, seed: 11 },
+      probabilitySamples: 1,
+    });
+    for (let i = 0; i < 12; i++) {
+      const d = await t.client.rank('p1', { arms: ARMS });
+      assert.equal(d.probabilitySamples, 2, '1 draw + the decision itself');
+      assert.ok(d.probabilities[d.chosen]! >= 0.5, `chosen arm ${d.chosen}: ${d.probabilities}`);
+      await t.client.reward('p1', { eventId: d.eventId, reward: i % 2 });
+    }
+    const lines = await t.client.exportDecisions('p1');
+    assert.equal(lines.length, 12);
+    for (const l of lines) {
+      assert.equal(l.propensity, l.probabilities[l.chosen]);
+      assert.ok(l.propensity >= 0.5, `propensity ${l.propensity}`);
+    }
+    // an estimate: with 2 draws among 3 arms, some arm that can be chosen shows 0
+    assert.ok(lines.some((l) => l.probabilities.some((p) => p === 0)));
+  });
+
   test('a horizon-bounded policy stops learning at its horizon, keeps deciding, and says so', async () => {
     const dgs = { policy: 'dgs-linucb', options: { dim: 2, horizon: 3, epsilon: 1, seed: 1 } };
     if (testStore.replicas === true) {
@@ -392,7 +414,14 @@ describe('decision service on a file', () => {
       await a.client.reward('m', { eventId: d.eventId, reward: 1 });
     }
     const open = await a.client.rank('m', { eventId: 'open', arms: ARMS });
+    // a refused decision (its event id exists) adds no clipped features
+    assert.deepEqual(await codeOf(a.client.rank('m', { eventId: 'open', arms: ARMS })), [
+      409,
+      'event_exists',
+    ]);
     const s1 = await a.client.status('m');
+    assert.equal(s1.clippedFeatures, 6, 'arm c of each of the 6 stored decisions');
+    assert.equal(s1.modelVersion, 1, 'three decisions since the last release');
     await a.close();
     const b = await startTestServer({ db });
     try {
@@ -404,6 +433,7 @@ describe('decision service on a file', () => {
         'modelVersion',
         'decisions',
         'batchesReleased',
+        'clippedFeatures',
       ] as const) {
         assert.equal(s2[k], s1[k], k);
       }

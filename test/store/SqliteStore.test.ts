@@ -3,11 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/index.js';
-import { oneArmDecision } from '../support/storeFixtures.js';
+import { createSumModel, oneArmDecision } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
 storeContract('sqlite', async () => SqliteStore.open(':memory:'));
+storeContract('sqlite (group commit)', async () => SqliteStore.open(':memory:', { groupCommit: true }));
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-store-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -81,4 +83,78 @@ test('SqliteStore: the release hook runs inside the transaction (a throw rolls t
   assert.equal(await s.recordReward(input, rel), 'recorded');
   assert.equal((await s.loadModelState('m'))?.version, 1);
   await s.close();
+});
+
+test('SqliteStore group commit: writes of one turn commit together; durable() resolves after the commit', async () => {
+  const path = join(dir, 'group.db');
+  const s = SqliteStore.open(path, { groupCommit: true });
+  await createSumModel(s, 'm', 0);
+  await s.durable();
+  const reader = new Database(path, { readonly: true });
+  const seen = () => (reader.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
+  try {
+    await s.insertDecision(oneArmDecision('m', 'e1'));
+    await s.insertDecision(oneArmDecision('m', 'e2'));
+    const input = {
+      model: 'm',
+      eventId: 'e1',
+      reward: 1,
+      time: 2,
+      source: 'given' as const,
+      logReward: false,
+    };
+    assert.equal(await s.recordReward(input, null), 'recorded');
+    // applied for this store (same connection), not yet committed for anyone else
+    assert.equal((await s.getDecision('m', 'e1'))?.rewardState, 'pending');
+    assert.equal(seen(), 0, 'another connection sees nothing before the group commits');
+    await s.durable();
+    assert.equal(seen(), 2, 'the whole group is visible after durable()');
+    assert.equal((await s.loadModelState('m'))?.pending.length, 1);
+    // a failed write in a group undoes itself only (its savepoint), the others commit
+    await s.insertDecision(oneArmDecision('m', 'e3'));
+    const rel = { version: 5, snapshot: 's', spent: {}, releases: 1, rounds: 1 };
+    await assert.rejects(s.recordReward({ ...input, eventId: 'e2' }, rel), /does not follow/);
+    await s.durable();
+    assert.equal(seen(), 3);
+    assert.equal((await s.getDecision('m', 'e2'))?.rewardState, 'none');
+  } finally {
+    reader.close();
+    await s.close();
+  }
+});
+
+test('SqliteStore group commit: groupCommitMaxWrites commits at once; close() commits the open group', async () => {
+  assert.throws(
+    () => SqliteStore.open(':memory:', { groupCommit: true, groupCommitMaxWrites: 0 }),
+    /groupCommitMaxWrites must be a positive integer. Got 0/,
+  );
+  const path = join(dir, 'group-max.db');
+  const s = SqliteStore.open(path, { groupCommit: true, groupCommitMaxWrites: 2 });
+  await createSumModel(s, 'm', 1); // model + e0: two writes, committed without waiting
+  const reader = new Database(path, { readonly: true });
+  const seen = () => (reader.prepare('SELECT COUNT(*) AS n FROM decisions').get() as { n: number }).n;
+  assert.equal(seen(), 1);
+  await s.insertDecision(oneArmDecision('m', 'e1'));
+  assert.equal(seen(), 1);
+  await s.close();
+  assert.equal(seen(), 2, 'close() committed the open group');
+  reader.close();
+});
+
+test('SqliteStore lock: one holder per file, the error names it; close() releases the lock', async () => {
+  const path = join(dir, 'locked.db');
+  const a = SqliteStore.open(path, { lock: true });
+  assert.throws(
+    () => SqliteStore.open(path, { lock: true }),
+    new RegExp(
+      `in use by another server \\(pid ${process.pid} on .*, started .*\\); one server per database file`,
+    ),
+  );
+  // without the lock option a store (a test, a backup tool) may still open the file
+  const plain = SqliteStore.open(path);
+  await plain.close();
+  await a.close();
+  const b = SqliteStore.open(path, { lock: true });
+  await b.ping();
+  await b.close();
 });

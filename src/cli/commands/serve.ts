@@ -30,6 +30,7 @@ interface ServeFlags {
   readonly maxFeatures?: number;
   readonly logLevel: string;
   readonly logRequests?: boolean;
+  readonly groupCommit: boolean;
   readonly versionCheckMs?: number;
   readonly json?: boolean;
 }
@@ -69,6 +70,22 @@ function killInReleaseHook(spec: string | undefined): (() => void) | undefined {
       process.kill(process.pid, 'SIGKILL');
     }
   };
+}
+
+/**
+ * A server outlives whoever reads its output: when stdout or stderr is closed (the reader exited, a
+ * pipe was cut), writes fail with EPIPE, emitted as an 'error' event that would end the process.
+ * Such errors are ignored (the output is lost, the service goes on and shuts down cleanly); other
+ * stream errors are rethrown.
+ */
+function survivePipeLoss(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ECONNRESET' && err.code !== 'ERR_STREAM_DESTROYED') {
+        throw err;
+      }
+    });
+  }
 }
 
 /** The key file next to the database: created with a random key (mode 0600) when missing. */
@@ -117,8 +134,13 @@ export function registerServe(program: Command): void {
     )
     .option('--log-level <level>', 'pino log level: fatal, error, warn, info, debug', 'info')
     .option('--log-requests', 'log every request (default: errors and lifecycle only)')
+    .option(
+      '--no-group-commit',
+      'one SQLite transaction per write (default: the writes of concurrent requests commit together, each answer after its commit)',
+    )
     .option('--json', 'print the startup line as one JSON object')
     .action(async (f: ServeFlags) => {
+      survivePipeLoss();
       if (f.synchronous !== 'normal' && f.synchronous !== 'full') {
         throw new UsageError(`--synchronous must be normal or full. Got ${JSON.stringify(f.synchronous)}.`);
       }
@@ -166,6 +188,7 @@ export function registerServe(program: Command): void {
           db: f.db,
           apiKeys: keys,
           synchronous: f.synchronous,
+          groupCommit: f.groupCommit,
           limits,
           logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
           logRequests: f.logRequests === true,

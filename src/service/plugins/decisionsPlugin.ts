@@ -63,6 +63,7 @@ export const decisionsPlugin: FastifyPluginAsync<{
             afterSeq: after,
             limit: Math.min(EXPORT_PAGE, left),
           });
+          await store.durable(); // export only committed decisions
           if (rows.length === 0) return;
           let chunk = '';
           for (const r of rows) chunk += `${JSON.stringify(decisionLogLine(r, logRewards))}\n`;

@@ -1,0 +1,95 @@
+/**
+ * `adaprivate serve` as a process: it survives the loss of its stdout/stderr readers (EPIPE) and
+ * shuts down cleanly; one server per database file, with a clear error naming the holder and a
+ * restart after a crash (SIGKILL) that is not blocked by the dead server's lock. Nothing here waits
+ * on a timer: each step waits for an event (a line, an answer, an exit).
+ */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+const KEY = 'serve-test-key-0123456789abcdef';
+const dir = mkdtempSync(join(tmpdir(), 'adaprivate-serve-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Exit {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+interface Proc {
+  readonly child: ChildProcess;
+  readonly exited: Promise<Exit>;
+  /** The URL of the startup line, or null when the process exited before printing it. */
+  readonly url: Promise<string | null>;
+}
+
+function serve(db: string, logLevel = 'info'): Proc {
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', logLevel],
+    { env: { ...process.env, ADAPRIVATE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr!.on('data', (b: Buffer) => {
+    stderr += b.toString();
+  });
+  const exited = new Promise<Exit>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal, stderr })),
+  );
+  const url = new Promise<string | null>((resolve) => {
+    // pino's own lines (level info) share stdout with the startup line: pick the one with a url
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (!l.startsWith('{')) return; // 'adaprivate serve: stopped'
+      const j = JSON.parse(l) as { url?: string; msg?: string };
+      if (j.url !== undefined && j.msg === undefined) resolve(j.url);
+    });
+    exited.then(() => resolve(null));
+  });
+  return { child, exited, url };
+}
+
+test('serve: stdout and stderr closed by the reader, then SIGTERM: no EPIPE crash, exit 0', async () => {
+  const p = serve(join(dir, 'epipe.db'));
+  const url = await p.url;
+  assert.ok(url !== null, 'server started');
+  p.child.stdout!.destroy();
+  p.child.stderr!.destroy();
+  // an error answer (logged by nobody at info) and a SIGTERM that writes to the closed stderr
+  const res = await fetch(`${url}/v1/models/none`, { headers: { authorization: `Bearer ${KEY}` } });
+  assert.equal(res.status, 404);
+  p.child.kill('SIGTERM');
+  const e = await p.exited;
+  assert.equal(e.signal, null);
+  assert.equal(e.code, 0, 'exit code after SIGTERM with closed output');
+});
+
+test('serve: one server per database file; the error names the holder; a SIGKILLed holder never blocks a restart', async () => {
+  const db = join(dir, 'one.db');
+  const first = serve(db, 'error');
+  assert.ok((await first.url) !== null, 'first server started');
+  const second = serve(db, 'error');
+  const e2 = await second.exited;
+  assert.equal(await second.url, null, 'the second server never listened');
+  assert.equal(e2.code, 1, e2.stderr);
+  assert.match(e2.stderr, /in use by another server/);
+  assert.match(e2.stderr, new RegExp(`pid ${first.child.pid} `), e2.stderr);
+  assert.equal(e2.stderr.trim().split('\n').length, 1, `one line: ${e2.stderr}`);
+
+  first.child.kill('SIGKILL');
+  assert.equal((await first.exited).signal, 'SIGKILL');
+  const third = serve(db, 'error');
+  const url = await third.url;
+  assert.ok(url !== null, 'restart after a crash');
+  const health = await fetch(`${url}/health`);
+  assert.equal(health.status, 200);
+  third.child.kill('SIGTERM');
+  assert.equal((await third.exited).code, 0);
+});
