@@ -5,7 +5,7 @@
  *
  * Usage: node dist/bench/gen-ml25m.js [outDir] [ratings]   (default: a new dir under os.tmpdir())
  */
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRng } from '../src/random/index.js';
@@ -87,6 +87,7 @@ export async function generateMl25m(
 
 if (process.argv[1]?.endsWith('gen-ml25m.js')) {
   const dir = process.argv[2] ?? mkdtempSync(join(tmpdir(), 'adaprivate-ml25m-'));
+  mkdirSync(dir, { recursive: true });
   const n = process.argv[3] !== undefined ? Number(process.argv[3]) : undefined;
   generateMl25m(dir, n).then((f) => process.stdout.write(`${f}\n`));
 }

@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import cliProgress from 'cli-progress';
 import type { Command } from 'commander';
 import { DEFAULT_FEATURE_PARAMS } from '../../data/featureDefaults.js';
 import { readFeaturesHeader } from '../../data/featuresFile.js';
@@ -13,44 +12,8 @@ import {
   type RatingsFormat,
 } from '../../data/RatingsFormat.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
+import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
-
-/**
- * A progress reporter for long steps: a cli-progress bar on an interactive terminal (stderr), nothing
- * otherwise. A bar appears only once a step has run for more than a second.
- */
-export function stepProgress(): {
-  update: (step: string, done: number, total: number) => void;
-  stop: () => void;
-} {
-  if (!process.stderr.isTTY) return { update: () => undefined, stop: () => undefined };
-  let bar: cliProgress.SingleBar | undefined;
-  let step = '';
-  let started = 0;
-  return {
-    update(name, done, total) {
-      const now = Date.now();
-      if (name !== step) {
-        bar?.stop();
-        bar = undefined;
-        step = name;
-        started = now;
-      }
-      if (bar === undefined && now - started > 1000 && Number.isFinite(total) && total > 0) {
-        bar = new cliProgress.SingleBar(
-          { format: `${name} [{bar}] {percentage}% | {value}/{total}`, stream: process.stderr },
-          cliProgress.Presets.shades_classic,
-        );
-        bar.start(total, done);
-      }
-      bar?.update(done);
-    },
-    stop() {
-      bar?.stop();
-      bar = undefined;
-    },
-  };
-}
 
 /**
  * The layout of `source`: `--format` when given (validated), else guessed from the file name; a
@@ -91,7 +54,7 @@ export function registerData(program: Command): void {
           `dataset must be one of ${Object.keys(DATASETS).join(', ')}. Got ${JSON.stringify(name)}.`,
         );
       }
-      const progress = stepProgress();
+      const progress = stageProgress();
       try {
         const r = await fetchDataset(name, {
           dir: opts.dir,
@@ -150,7 +113,7 @@ export function registerData(program: Command): void {
         await stat(opts.source).catch(() => {
           throw new UsageError(`--source: ${opts.source} does not exist.`);
         });
-        const progress = stepProgress();
+        const progress = stageProgress();
         let r: Awaited<ReturnType<typeof prepareFeaturesFile>>;
         try {
           // loaded on use: the SVD pulls in ml-matrix, which `--help` and the other commands do not need
@@ -203,7 +166,7 @@ export function registerData(program: Command): void {
         info = { kind: 'features', file, ...h };
       } catch {
         const format = resolveFormat(file, opts.format);
-        const progress = stepProgress();
+        const progress = stageProgress();
         const d = await loadRatings(file, {
           format,
           skipBadRows: opts.skipBadRows === true,

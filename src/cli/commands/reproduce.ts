@@ -7,6 +7,7 @@
 import { type Command, Option } from 'commander';
 import type { SyntheticScaleName } from '../../experiments/reproduce/index.js';
 import { parsePositiveInt, printJson } from '../output.js';
+import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
 
 interface SyntheticFlags {
@@ -75,15 +76,7 @@ export function addReproduceSynthetic(reproduce: Command): Command {
             : undefined;
       const out = flags.out ?? 'results/synthetic';
       const command = `adaprivate reproduce synthetic${scale === 'full' ? '' : ` --${scale}`}`;
-      const showBar = flags.json !== true && process.stderr.isTTY === true;
-      const bar = showBar
-        ? new (await import('cli-progress')).SingleBar({
-            stream: process.stderr,
-            format: ' {study} [{bar}] {value}/{total} cells | ETA {eta_formatted}',
-            hideCursor: true,
-          })
-        : null;
-      let current = '';
+      const progress = stageProgress({ unit: 'cells' });
       const { reproduceSynthetic } = await import('../../experiments/reproduce/index.js');
       const r = await reproduceSynthetic({
         scale,
@@ -94,18 +87,9 @@ export function addReproduceSynthetic(reproduce: Command): Command {
         ...(docPath === undefined ? {} : { docPath }),
         ...(flags.fromResults === true ? { fromResults: true } : {}),
         ...(powerSeeds === undefined ? {} : { powerSeeds }),
-        ...(bar === null
-          ? {}
-          : {
-              onProgress: (study: string, p: { done: number; total: number }) => {
-                if (study !== current) {
-                  if (current !== '') bar.stop();
-                  current = study;
-                  bar.start(p.total, p.done, { study });
-                } else bar.update(p.done, { study });
-              },
-            }),
-      }).finally(() => bar?.stop());
+        onProgress: (study: string, p: { done: number; total: number }) =>
+          progress.update(study, p.done, p.total),
+      }).finally(() => progress.stop());
       if (flags.json === true) {
         printJson({
           scale,

@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { RatingsFormat } from '../../data/RatingsFormat.js';
 import { parsePositiveInt } from '../output.js';
+import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
-import { resolveFormat, stepProgress } from './data.js';
+import { resolveFormat } from './data.js';
 
 interface Opts {
   data: string;
@@ -94,7 +95,7 @@ export function registerReproduceRealData(reproduce: Command): void {
           throw new UsageError('--warm-start and --cold-start exclude each other.');
         }
         const { source, format } = await locate(dataset, opts.data, opts.format);
-        const progress = stepProgress();
+        const progress = stageProgress();
         try {
           const { runRealDataReproduction } = await import(
             '../../experiments/reproduce/realData/runRealDataReproduction.js'
