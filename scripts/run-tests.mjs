@@ -6,8 +6,8 @@
 // leaves one core idle, which on 2 cores means one file at a time); TEST_CONCURRENCY overrides.
 // Many files wait on child processes (servers, PostgreSQL), so 2 at a time on 2 cores saves wall time.
 import { spawnSync } from 'node:child_process';
-import { availableParallelism } from 'node:os';
 import { existsSync, readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 
 const root = 'dist/test';
