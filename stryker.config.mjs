@@ -55,11 +55,15 @@ const PRIVACY_TESTS = [
   'test/privacy/ledger.test.ts',
   'test/privacy/calibrateSigma.test.ts',
 ];
+// fastest first (the runner stops at the first failing file); mechanisms.test.ts (8 s) last
 const POLICY_TESTS = [
-  'test/policies/mechanisms.test.ts',
+  'test/policies/BasePolicy.test.ts',
   'test/policies/privacy.test.ts',
   'test/policies/ZcdpEpisodicPolicy.test.ts',
   'test/policies/BatchedRidgePolicy.test.ts',
+  'test/policies/contract.test.ts',
+  'test/policies/learning.test.ts',
+  'test/policies/mechanisms.test.ts',
 ];
 
 const scope = process.env.MUTATION_SCOPE ?? 'policies';

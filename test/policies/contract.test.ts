@@ -113,7 +113,7 @@ for (const id of policyIds) {
       const f = roundFeatures(stream, 0);
       assert.throws(() => p.update(0.5), /update called without a pending select/);
       p.select(f, 5);
-      for (const r of [1.5, -0.1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      for (const r of [1.5, -0.1, Number.NaN, Number.POSITIVE_INFINITY, '0.5' as unknown as number]) {
         assert.throws(() => p.update(r), /reward must be a finite number in \[0, 1\]/);
       }
       p.update(1);
@@ -128,6 +128,16 @@ for (const id of policyIds) {
       p.finish();
       p.finish(); // idempotent
       assert.throws(() => p.select(f, 5), /the run is finished/);
+      assert.throws(() => p.observe(f.subarray(0, 4), 1), /the run is finished/);
+    });
+
+    test('a reward that arrives after finish() is refused: nothing enters the state after the last release', () => {
+      const p = make(id);
+      p.select(roundFeatures(stream, 0), 5);
+      p.finish();
+      const before = JSON.stringify(p.privacy());
+      assert.throws(() => p.update(1), /the run is finished/);
+      assert.equal(JSON.stringify(p.privacy()), before);
     });
 
     test('features above unit norm are clipped and counted', () => {

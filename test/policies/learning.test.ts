@@ -37,6 +37,25 @@ describe('sublinear regret on a noiseless linear environment', () => {
   }
 });
 
+describe('the seeded noise stream (float Gaussian, not the secure grid) learns too', () => {
+  // noiseSeed switches the releases from the discrete Gaussian on a grid to seeded float noise: a
+  // separate code path in several policies (JDP's tree nodes, DGS, Amp), checked here on its own.
+  for (const id of policyIds.filter((p) => policyInfo(p).isPrivate)) {
+    test(`${id} (eps = 1e4, noiseSeed): second-half regret < 0.6 x first-half regret`, () => {
+      const r = regret(id, {
+        epsilon: 1e4,
+        noiseSeed: 7,
+        ...(id.startsWith('adaprivate') ? { batchSize: 50 } : {}),
+      });
+      const second = r.full - r.half;
+      assert.ok(
+        second < 0.6 * r.half,
+        `regret first half ${r.half.toFixed(2)}, second half ${second.toFixed(2)}`,
+      );
+    });
+  }
+});
+
 describe('private policies approach the non-private ones as epsilon grows', () => {
   const pairs: [PolicyId, PolicyId][] = [
     ['adaprivate-ts', 'lints'],
