@@ -192,16 +192,34 @@ export class ModelRuntime {
       for (let i = 0; i < d; i++) feats[a * d + i] = arm.features[i]!;
     }
     return this.exclusive(async () => {
+      // refuse a known event id before deciding: a select may release (DGS-LinUCB)
+      if (req.eventId !== undefined && (await this.ctx.store.getDecision(this.row.name, req.eventId))) {
+        throw this.eventExists(req.eventId);
+      }
       const samples = this.row.settings.probabilitySamples;
       const learning = this.learning;
-      const dec = learning
-        ? decide(this.policy, feats, k, samples)
-        : decideFrozen(this.policy, feats, k, samples);
+      const p = this.policy;
+      const before = p.privacy().releases;
+      this.staleFlag = true; // until the store confirms (a select may have released)
+      const dec = learning ? decide(p, feats, k, samples) : decideFrozen(p, feats, k, samples);
       const chosenFeatures = new Float64Array(d);
       clipToUnit(feats, dec.arm * d, d, chosenFeatures);
       const eventId = req.eventId ?? randomUUID();
       const probabilities = Array.from(dec.probabilities);
-      const ok = await this.ctx.store.insertDecision({
+      // a release made by the select commits with the decision: the snapshot, the ledger row and the
+      // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
+      const spent = p.privacy();
+      const release: ReleaseInput | null =
+        spent.releases === before
+          ? null
+          : {
+              version: this.version + 1,
+              snapshot: JSON.stringify(p.snapshot()),
+              spent: { ...spent },
+              releases: spent.releases - before,
+              rounds: this.rounds,
+            };
+      const row = {
         model: this.row.name,
         eventId,
         seq: 0,
@@ -217,16 +235,16 @@ export class ModelRuntime {
         reward: null,
         rewardSource: null,
         release: null,
-      });
+      } as const;
+      const ok = await this.ctx.store.insertDecision(row, release);
+      this.staleFlag = false;
+      if (release !== null) {
+        this.version = release.version;
+        this.ctx.metrics.releases.inc({ model: this.row.name });
+      }
       // keep clippedFeatures = the clipped vectors of the stored decisions (decide counts its round's)
       if (learning !== ok) this.clippedExtra += (ok ? 1 : -1) * countClipped(feats, k, d);
-      if (!ok) {
-        throw new ServiceError(
-          409,
-          'event_exists',
-          `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
-        );
-      }
+      if (!ok) throw this.eventExists(eventId);
       this.ctx.metrics.decisions.inc({ model: this.row.name });
       return {
         eventId,
@@ -234,9 +252,17 @@ export class ModelRuntime {
         chosenId: req.arms[dec.arm]!.id,
         probabilities,
         probabilitySamples: dec.samples,
-        modelVersion: this.version,
+        modelVersion: row.modelVersion,
       };
     });
+  }
+
+  private eventExists(eventId: string): ServiceError {
+    return new ServiceError(
+      409,
+      'event_exists',
+      `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
+    );
   }
 
   /** Records the reward of `eventId` (durable before this resolves); may release a batch with it. */

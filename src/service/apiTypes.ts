@@ -61,7 +61,11 @@ export interface RankResponse {
   readonly probabilities: readonly number[];
   /** Monte Carlo draws behind `probabilities` (0: exact). */
   readonly probabilitySamples: number;
-  /** Releases committed when the decision was made. */
+  /**
+   * Releases committed before the decision was made. A policy that releases in its select
+   * (DGS-LinUCB, when rewards arrived since its last release) commits release `modelVersion + 1`
+   * together with this decision and decides from it (see the ledger).
+   */
   readonly modelVersion: number;
 }
 

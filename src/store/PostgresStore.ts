@@ -234,8 +234,33 @@ export class PostgresStore implements ReplicaStore {
     return r.rows.map(toModel);
   }
 
-  async insertDecision(row: DecisionRow): Promise<boolean> {
-    const r = await this.pool.query(
+  async insertDecision(row: DecisionRow, release: ReleaseInput | null = null): Promise<boolean> {
+    if (release === null) return this.insertDecisionRow(this.pool, row);
+    return this.tx(async (client) => {
+      const version = await this.lockModel(client, row.model);
+      if (version === null || release.version !== version + 1) {
+        throw new StoreConflictError(
+          `release version ${release.version} of model '${row.model}' does not follow the stored version ${version ?? 'none'} (already released).`,
+        );
+      }
+      const ok = await this.insertDecisionRow(client, row);
+      const released = await client.query<{ event_id: string }>(
+        'DELETE FROM pending_rewards WHERE model = $1 RETURNING event_id',
+        [row.model],
+      );
+      await this.commitRelease(
+        client,
+        row.model,
+        release,
+        row.time,
+        released.rows.map((r) => r.event_id),
+      );
+      return ok;
+    });
+  }
+
+  private async insertDecisionRow(db: pg.Pool | pg.PoolClient, row: DecisionRow): Promise<boolean> {
+    const r = await db.query(
       `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
       [

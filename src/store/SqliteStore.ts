@@ -158,6 +158,7 @@ export class SqliteStore implements Store {
   private readonly hook: (() => void) | null;
   private readonly st: ReturnType<SqliteStore['prepare']>;
   private readonly recordTx: (input: RewardInput, release: ReleaseInput | null) => RecordRewardOutcome;
+  private readonly decisionTx: (row: DecisionRow, release: ReleaseInput) => boolean;
   private readonly grouping: boolean;
   private readonly maxWrites: number;
   private readonly lockDb: Database.Database | null;
@@ -175,6 +176,11 @@ export class SqliteStore implements Store {
     this.recordTx = db.transaction((input: RewardInput, release: ReleaseInput | null) =>
       this.recordInTx(input, release),
     );
+    this.decisionTx = db.transaction((row: DecisionRow, release: ReleaseInput) => {
+      const ok = this.insertDecisionRow(row);
+      this.releaseInTx(row.model, release, row.time);
+      return ok;
+    });
   }
 
   /**
@@ -367,24 +373,22 @@ export class SqliteStore implements Store {
     return this.read(() => this.st.listModels.all() as ModelDb[]).map(toModel);
   }
 
-  async insertDecision(row: DecisionRow): Promise<boolean> {
-    const armIds = JSON.stringify(row.armIds);
-    const features = float64ToBlob(row.features);
-    const chosen = float64ToBlob(row.chosenFeatures);
-    const probabilities = JSON.stringify(row.probabilities);
-    const r = this.write(() =>
-      this.st.insertDecision.run(
-        row.model,
-        row.eventId,
-        row.time,
-        armIds,
-        features,
-        row.dim,
-        row.chosen,
-        chosen,
-        probabilities,
-        row.modelVersion,
-      ),
+  async insertDecision(row: DecisionRow, release: ReleaseInput | null = null): Promise<boolean> {
+    return this.write(() => (release === null ? this.insertDecisionRow(row) : this.decisionTx(row, release)));
+  }
+
+  private insertDecisionRow(row: DecisionRow): boolean {
+    const r = this.st.insertDecision.run(
+      row.model,
+      row.eventId,
+      row.time,
+      JSON.stringify(row.armIds),
+      float64ToBlob(row.features),
+      row.dim,
+      row.chosen,
+      float64ToBlob(row.chosenFeatures),
+      JSON.stringify(row.probabilities),
+      row.modelVersion,
     );
     return r.changes === 1;
   }
@@ -407,29 +411,37 @@ export class SqliteStore implements Store {
     if (d.reward_state !== STATE_CODE.none) return 'duplicate';
     st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);
     st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
-    if (release !== null) {
-      const cur = st.modelVersion.get(input.model) as { version: number } | undefined;
-      if (cur === undefined || release.version !== cur.version + 1) {
-        throw new StoreConflictError(
-          `release version ${release.version} of model '${input.model}' does not follow the stored version ${cur?.version ?? 'none'} (already released).`,
-        );
-      }
-      const n = (st.pendingCount.get(input.model) as { n: number }).n;
-      st.markReleased.run(release.version, input.model, input.model);
-      st.deletePending.run(input.model);
-      st.insertLedger.run(
-        input.model,
-        release.version,
-        input.time,
-        release.releases,
-        release.rounds,
-        n,
-        JSON.stringify(release.spent),
-      );
-      st.setSnapshot.run(release.version, release.rounds, release.snapshot, input.model);
-      if (this.hook !== null) this.hook();
-    }
+    if (release !== null) this.releaseInTx(input.model, release, input.time);
     return 'recorded';
+  }
+
+  /**
+   * The writes of a release inside the caller's transaction: checks that it follows the stored
+   * version, marks every pending reward released and deletes it, adds the ledger row and stores the
+   * snapshot.
+   */
+  private releaseInTx(model: string, release: ReleaseInput, time: number): void {
+    const st = this.st;
+    const cur = st.modelVersion.get(model) as { version: number } | undefined;
+    if (cur === undefined || release.version !== cur.version + 1) {
+      throw new StoreConflictError(
+        `release version ${release.version} of model '${model}' does not follow the stored version ${cur?.version ?? 'none'} (already released).`,
+      );
+    }
+    const n = (st.pendingCount.get(model) as { n: number }).n;
+    st.markReleased.run(release.version, model, model);
+    st.deletePending.run(model);
+    st.insertLedger.run(
+      model,
+      release.version,
+      time,
+      release.releases,
+      release.rounds,
+      n,
+      JSON.stringify(release.spent),
+    );
+    st.setSnapshot.run(release.version, release.rounds, release.snapshot, model);
+    if (this.hook !== null) this.hook();
   }
 
   async expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]> {

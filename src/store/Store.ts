@@ -4,7 +4,8 @@
  * (`test/store/storeContract.ts`).
  *
  * Every write that matters is one transaction named for what it guarantees:
- * - `insertDecision`: a decision is stored before its response leaves the server.
+ * - `insertDecision`: a decision is stored before its response leaves the server, with the release
+ *   its select made, if any (one transaction).
  * - `recordReward`: the reward, and, when it completed a batch, the release (new policy snapshot,
  *   ledger row, the batch's raw rewards deleted and its decisions marked released) commit together,
  *   so a crash before the commit releases nothing and a crash after it never releases again. The
@@ -75,8 +76,16 @@ export interface Store {
   createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }>;
   getModel(name: string): Promise<ModelRow | null>;
   listModels(): Promise<readonly ModelRow[]>;
-  /** Stores a decision; false (and nothing written) when the model already has that event id. */
-  insertDecision(row: DecisionRow): Promise<boolean>;
+  /**
+   * Stores a decision; false (and the decision not written) when the model already has that event id.
+   * `release`: the policy released while making this decision (DGS-LinUCB releases its estimate in
+   * `select` when data arrived since the last one). It is committed in the same transaction as the
+   * decision, like a batch release in `recordReward` (new snapshot, ledger row, every pending raw
+   * reward marked released and deleted: the release covers all of them), and it is written even when
+   * the decision itself is refused (the release was made). Throws {@link StoreConflictError}
+   * (nothing written) when its version is not the stored version + 1.
+   */
+  insertDecision(row: DecisionRow, release?: ReleaseInput | null): Promise<boolean>;
   getDecision(model: string, eventId: string): Promise<DecisionRow | null>;
   /**
    * One transaction: re-checks that the decision exists and has no reward, stores the reward as

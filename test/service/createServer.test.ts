@@ -405,6 +405,49 @@ describe('decision service on a file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'adaprivate-svc-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  test('a policy that releases at select (DGS-LinUCB): every release is in the ledger and survives a restart', async () => {
+    const db = join(dir, 'dgs.db');
+    const a = await startTestServer({ db });
+    let s1: Awaited<ReturnType<typeof a.client.status>>;
+    try {
+      const dgs = { policy: 'dgs-linucb', options: { dim: 2, horizon: 50, epsilon: 1, seed: 3 } };
+      await a.client.createModel('g', dgs);
+      for (let i = 0; i < 4; i++) {
+        const d = await a.client.rank('g', { arms: ARMS });
+        await a.client.reward('g', { eventId: d.eventId, reward: i % 2 });
+      }
+      // new data since the last select: this decision releases, and commits the release with it
+      const last = await a.client.rank('g', { arms: ARMS });
+      s1 = await a.client.status('g');
+      assert.equal(s1.privacy.releases, 4, 'a select after each of rewards 1-4');
+      const l1 = await a.client.ledger('g');
+      assert.equal(
+        l1.releases.reduce((n, r) => n + r.releases, 0),
+        s1.privacy.releases,
+        'the ledger table holds every release the policy made',
+      );
+      assert.equal(s1.modelVersion, l1.releases.length);
+      assert.equal(last.modelVersion + 1, s1.modelVersion, 'the decision committed the next release');
+      assert.equal(s1.pendingRewards, 0, 'the last select released every reward');
+      assert.equal(s1.releasedRewards, 4);
+      assert.equal(s1.clippedFeatures, 5, 'arm c of each of the 5 decisions');
+    } finally {
+      await a.close();
+    }
+    const b = await startTestServer({ db });
+    try {
+      const s2 = await b.client.status('g');
+      assert.deepEqual(s2.privacy, s1.privacy, 'a restart neither forgets nor repeats a release');
+      assert.equal(s2.rounds, 4);
+      assert.equal(s2.clippedFeatures, s1.clippedFeatures);
+      // no new data since the last release: this select releases nothing
+      await b.client.rank('g', { arms: ARMS });
+      assert.equal((await b.client.status('g')).privacy.releases, 4);
+    } finally {
+      await b.close();
+    }
+  });
+
   test('a restart rebuilds every model: same rounds, pending rewards, version and guarantee', async () => {
     const db = join(dir, 'r.db');
     const a = await startTestServer({ db });

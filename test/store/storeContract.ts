@@ -157,6 +157,37 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
     });
   });
 
+  t(
+    'insertDecision with a release (made by a select): decision, snapshot, ledger and released rewards commit together',
+    async (s) => {
+      await s.createModel(model('m'));
+      for (const e of ['e1', 'e2']) await s.insertDecision(decision('m', e));
+      await s.recordReward(reward('m', 'e1', 1), null);
+      assert.equal(await s.insertDecision(decision('m', 'e3'), release(1, { rounds: 1 })), true);
+      assert.deepEqual(await s.loadModelState('m'), {
+        snapshot: '{"v":1}',
+        version: 1,
+        rounds: 1,
+        pending: [],
+      });
+      const ledger = await s.ledger('m');
+      assert.deepEqual(
+        ledger.map((r) => [r.version, r.rewards, r.releases]),
+        [[1, 1, 1]],
+      );
+      assert.equal((await s.getDecision('m', 'e1'))?.rewardState, 'released');
+      assert.equal((await s.getDecision('m', 'e3'))?.rewardState, 'none');
+      // a release that does not follow the stored version: nothing written, not even the decision
+      await assert.rejects(s.insertDecision(decision('m', 'e4'), release(1)), StoreConflictError);
+      assert.equal(await s.getDecision('m', 'e4'), null);
+      // a refused decision (its event id exists) still records the release its select made
+      assert.equal(await s.insertDecision(decision('m', 'e3'), release(2, { rounds: 1 })), false);
+      assert.equal((await s.ledger('m')).length, 2);
+      assert.equal((await s.getModel('m'))?.version, 2);
+      assert.equal((await s.counts('m')).decisions, 3);
+    },
+  );
+
   t('recordReward: a release that does not follow the stored version writes nothing', async (s) => {
     await s.createModel(model('m'));
     for (const e of ['e1', 'e2', 'e3']) await s.insertDecision(decision('m', e));
