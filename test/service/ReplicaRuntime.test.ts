@@ -324,3 +324,39 @@ for (const policy of ['jdp-linucb', 'dgs-linucb'] as const) {
     }
   });
 }
+
+test('a release rolled back in this process does not stop the replica: the next steps restore the committed snapshot (restoreFromStore)', async () => {
+  const url = await pg.createDatabase();
+  let failures = 1;
+  const store = await PostgresStore.open(url, {
+    beforeReleaseCommit: () => {
+      if (failures > 0) {
+        failures--;
+        throw new Error('test: the connection broke before COMMIT');
+      }
+    },
+  });
+  const t = await startTestServer({ store, versionCheckMs: 0 });
+  try {
+    // batch 1: every step is a release, so the rolled-back computation was ahead of the database
+    await t.client.createModel('r', {
+      policy: 'adaprivate-ts',
+      options: { dim: 2, horizon: 100, epsilon: 1, batchSize: 1, seed: 2 },
+    });
+    const d1 = await t.client.rank('r', { arms: ARMS });
+    const r1 = await t.client.reward('r', { eventId: d1.eventId, reward: 1 });
+    assert.deepEqual([r1.status, r1.released], ['recorded', false], 'acknowledged, its release rolled back');
+    assert.equal((await t.client.status('r')).pendingRewards, 1);
+    const d2 = await t.client.rank('r', { arms: ARMS });
+    assert.equal(d2.modelVersion, 0);
+    const r2 = await t.client.reward('r', { eventId: d2.eventId, reward: 0 });
+    assert.equal(r2.released, true);
+    assert.equal(r2.modelVersion, 2, 'both pending rewards released, one step each');
+    const s = await t.client.status('r');
+    assert.equal(s.privacy.releases, 2, 'the rolled-back release is not counted');
+    assert.equal(s.pendingRewards, 0);
+    assert.equal((await t.client.rank('r', { arms: ARMS })).modelVersion, 2);
+  } finally {
+    await t.close();
+  }
+});
