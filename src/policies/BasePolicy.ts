@@ -26,7 +26,13 @@ import { argmaxFirst } from './argmaxFirst.js';
 import { discreteGaussianRelease, discreteGridStep } from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
-import { claimLineage, findLineage, type LineageSlot, lineageReleases } from './lineageRegistry.js';
+import {
+  claimLineage,
+  findLineage,
+  type LineageSlot,
+  lineageReleases,
+  STORE_SERIALISED,
+} from './lineageRegistry.js';
 import type {
   ArmProbabilities,
   Policy,
@@ -134,6 +140,13 @@ export abstract class BasePolicy implements Policy {
   protected readonly horizon: number;
   /** True when rounds beyond `horizon` are refused (see `PolicyInfo.boundedByHorizon`). */
   private readonly boundedByHorizon: boolean;
+  /**
+   * True when `select` itself can release (`PolicyInfo.releasesAtSelect`: DGS-LinUCB's per-step
+   * estimate): a superseded holder then refuses `select` too. Elsewhere only learning (update,
+   * observe, finish) releases, and a superseded policy may still decide from what it has released
+   * (the service's decision views do).
+   */
+  private readonly releasesAtSelect: boolean;
   /** The exploration seed (also keys the scratch generator of `probabilities`). */
   private readonly seed: number;
   /** Exploration randomness (TS samples): stream 'policy'. */
@@ -158,6 +171,11 @@ export abstract class BasePolicy implements Policy {
    * taken the lineage from refuses to select, update or finish.
    */
   private slot: LineageSlot | null = null;
+  /**
+   * True for a policy restored by `restoreFromStore` (the service's database holds its lineage): it
+   * never enters the process-wide registry.
+   */
+  private storeSerialised = false;
   /** Research-mode branch (`restore(s, { branch: true })`) or a descendant of one: privacy() says so. */
   private branched = false;
   /** Number of completed rounds (updates), t. */
@@ -184,6 +202,7 @@ export abstract class BasePolicy implements Policy {
     const info = policyInfo(id);
     this.name = info.displayName;
     this.boundedByHorizon = info.boundedByHorizon;
+    this.releasesAtSelect = info.releasesAtSelect;
     this.d = config.dim;
     this.horizon = config.horizon;
     const seed = config.seed;
@@ -248,15 +267,6 @@ export abstract class BasePolicy implements Policy {
    */
   protected useFloatSampler(): void {
     this.ledger?.setNoise(this.noiseKind, 'float');
-  }
-
-  /**
-   * True when `select` itself can release (DGS-LinUCB's per-step estimate): a superseded holder then
-   * refuses `select` too. Elsewhere only learning (update, observe, finish) releases, and a superseded
-   * policy may still decide from what it has released (the service's decision views do).
-   */
-  protected get releasesAtSelect(): boolean {
-    return false;
   }
 
   /**
@@ -509,7 +519,7 @@ export abstract class BasePolicy implements Policy {
 
   snapshot(): PolicySnapshot {
     // a snapshot makes a second branch possible: from now on the registry knows the lineage
-    if (this.ledger !== null && this.slot === null) {
+    if (this.ledger !== null && this.slot === null && !this.storeSerialised) {
       this.slot = claimLineage(this.lineage, this.instance, this.ledger);
     }
     return this.buildSnapshot();
@@ -546,10 +556,22 @@ export abstract class BasePolicy implements Policy {
     return JSON.stringify(this.snapshot());
   }
 
-  restore(snapshot: PolicySnapshot, options: RestoreOptions = {}): void {
+  restore(
+    snapshot: PolicySnapshot,
+    options: RestoreOptions & { readonly [STORE_SERIALISED]?: true } = {},
+  ): void {
     const st = this.checkEnvelope(snapshot);
     const ledgerBefore = this.ledger;
     const releasesBefore = ledgerBefore === null ? 0 : ledgerBefore.spent().releases;
+    const fromStore = options[STORE_SERIALISED] === true;
+    if (fromStore && (this.slot !== null || this.storeSerialised || releasesBefore > 0 || this.rounds > 0)) {
+      throw new Error(
+        `${this.name}: a store-serialised restore needs a fresh policy (restoreFromStore creates one).`,
+      );
+    }
+    if (fromStore && options.branch === true) {
+      throw new RangeError(`${this.name}: a store-serialised restore cannot be a research-mode branch.`);
+    }
     let snapLedger: LedgerLike | null = null;
     if (ledgerBefore !== null) {
       snapLedger = ledgerBefore.restoreFrom(st.base.ledger, st.base.seededReleases);
@@ -590,7 +612,9 @@ export abstract class BasePolicy implements Policy {
         if (reason !== null) {
           throw new RangeError(`${this.name}: snapshot is inconsistent with its own ledger: ${reason}.`);
         }
-        if (options.branch !== true) this.checkLineageFrontier(snapshot.lineage, snapLedger.spent().releases);
+        if (options.branch !== true && !fromStore) {
+          this.checkLineageFrontier(snapshot.lineage, snapLedger.spent().releases);
+        }
       }
     } catch (e) {
       this.applyState(backup);
@@ -602,8 +626,10 @@ export abstract class BasePolicy implements Policy {
       this.lineage = randomId();
       this.branched = true;
     } else this.lineage = snapshot.lineage;
+    if (fromStore) this.storeSerialised = true;
     // the restored policy now holds the lineage: any other policy of it in this process is superseded
-    if (this.ledger !== null) this.slot = claimLineage(this.lineage, this.instance, this.ledger);
+    // (not a store-serialised one: the database holds its lineage)
+    else if (this.ledger !== null) this.slot = claimLineage(this.lineage, this.instance, this.ledger);
     // Secure noise is never replayed: a fresh secure stream (it has no state to restore). Research mode
     // continues the snapshot's seeded stream (applyState), and privacy().noise says 'seeded'.
     if (this.noiseKind === 'secure') {

@@ -65,11 +65,6 @@ export class DgsLinUcbPolicy extends BasePolicy {
     this.event = gaussianEvent(this.sens, this.sens / Math.sqrt(2 * this.rhoStep));
   }
 
-  /** The per-step estimate is released by `select` (lineage handover: see BasePolicy). */
-  protected override get releasesAtSelect(): boolean {
-    return true;
-  }
-
   protected choose(k: number): number {
     if (this.stale) this.releaseEstimate();
     this.scoreArms(k, this.scoreBuf);

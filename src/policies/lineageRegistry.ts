@@ -53,3 +53,13 @@ export function claimLineage(lineage: string, holder: string, ledger: LedgerLike
   slot.ledger = ledger;
   return slot;
 }
+
+/**
+ * Restore option key of the service's store path (`restoreFromStore`, not part of the public API):
+ * a fresh policy restored from the snapshot a database serialises (the service's model row) neither
+ * claims the lineage in this registry nor is checked against it. The database is the lineage's one
+ * holder there: a release commits only as the stored version + 1 under the model row lock, and a
+ * computed release is used only after its commit, so an uncommitted computation (a rolled-back
+ * transaction, another replica in this process) must not make the committed snapshot unloadable.
+ */
+export const STORE_SERIALISED: unique symbol = Symbol('adaprivate.storeSerialised');

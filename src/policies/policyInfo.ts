@@ -31,6 +31,12 @@ export interface PolicyInfo {
    * go on and say so in `privacy().beyondHorizon`.
    */
   readonly boundedByHorizon: boolean;
+  /**
+   * True when `select` itself can release (DGS-LinUCB: a select after new data releases a noisy
+   * estimate); elsewhere only learning (update, observe, finish) releases. A service serialises such
+   * decisions with the learning (docs/serving-replicas.md).
+   */
+  readonly releasesAtSelect: boolean;
   /** SPEC section 4 grids (the paper's), e.g. `{ alpha: [0.1, 0.5, 1, 2] }`. */
   readonly tuningGrid: Readonly<Record<string, readonly number[]>>;
   /** Default value of every optional option the policy accepts (`undefined`-free). */
@@ -96,6 +102,7 @@ interface Entry {
   readonly isPrivate: boolean;
   readonly family: 'ts' | 'ucb';
   readonly boundedByHorizon?: boolean;
+  readonly releasesAtSelect?: boolean;
   readonly grid: Readonly<Record<string, readonly number[]>>;
   /** Policy-specific defaults (common and private ones are added). */
   readonly own: Readonly<Record<string, unknown>>;
@@ -184,6 +191,7 @@ export const POLICY_SCHEMAS = {
   },
   'dgs-linucb': {
     boundedByHorizon: true,
+    releasesAtSelect: true,
     displayName: 'DGS-LinUCB',
     isPrivate: true,
     family: 'ucb',
@@ -228,6 +236,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     isPrivate: e.isPrivate,
     family: e.family,
     boundedByHorizon: e.boundedByHorizon === true,
+    releasesAtSelect: e.releasesAtSelect === true,
     tuningGrid: Object.freeze(grid),
     defaults,
     options,

@@ -11,8 +11,7 @@ import { createSecureSeed } from '../random/index.js';
 import { isReplicaStore, type ModelRow, type ModelSettings } from '../store/index.js';
 import type { CreateModelRequest, CreateModelResponse } from './apiTypes.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
-import { notReplicable, type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
-import { replicaBatchSize } from './replicaBatchSize.js';
+import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 
@@ -174,9 +173,6 @@ export class ModelRegistry {
       policy = createPolicy(id, options as never);
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
-    }
-    if (isReplicaStore(this.ctx.store) && replicaBatchSize(id, policy.config) === null) {
-      throw notReplicable(id);
     }
     if (existing !== null) {
       this.compare(existing, id, policy.config, settings);

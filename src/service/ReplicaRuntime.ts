@@ -9,11 +9,23 @@
  *   Staleness: the public matrix A lags by the rewards pending since the last release (< one batch),
  *   the released statistics by at most `versionCheckMs` plus one snapshot read.
  * - **Rewards** are stored as pending in a plain transaction (durable when acknowledged). When at
- *   least a batch is pending, the replica calls `releaseBatch`: under the model row lock it restores
- *   the last released snapshot, replays exactly the oldest batch through the policy, checks that
- *   this made exactly one release (none for non-private policies, whose batch is 1), and commits the
- *   new snapshot, the ledger row and the deletion of those raw rewards together. A replica that
- *   finds the batch gone (another one released it) writes nothing and refreshes its view.
+ *   least a release unit is pending (replicaReleaseUnit.ts), the replica calls `releaseBatch`: under
+ *   the model row lock it restores the last released snapshot, replays exactly the oldest unit
+ *   through the policy, and commits the new snapshot, the ledger row and the deletion of those raw
+ *   rewards together. A batched private policy must make exactly one release per batch (none for a
+ *   non-private policy, whose unit is 1); a policy with **serialised learning** (JDP-LinUCB,
+ *   zCDP-Episodic, DGS-LinUCB, AdaC-OFUL-zCDP, RarelySwitching-zCDP) takes one reward per step and
+ *   its ledger row records what the policy itself released in that step (0, 1 or more). So the
+ *   model version counts steps, not only privacy releases. A replica that finds the unit gone
+ *   (another one released it) writes nothing and refreshes its view.
+ * - **Decisions that release** (DGS-LinUCB: a select after new data releases a noisy estimate) are
+ *   serialised too (`decideSerialised`): under the model row lock, from the latest step, committed
+ *   with the release they made. No replica ever selects from its view for such a policy.
+ * - **Horizon-bounded policies** (JDP-LinUCB, zCDP-Episodic, DGS-LinUCB) count learned rounds in the
+ *   shared database: the reward that would exceed the horizon is refused there (409
+ *   horizon_exhausted), atomically across replicas; afterwards decisions come from `decideFrozen`.
+ * - Every policy here is restored with `restoreFromStore`: a fresh policy from the database's latest
+ *   snapshot, whose lineage the database (not the process) serialises.
  * - A computed release is installed as the view only after its COMMIT returned; when the outcome is
  *   unknown (an error), it is dropped and the view is reloaded from the database.
  *
@@ -23,8 +35,9 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
-import { createPolicy, policyInfo } from '../policies/index.js';
-import type { ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
+import { policyInfo } from '../policies/index.js';
+import { restoreFromStore } from '../policies/restoreFromStore.js';
+import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
 import type {
   LedgerResponse,
   ModelStatus,
@@ -34,10 +47,11 @@ import type {
   RewardResponse,
 } from './apiTypes.js';
 import { clipToUnit } from './clipToUnit.js';
+import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
-import { decide, observe } from './policyDriver.js';
+import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
-import { replicaBatchSize } from './replicaBatchSize.js';
+import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 
@@ -53,15 +67,6 @@ export interface ReplicaOptions {
   readonly versionCheckMs: number;
 }
 
-/** The 400 answer for a policy that replicas cannot serve. */
-export function notReplicable(id: string): ServiceError {
-  return new ServiceError(
-    400,
-    'policy_not_supported_on_replicas',
-    `policy '${id}' cannot be served from a shared PostgreSQL database: its releases are not one per fixed batch of rewards (supported there: adaprivate-ts, adaprivate-ucb, adaprivate-ts-amp, adaprivate-ts-adaptive, linucb, lints; use SQLite for the others).`,
-  );
-}
-
 export class ReplicaRuntime implements ServedModel {
   readonly row: ModelRow;
   private readonly ctx: RuntimeContext;
@@ -69,7 +74,15 @@ export class ReplicaRuntime implements ServedModel {
   private readonly options: ReplicaOptions;
   private readonly id: PolicyId;
   private readonly isPrivate: boolean;
+  /** Rewards per release transaction (replicaReleaseUnit.ts). */
   private readonly batch: number;
+  /** Serialised learning: one reward per step, the ledger row records what the step released. */
+  private readonly serialised: boolean;
+  /** Decisions may release (DGS-LinUCB): they go through `decideSerialised`. */
+  private readonly atSelect: boolean;
+  /** The policy stops learning at `horizon` rounds, counted in the database. */
+  private readonly bounded: boolean;
+  private readonly horizon: number;
   private readonly dim: number;
   private view: Policy;
   private version: number;
@@ -86,7 +99,7 @@ export class ReplicaRuntime implements ServedModel {
     row: ModelRow,
     view: Policy,
     version: number,
-    batch: number,
+    unit: { readonly unit: number; readonly serialised: boolean },
     store: ReplicaStore,
     ctx: RuntimeContext,
     options: ReplicaOptions,
@@ -94,12 +107,17 @@ export class ReplicaRuntime implements ServedModel {
     this.row = row;
     this.view = view;
     this.version = version;
-    this.batch = batch;
+    this.batch = unit.unit;
+    this.serialised = unit.serialised;
     this.store = store;
     this.ctx = ctx;
     this.options = options;
     this.id = row.policy as PolicyId;
-    this.isPrivate = policyInfo(this.id).isPrivate;
+    const info = policyInfo(this.id);
+    this.isPrivate = info.isPrivate;
+    this.atSelect = info.releasesAtSelect;
+    this.bounded = boundedByHorizon(this.id);
+    this.horizon = view.config.horizon as number;
     this.dim = view.config.dim as number;
     this.lastCheck = performance.now();
   }
@@ -119,15 +137,13 @@ export class ReplicaRuntime implements ServedModel {
     const state = await store.releasedState(name);
     if (state === null) return null;
     const id = row.policy as PolicyId;
-    const view: Policy = createPolicy(id, row.options as never);
-    const batch = replicaBatchSize(id, view.config as Readonly<Record<string, unknown>>);
-    if (batch === null) throw notReplicable(id);
-    view.restore(JSON.parse(state.snapshot));
+    const view: Policy = restoreFromStore(id, row.options as never, JSON.parse(state.snapshot));
+    const unit = replicaReleaseUnit(id, view.config as Readonly<Record<string, unknown>>);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
       view,
       state.version,
-      batch,
+      unit,
       store,
       ctx,
       options,
@@ -183,29 +199,46 @@ export class ReplicaRuntime implements ServedModel {
     return run;
   }
 
+  /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
+  private fromStore(snapshot: string): Policy {
+    return restoreFromStore(this.id, this.row.options as never, JSON.parse(snapshot));
+  }
+
   private install(snapshot: string, version: number): void {
-    const p: Policy = createPolicy(this.id, this.row.options as never);
-    p.restore(JSON.parse(snapshot));
-    this.view = p;
+    this.view = this.fromStore(snapshot);
     this.version = version;
   }
 
-  /** Decides from the view and stores the decision before answering. */
-  async rank(req: RankRequest): Promise<RankResponse> {
+  /** True while a policy at `rounds` learned rounds may learn (bounded ones stop at the horizon). */
+  private learnsAt(rounds: number): boolean {
+    return !(this.bounded && rounds >= this.horizon);
+  }
+
+  /**
+   * Decides with `p` (a round, or without one past the horizon); returns the decision and the
+   * clipped candidate vectors it adds to the stored decisions.
+   */
+  private decideWith(p: Policy, feats: Float64Array, k: number): { dec: DriverDecision; clipped: number } {
+    const samples = this.row.settings.probabilitySamples;
+    if (!this.learnsAt(p.roundsLearned)) {
+      return { dec: decideFrozen(p, feats, k, samples), clipped: countClipped(feats, k, this.dim) };
+    }
+    const before = p.clippedCount;
+    const dec = decide(p, feats, k, samples);
+    return { dec, clipped: p.clippedCount - before };
+  }
+
+  private decisionRow(
+    req: RankRequest,
+    eventId: string,
+    feats: Float64Array,
+    dec: DriverDecision,
+    version: number,
+  ): DecisionRow {
     const d = this.dim;
-    const k = req.arms.length;
-    const feats = rankFeatures(req, d, this.row.name);
-    await this.fresh();
-    const view = this.view;
-    const version = this.version;
-    const clippedBefore = view.clippedCount;
-    const dec = decide(view, feats, k, this.row.settings.probabilitySamples);
-    this.clipped += view.clippedCount - clippedBefore;
     const chosenFeatures = new Float64Array(d);
     clipToUnit(feats, dec.arm * d, d, chosenFeatures);
-    const eventId = req.eventId ?? randomUUID();
-    const probabilities = Array.from(dec.probabilities);
-    const ok = await this.store.insertDecision({
+    return {
       model: this.row.name,
       eventId,
       seq: 0,
@@ -215,29 +248,112 @@ export class ReplicaRuntime implements ServedModel {
       dim: d,
       chosen: dec.arm,
       chosenFeatures,
-      probabilities,
+      probabilities: Array.from(dec.probabilities),
       modelVersion: version,
       rewardState: 'none',
       reward: null,
       rewardSource: null,
       release: null,
-    });
-    if (!ok) {
-      throw new ServiceError(
-        409,
-        'event_exists',
-        `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
-      );
+    };
+  }
+
+  private eventExists(eventId: string): ServiceError {
+    return new ServiceError(
+      409,
+      'event_exists',
+      `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
+    );
+  }
+
+  /** Decides from the view (or, for a policy whose select releases, serialised) and stores the decision before answering. */
+  async rank(req: RankRequest): Promise<RankResponse> {
+    const k = req.arms.length;
+    const feats = rankFeatures(req, this.dim, this.row.name);
+    const eventId = req.eventId ?? randomUUID();
+    let row: DecisionRow;
+    let samples: number;
+    if (this.atSelect) {
+      const r = await this.rankSerialised(req, eventId, feats, k);
+      row = r.row;
+      samples = r.samples;
+    } else {
+      await this.fresh();
+      const { dec, clipped } = this.decideWith(this.view, feats, k);
+      row = this.decisionRow(req, eventId, feats, dec, this.version);
+      samples = dec.samples;
+      if (!(await this.store.insertDecision(row))) throw this.eventExists(eventId);
+      this.clipped += clipped;
     }
     this.ctx.metrics.decisions.inc({ model: this.row.name });
     return {
       eventId,
-      chosen: dec.arm,
-      chosenId: req.arms[dec.arm]!.id,
-      probabilities,
-      probabilitySamples: dec.samples,
-      modelVersion: version,
+      chosen: row.chosen,
+      chosenId: req.arms[row.chosen]!.id,
+      probabilities: row.probabilities as number[],
+      probabilitySamples: samples,
+      modelVersion: row.modelVersion,
     };
+  }
+
+  /**
+   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning: under
+   * the model row lock, a fresh policy from the latest step decides; when that released, the new
+   * snapshot and its ledger row commit with the decision (version + 1), and become the view.
+   */
+  private async rankSerialised(
+    req: RankRequest,
+    eventId: string,
+    feats: Float64Array,
+    k: number,
+  ): Promise<{ row: DecisionRow; samples: number }> {
+    let computed: Policy | null = null;
+    let row: DecisionRow | null = null;
+    let samples = 0;
+    let clipped = 0;
+    let out: Awaited<ReturnType<ReplicaStore['decideSerialised']>>;
+    try {
+      out = await this.store.decideSerialised(this.row.name, this.ctx.now(), (state) => {
+        const p = this.fromStore(state.snapshot);
+        const before = p.privacy().releases;
+        const r = this.decideWith(p, feats, k);
+        const spent = p.privacy();
+        const made = spent.releases - before;
+        const version = made > 0 ? state.version + 1 : state.version;
+        row = this.decisionRow(req, eventId, feats, r.dec, version);
+        samples = r.dec.samples;
+        clipped = r.clipped;
+        let release: ReleaseInput | null = null;
+        if (made > 0) {
+          computed = p;
+          release = {
+            version,
+            snapshot: JSON.stringify(p.snapshot()),
+            spent: { ...spent },
+            releases: made,
+            rounds: state.rounds,
+          };
+        }
+        return { decision: row, release };
+      });
+    } catch (err) {
+      // outcome unknown: never decide from the computed release; reload what the database has
+      this.lastCheck = Number.NEGATIVE_INFINITY;
+      throw err;
+    }
+    if (out === null) {
+      throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
+    }
+    if (!out.inserted || row === null) throw this.eventExists(eventId);
+    this.clipped += clipped;
+    const p = computed as Policy | null;
+    if (out.release !== null && p !== null) {
+      if (out.release.version > this.version) {
+        this.view = p;
+        this.version = out.release.version;
+      }
+      this.ctx.metrics.releases.inc({ model: this.row.name });
+    }
+    return { row, samples };
   }
 
   /** Stores the reward of `eventId` as pending (durable before this resolves); releases a full batch. */
@@ -279,6 +395,14 @@ export class ReplicaRuntime implements ServedModel {
         `eventId '${eventId}' has no decision in model '${name}'.`,
       );
     }
+    if (outcome === 'horizon-exhausted') {
+      throw this.refused(
+        'not_learning',
+        409,
+        'horizon_exhausted',
+        `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
+      );
+    }
     this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
     // The reward is durable and pending: it is acknowledged even when the release fails (a lost
     // connection, a conflict); the batch stays pending and the next reward or restart releases it.
@@ -297,14 +421,17 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   private record(eventId: string, reward: number, source: 'given' | 'default') {
-    return this.store.recordPending({
-      model: this.row.name,
-      eventId,
-      reward,
-      time: this.ctx.now(),
-      source,
-      logReward: this.row.settings.logRewards,
-    });
+    return this.store.recordPending(
+      {
+        model: this.row.name,
+        eventId,
+        reward,
+        time: this.ctx.now(),
+        source,
+        logReward: this.row.settings.logRewards,
+      },
+      this.bounded ? this.horizon : null,
+    );
   }
 
   /** Gives the default reward to decisions whose window has closed (another replica may have). */
@@ -318,7 +445,9 @@ export class ReplicaRuntime implements ServedModel {
     const rows = await this.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
     let recorded = 0;
     for (const r of rows) {
-      if ((await this.record(r.eventId, def, 'default')).outcome !== 'recorded') continue; // another replica
+      const outcome = (await this.record(r.eventId, def, 'default')).outcome;
+      if (outcome === 'horizon-exhausted') break;
+      if (outcome !== 'recorded') continue; // another replica
       recorded++;
       this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }
@@ -326,14 +455,16 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
-   * Releases every full batch pending (one release of this model at a time in this replica). True
-   * when this call committed at least one release.
+   * Releases every full unit pending (one release of this model at a time in this replica). True
+   * when this call committed at least one release: a batch (a step of a non-private policy), or, with
+   * serialised learning, a step in which the policy released.
    */
   releaseDue(): Promise<boolean> {
     const run = this.releases.then(async () => {
       let released = false;
       while ((await this.store.pendingCount(this.row.name)) >= this.batch) {
-        if (await this.releaseOne()) released = true;
+        const made = await this.releaseOne();
+        if (made !== null && (!this.serialised || made > 0)) released = true;
       }
       return released;
     });
@@ -341,18 +472,23 @@ export class ReplicaRuntime implements ServedModel {
     return run;
   }
 
-  /** One `releaseBatch`; installs the computed release as the view only once it has committed. */
-  private async releaseOne(): Promise<boolean> {
+  /**
+   * One `releaseBatch`; installs the computed release as the view only once it has committed.
+   * Returns the privacy releases the committed step made, or null when this replica committed none.
+   */
+  private async releaseOne(): Promise<number | null> {
     let computed: Policy | null = null;
     const compute = (state: ModelState): ReleaseInput => {
-      const p: Policy = createPolicy(this.id, this.row.options as never);
-      p.restore(JSON.parse(state.snapshot));
+      const p = this.fromStore(state.snapshot);
       const before = p.privacy().releases;
       for (const r of state.pending) observe(p, r.features, r.reward);
       const spent = p.privacy();
+      // the ledger row records exactly what the policy made: for a batched policy that is one
+      // release per batch (none when non-private), checked; with serialised learning, whatever the
+      // policy itself released in this step
       const made = spent.releases - before;
       const expected = this.isPrivate ? 1 : 0;
-      if (made !== expected) {
+      if (!this.serialised && made !== expected) {
         throw new Error(
           `model '${this.row.name}': replaying a batch of ${state.pending.length} rewards made ${made} releases, expected ${expected}; nothing was committed.`,
         );
@@ -377,14 +513,14 @@ export class ReplicaRuntime implements ServedModel {
     const p = computed as Policy | null;
     if (row === null || p === null) {
       await this.refresh(); // another replica released this batch
-      return false;
+      return null;
     }
     if (row.version > this.version) {
       this.view = p;
       this.version = row.version;
     }
     this.ctx.metrics.releases.inc({ model: this.row.name });
-    return true;
+    return row.releases;
   }
 
   private privacyView(): PrivacyView {
@@ -405,10 +541,20 @@ export class ReplicaRuntime implements ServedModel {
     await this.fresh(true);
     const c = await this.store.counts(this.row.name);
     const cfg = this.view.config as Readonly<Record<string, unknown>>;
-    const horizon = cfg.horizon as number;
-    const note = this.isPrivate
-      ? 'each reward enters one release (parallel composition): the guarantee does not grow with more rounds.'
-      : 'non-private policy: no privacy guarantee.';
+    const horizon = this.horizon;
+    const rounds = c.releasedRewards + c.pendingRewards;
+    const learning = this.learnsAt(rounds);
+    const roundsLeft = this.bounded ? Math.max(0, horizon - rounds) : null;
+    let note: string;
+    if (!this.isPrivate) note = 'non-private policy: no privacy guarantee.';
+    else if (this.bounded) {
+      note = learning
+        ? `the guarantee is calibrated for horizon = ${horizon} learned rounds; ${roundsLeft} left.`
+        : `horizon of ${horizon} rounds used: the model decides from its last release and learns no more (rewards get 409 horizon_exhausted).`;
+    } else {
+      note =
+        'each reward enters one release (parallel composition): the guarantee does not grow with more rounds.';
+    }
     return {
       name: this.row.name,
       policy: this.row.policy,
@@ -416,7 +562,7 @@ export class ReplicaRuntime implements ServedModel {
       settings: this.row.settings,
       createdAt: new Date(this.row.createdAt).toISOString(),
       modelVersion: this.version,
-      rounds: c.releasedRewards + c.pendingRewards,
+      rounds,
       decisions: c.decisions,
       pendingRewards: c.pendingRewards,
       releasedRewards: c.releasedRewards,
@@ -424,16 +570,16 @@ export class ReplicaRuntime implements ServedModel {
       batchesReleased: this.version,
       privacy: this.privacyView(),
       budget: {
-        boundedByHorizon: false,
+        boundedByHorizon: this.bounded,
         horizon,
-        roundsLeft: null,
+        roundsLeft,
         target: this.isPrivate
           ? {
               epsilon: typeof cfg.epsilon === 'number' ? cfg.epsilon : null,
               delta: typeof cfg.delta === 'number' ? cfg.delta : null,
             }
           : null,
-        learning: true,
+        learning,
         note,
       },
       clippedFeatures: this.clipped,

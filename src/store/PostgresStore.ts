@@ -24,7 +24,14 @@ import {
   toModel,
 } from './dbRows.js';
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type { ComputeRelease, PendingOutcome, ReleasedState, ReplicaStore } from './ReplicaStore.js';
+import type {
+  ComputeDecision,
+  ComputeRelease,
+  PendingOutcome,
+  ReleasedState,
+  ReplicaStore,
+  SerialisedDecision,
+} from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type { ExportOptions, ModelCounts, ModelState, RecordRewardOutcome, RewardInput } from './Store.js';
@@ -86,6 +93,22 @@ function newPool(connectionString: string, max: number): pg.Pool {
   // through the pool gets a fresh connection or a clear error.
   pool.on('error', () => {});
   return pool;
+}
+
+/** The parameters of the decision INSERT ($1 .. $10), in column order. */
+function decisionParams(row: DecisionRow): unknown[] {
+  return [
+    row.model,
+    row.eventId,
+    row.time,
+    JSON.stringify(row.armIds),
+    float64ToBlob(row.features),
+    row.dim,
+    row.chosen,
+    float64ToBlob(row.chosenFeatures),
+    JSON.stringify(row.probabilities),
+    row.modelVersion,
+  ];
 }
 
 /** Reads the schema version (0 when the database has no adaprivate tables). */
@@ -470,9 +493,48 @@ export class PostgresStore implements ReplicaStore {
    * decision rewarded only if it has no reward yet (a concurrent second reward waits for the row
    * and then finds it rewarded), inserts the raw reward with the chosen features, and counts the
    * model's pending rewards including this one.
+   *
+   * With a `horizon` (horizon-bounded policies), one transaction that first locks the model row (as
+   * a release does), so that the learned rounds of the last release plus the pending rewards are
+   * counted with no other reward or release in between; at the horizon it writes nothing and
+   * answers 'horizon-exhausted' (after the event's own 'unknown-event' or 'duplicate').
    */
-  async recordPending(input: RewardInput): Promise<PendingOutcome> {
-    const r = await this.pool.query<{ inserted: number; pending: number; found: number }>(
+  async recordPending(input: RewardInput, horizon: number | null = null): Promise<PendingOutcome> {
+    if (horizon === null) return this.pendingStatement(this.pool, input);
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const m = await client.query<{ rounds: number }>(
+        'SELECT rounds FROM models WHERE name = $1 FOR UPDATE',
+        [input.model],
+      );
+      const c = await client.query<{ state: number | null; pending: number }>(
+        `SELECT (SELECT reward_state FROM decisions WHERE model = $1 AND event_id = $2) AS state,
+                (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending`,
+        [input.model, input.eventId],
+      );
+      const row = c.rows[0]!;
+      let out: PendingOutcome | null = null;
+      if (m.rows[0] === undefined || row.state === null)
+        out = { outcome: 'unknown-event', pending: row.pending };
+      else if (row.state !== STATE_CODE.none) out = { outcome: 'duplicate', pending: row.pending };
+      else if (m.rows[0].rounds + row.pending >= horizon) {
+        out = { outcome: 'horizon-exhausted', pending: row.pending };
+      }
+      if (out === null) out = await this.pendingStatement(client, input);
+      await client.query(out.outcome === 'recorded' ? 'COMMIT' : 'ROLLBACK');
+      return out;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The statement of {@link recordPending}, on the pool or inside the caller's transaction. */
+  private async pendingStatement(db: pg.Pool | pg.PoolClient, input: RewardInput): Promise<PendingOutcome> {
+    const r = await db.query<{ inserted: number; pending: number; found: number }>(
       `WITH d AS (
          UPDATE decisions SET reward_state = 1, reward = $4, reward_source = $5
          WHERE model = $1 AND event_id = $2 AND reward_state = 0
@@ -491,6 +553,69 @@ export class PostgresStore implements ReplicaStore {
     // the count's snapshot is the statement's: it does not see the row inserted by `ins`
     if (row.inserted === 1) return { outcome: 'recorded', pending: row.pending + 1 };
     return { outcome: row.found === 0 ? 'unknown-event' : 'duplicate', pending: row.pending };
+  }
+
+  /**
+   * A decision serialised with the model's learning (DGS-LinUCB, whose select after new data
+   * releases): under the model row lock, `compute` decides from the last released state; the
+   * decision row and, when it released, the new snapshot, the ledger row (0 rewards) and the version
+   * + 1 commit together. When the event id exists, nothing is written: the release computed for it
+   * is rolled back with it and its noise never leaves the process.
+   */
+  async decideSerialised(
+    model: string,
+    time: number,
+    compute: ComputeDecision,
+  ): Promise<SerialisedDecision | null> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
+        'SELECT version, rounds, snapshot FROM models WHERE name = $1 FOR UPDATE',
+        [model],
+      );
+      const cur = m.rows[0];
+      if (cur === undefined) {
+        await client.query('ROLLBACK');
+        return null;
+      }
+      const out = await compute({ version: cur.version, rounds: cur.rounds, snapshot: cur.snapshot });
+      const ins = await client.query(
+        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
+        decisionParams(out.decision),
+      );
+      if (ins.rowCount !== 1) {
+        await client.query('ROLLBACK');
+        return { inserted: false, release: null };
+      }
+      let release: LedgerRow | null = null;
+      const r = out.release;
+      if (r !== null) {
+        if (r.version !== cur.version + 1) {
+          throw new StoreConflictError(
+            `release version ${r.version} of model '${model}' does not follow the stored version ${cur.version}.`,
+          );
+        }
+        await this.commitRelease(client, model, r, time, []);
+        release = {
+          model,
+          version: r.version,
+          time,
+          releases: r.releases,
+          rounds: r.rounds,
+          rewards: 0,
+          spent: r.spent,
+        };
+      }
+      await client.query('COMMIT');
+      return { inserted: true, release };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
   }
 
   /** The last released state of a model (version, rounds, snapshot; no raw reward), or null. */

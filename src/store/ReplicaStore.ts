@@ -4,7 +4,7 @@
  * release notifications a replica refreshes its decision view from (docs/serving.md, "Several
  * replicas").
  */
-import type { LedgerRow, ReleaseInput } from './rows.js';
+import type { DecisionRow, LedgerRow, ReleaseInput } from './rows.js';
 import type { ModelState, RecordRewardOutcome, RewardInput, Store } from './Store.js';
 
 /**
@@ -24,18 +24,44 @@ export interface ReleasedState {
   readonly snapshot: string;
 }
 
-/** What {@link ReplicaStore.recordPending} did, and the model's pending rewards after it. */
+/**
+ * What {@link ReplicaStore.recordPending} did, and the model's pending rewards after it.
+ * 'horizon-exhausted': the model has learned (released + pending) its horizon; nothing was written.
+ */
 export interface PendingOutcome {
-  readonly outcome: RecordRewardOutcome;
+  readonly outcome: RecordRewardOutcome | 'horizon-exhausted';
   readonly pending: number;
+}
+
+/**
+ * Computes a decision from the locked state (see {@link ReplicaStore.decideSerialised}): the
+ * decision row to store and, when deciding released (DGS-LinUCB's estimate after new data), that
+ * release (version = stored + 1, no rewards). Runs while the model row is locked: keep it short and
+ * free of I/O.
+ */
+export type ComputeDecision = (
+  state: ReleasedState,
+) =>
+  | { readonly decision: DecisionRow; readonly release: ReleaseInput | null }
+  | Promise<{ readonly decision: DecisionRow; readonly release: ReleaseInput | null }>;
+
+/** What {@link ReplicaStore.decideSerialised} committed. */
+export interface SerialisedDecision {
+  /** False when the event id already had a decision: nothing was written (nor released). */
+  readonly inserted: boolean;
+  /** The ledger row of the release made by the decision, or null. */
+  readonly release: LedgerRow | null;
 }
 
 export interface ReplicaStore extends Store {
   /**
    * `recordReward(input, null)` and `pendingCount` in one round trip: stores the reward as pending
-   * (nothing written unless the outcome is 'recorded') and returns the pending count after it.
+   * (nothing written unless the outcome is 'recorded') and returns the pending count after it. With a
+   * `horizon` (a horizon-bounded policy), refuses with 'horizon-exhausted' when the model's learned
+   * rounds plus its pending rewards already reach it, atomically with the insert (under the model
+   * row lock), so replicas together never accept more than `horizon` rewards.
    */
-  recordPending(input: RewardInput): Promise<PendingOutcome>;
+  recordPending(input: RewardInput, horizon?: number | null): Promise<PendingOutcome>;
   /**
    * Releases the oldest `batchSize` pending rewards of `model` once across all replicas (row lock +
    * re-check); null when fewer are pending or another replica released them first.
@@ -46,6 +72,14 @@ export interface ReplicaStore extends Store {
     time: number,
     compute: ComputeRelease,
   ): Promise<LedgerRow | null>;
+  /**
+   * A decision serialised with the model's learning (policies whose select can release): locks the
+   * model row, hands the last released state to `compute`, and commits the decision row together
+   * with the release it made, if any (new snapshot, ledger row of 0 rewards, version + 1). Nothing is
+   * written when the event id exists. Null when the model does not exist. Throws
+   * {@link StoreConflictError} when the release's version is not the stored version + 1.
+   */
+  decideSerialised(model: string, time: number, compute: ComputeDecision): Promise<SerialisedDecision | null>;
   /** The committed version of `model` (a cheap check), or null when it does not exist. */
   modelVersion(model: string): Promise<number | null>;
   /** The last released state of `model` (never the raw rewards), or null when it does not exist. */
@@ -69,6 +103,7 @@ export function isReplicaStore(store: Store): store is ReplicaStore {
   const s = store as Partial<ReplicaStore>;
   return (
     typeof s.releaseBatch === 'function' &&
+    typeof s.decideSerialised === 'function' &&
     typeof s.recordPending === 'function' &&
     typeof s.releasedState === 'function' &&
     typeof s.pendingCount === 'function' &&

@@ -9,11 +9,13 @@ export {
   RELEASE_CHANNEL,
 } from './PostgresStore.js';
 export {
+  type ComputeDecision,
   type ComputeRelease,
   isReplicaStore,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
+  type SerialisedDecision,
 } from './ReplicaStore.js';
 export { redactDbUrl } from './redactDbUrl.js';
 export type {

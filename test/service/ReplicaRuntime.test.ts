@@ -1,6 +1,8 @@
 // Two service replicas (createServer in this process) on one PostgreSQL database: rewards through
 // either one are released exactly once, a replica picks up the other's releases by notification,
-// and both report the same ledger and guarantee.
+// and both report the same ledger and guarantee. Policies whose releases are not one per fixed batch
+// learn one reward per step (serialised learning), DGS-LinUCB's releasing decisions included, and
+// horizon-bounded ones stop at their horizon counted in the shared database.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { PostgresStore } from '../../src/store/index.js';
@@ -132,26 +134,229 @@ test('non-private policies: every reward is committed as its own batch (0 privac
   }
 });
 
-test('policies that do not release once per fixed batch are refused on PostgreSQL with 400', async () => {
+/** The policies learned one reward per step on replicas (replicaReleaseUnit.ts). */
+const SERIALISED = [
+  'jdp-linucb',
+  'zcdp-episodic',
+  'dgs-linucb',
+  'adac-oful-zcdp',
+  'rarely-switching-zcdp',
+] as const;
+
+const ARMS3 = [
+  { id: 'a', features: [0.6, 0.8] },
+  { id: 'b', features: [0, 1] },
+  { id: 'c', features: [1, 0] },
+];
+
+for (const policy of SERIALISED) {
+  test(`${policy}: serialised learning through two replicas: ledger releases = the policy's own, versions 1..V, each reward once`, async () => {
+    const [a, b] = await twoReplicas();
+    try {
+      const spec = { policy, options: { dim: 2, horizon: 40, epsilon: 1, seed: 5 } };
+      await a.client.createModel('s', spec);
+      assert.equal((await b.client.createModel('s', spec)).created, false);
+      const n = 14;
+      let released = 0;
+      // sequential rounds, decided and rewarded through alternating replicas
+      for (let i = 0; i < n / 2; i++) {
+        const [decider, rewarder] = i % 2 === 0 ? [a, b] : [b, a];
+        const d = await decider.client.rank('s', { arms: ARMS3 });
+        const r = await rewarder.client.reward('s', { eventId: d.eventId, reward: (i % 3) / 2 });
+        assert.equal(r.status, 'recorded');
+        if (r.released) released++;
+      }
+      // then concurrent decisions and rewards through both replicas (the database serialises them)
+      const ds = await Promise.all(
+        Array.from({ length: n / 2 }, (_, i) => (i % 2 === 0 ? a : b).client.rank('s', { arms: ARMS3 })),
+      );
+      const rs = await Promise.all(
+        ds.map((d, i) => (i % 2 === 0 ? b : a).client.reward('s', { eventId: d.eventId, reward: i % 2 })),
+      );
+      assert.ok(rs.every((r) => r.status === 'recorded'));
+      const ledger = await a.client.ledger('s');
+      assert.deepEqual(ledger, await b.client.ledger('s'), 'one ledger, read by both replicas');
+      const rows = ledger.releases;
+      assert.deepEqual(
+        rows.map((e) => e.version),
+        rows.map((_, i) => i + 1),
+        'versions 1..V without gaps',
+      );
+      const steps = rows.filter((e) => e.rewards > 0);
+      assert.equal(steps.length, n, 'one step per reward');
+      assert.ok(
+        steps.every((e) => e.rewards === 1),
+        'each step consumes exactly one reward',
+      );
+      assert.deepEqual(
+        steps.map((e) => e.rounds),
+        steps.map((_, i) => i + 1),
+        'rounds advance by one per step',
+      );
+      const sum = rows.reduce((acc, e) => acc + e.releases, 0);
+      for (const t of [a, b]) {
+        const s = await t.client.status('s');
+        assert.equal(s.privacy.releases, sum, "sum of the ledger rows' releases = the policy's own count");
+        assert.equal(s.modelVersion, rows.length, 'the version counts steps');
+        assert.equal(s.releasedRewards, n);
+        assert.equal(s.pendingRewards, 0);
+        assert.equal(s.rounds, n);
+        assert.equal(s.budget.learning, true);
+      }
+      assert.ok(sum > 0, 'the policy released');
+      assert.ok(released <= n / 2);
+      // a private policy's last ledger row carries the guarantee the replicas report
+      assert.deepEqual(rows.at(-1)!.spent.epsilon, (await a.client.status('s')).privacy.epsilon);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+}
+
+test('zcdp-episodic and rarely-switching-zcdp: a step records 0 releases when the policy released none (not one per reward)', async () => {
   const [a, b] = await twoReplicas();
   try {
-    for (const policy of [
-      'jdp-linucb',
-      'zcdp-episodic',
-      'dgs-linucb',
-      'adac-oful-zcdp',
-      'rarely-switching-zcdp',
-    ]) {
-      const r = await a.raw('PUT', `/v1/models/${policy}`, {
-        policy,
-        options: { dim: 2, horizon: 10, epsilon: 1 },
-      });
-      assert.equal(r.status, 400, policy);
-      assert.equal(r.body.code, 'policy_not_supported_on_replicas');
-      assert.match(r.body.message, new RegExp(`policy '${policy}' cannot be served`));
+    for (const policy of ['zcdp-episodic', 'rarely-switching-zcdp']) {
+      await a.client.createModel(policy, { policy, options: { dim: 2, horizon: 64, epsilon: 1, seed: 2 } });
+      for (let i = 0; i < 12; i++) {
+        const d = await (i % 2 === 0 ? a : b).client.rank(policy, { arms: ARMS3 });
+        await (i % 2 === 0 ? b : a).client.reward(policy, { eventId: d.eventId, reward: 1 });
+      }
+      const rows = (await b.client.ledger(policy)).releases;
+      assert.equal(rows.length, 12, policy);
+      assert.ok(
+        rows.some((e) => e.releases === 0),
+        `${policy}: ${rows.map((e) => e.releases)}`,
+      );
+      const sum = rows.reduce((acc, e) => acc + e.releases, 0);
+      assert.ok(sum < 12, `${policy}: fewer releases than steps`);
+      assert.equal((await a.client.status(policy)).privacy.releases, sum, policy);
     }
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+test('dgs-linucb: a decision after new data releases (a ledger row of 0 rewards committed with the decision); one without new data does not', async () => {
+  const [a, b] = await twoReplicas();
+  try {
+    await a.client.createModel('g', {
+      policy: 'dgs-linucb',
+      options: { dim: 2, horizon: 50, epsilon: 1, seed: 4 },
+    });
+    const d1 = await a.client.rank('g', { arms: ARMS3 }); // no data yet: nothing to release
+    assert.equal(d1.modelVersion, 0);
+    assert.deepEqual((await a.client.ledger('g')).releases, []);
+    const r = await b.client.reward('g', { eventId: d1.eventId, reward: 1 });
+    assert.equal(r.modelVersion, 1, 'the step of the reward');
+    assert.equal(r.released, false, 'observe alone releases nothing for DGS-LinUCB');
+    const d2 = await b.client.rank('g', { arms: ARMS3 }); // new data since the last release
+    assert.equal(d2.modelVersion, 2, 'the decision is made from the estimate it released');
+    const d3 = await a.client.rank('g', { arms: ARMS3 }); // no new data: the same estimate
+    assert.equal(d3.modelVersion, 2);
+    const rows = (await a.client.ledger('g')).releases;
+    assert.deepEqual(
+      rows.map((e) => [e.version, e.rewards, e.releases, e.rounds]),
+      [
+        [1, 1, 0, 1],
+        [2, 0, 1, 1],
+      ],
+    );
+    for (const t of [a, b]) {
+      const s = await t.client.status('g');
+      assert.equal(s.privacy.releases, 1);
+      assert.equal(s.modelVersion, 2);
+      assert.equal(s.decisions, 3);
+    }
+    const exported = await a.client.exportDecisions('g');
+    assert.deepEqual(
+      exported.map((l) => l.modelVersion),
+      [0, 2, 2],
+    );
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+for (const policy of ['jdp-linucb', 'dgs-linucb'] as const) {
+  test(`${policy}: the horizon is counted in the database: of horizon + 1 concurrent rewards through two replicas exactly one gets 409 horizon_exhausted`, async () => {
+    const [a, b] = await twoReplicas();
+    try {
+      const horizon = 4;
+      await a.client.createModel('h', { policy, options: { dim: 2, horizon, epsilon: 1, seed: 7 } });
+      const ds = [];
+      for (let i = 0; i <= horizon; i++)
+        ds.push(await (i % 2 === 0 ? a : b).client.rank('h', { arms: ARMS3 }));
+      const outcomes = await Promise.all(
+        ds.map((d, i) =>
+          (i % 2 === 0 ? b : a).raw('POST', '/v1/models/h/rewards', { eventId: d.eventId, reward: 1 }),
+        ),
+      );
+      const statuses = outcomes.map((o) => o.status).sort();
+      assert.deepEqual(statuses, [200, 200, 200, 200, 409], JSON.stringify(outcomes.map((o) => o.body)));
+      assert.equal(outcomes.find((o) => o.status === 409)!.body.code, 'horizon_exhausted');
+      for (const t of [a, b]) {
+        const s = await t.client.status('h');
+        assert.equal(s.rounds, horizon);
+        assert.equal(s.releasedRewards, horizon);
+        assert.equal(s.budget.boundedByHorizon, true);
+        assert.equal(s.budget.roundsLeft, 0);
+        assert.equal(s.budget.learning, false);
+        assert.match(s.budget.note, /learns no more/);
+        // decisions go on (without a round), and a later reward is refused too
+        const d = await t.client.rank('h', { arms: ARMS3 });
+        assert.equal(d.probabilities.length, 3);
+        const late = await t.raw('POST', '/v1/models/h/rewards', { eventId: d.eventId, reward: 1 });
+        assert.deepEqual([late.status, late.body.code], [409, 'horizon_exhausted']);
+      }
+      const rows = (await a.client.ledger('h')).releases;
+      assert.equal(
+        rows.reduce((acc, e) => acc + e.rewards, 0),
+        horizon,
+        'exactly horizon rewards learned',
+      );
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+}
+
+test('a release rolled back in this process does not stop the replica: the next steps restore the committed snapshot (restoreFromStore)', async () => {
+  const url = await pg.createDatabase();
+  let failures = 1;
+  const store = await PostgresStore.open(url, {
+    beforeReleaseCommit: () => {
+      if (failures > 0) {
+        failures--;
+        throw new Error('test: the connection broke before COMMIT');
+      }
+    },
+  });
+  const t = await startTestServer({ store, versionCheckMs: 0 });
+  try {
+    // batch 1: every step is a release, so the rolled-back computation was ahead of the database
+    await t.client.createModel('r', {
+      policy: 'adaprivate-ts',
+      options: { dim: 2, horizon: 100, epsilon: 1, batchSize: 1, seed: 2 },
+    });
+    const d1 = await t.client.rank('r', { arms: ARMS });
+    const r1 = await t.client.reward('r', { eventId: d1.eventId, reward: 1 });
+    assert.deepEqual([r1.status, r1.released], ['recorded', false], 'acknowledged, its release rolled back');
+    assert.equal((await t.client.status('r')).pendingRewards, 1);
+    const d2 = await t.client.rank('r', { arms: ARMS });
+    assert.equal(d2.modelVersion, 0);
+    const r2 = await t.client.reward('r', { eventId: d2.eventId, reward: 0 });
+    assert.equal(r2.released, true);
+    assert.equal(r2.modelVersion, 2, 'both pending rewards released, one step each');
+    const s = await t.client.status('r');
+    assert.equal(s.privacy.releases, 2, 'the rolled-back release is not counted');
+    assert.equal(s.pendingRewards, 0);
+    assert.equal((await t.client.rank('r', { arms: ARMS })).modelVersion, 2);
+  } finally {
+    await t.close();
   }
 });

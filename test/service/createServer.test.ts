@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AdaPrivateClientError } from '../../src/client/index.js';
-import { startTestServer, TEST_KEY, type TestServer, testStore } from './testServer.js';
+import { startTestServer, TEST_KEY, type TestServer } from './testServer.js';
 
 const TS = { policy: 'adaprivate-ts', options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3, seed: 7 } };
 const ARMS = [
@@ -373,14 +373,6 @@ describe('decision service API', () => {
 
   test('a horizon-bounded policy stops learning at its horizon, keeps deciding, and says so', async () => {
     const dgs = { policy: 'dgs-linucb', options: { dim: 2, horizon: 3, epsilon: 1, seed: 1 } };
-    if (testStore.replicas === true) {
-      // replicas serve only policies that release once per fixed batch (docs/serving.md)
-      assert.deepEqual(await codeOf(t.client.createModel('h', dgs)), [
-        400,
-        'policy_not_supported_on_replicas',
-      ]);
-      return;
-    }
     await t.client.createModel('h', dgs);
     for (let i = 0; i < 3; i++) {
       const d = await t.client.rank('h', { arms: ARMS });

@@ -8,10 +8,8 @@ export const TEST_KEY = 'test-key-0123456789abcdef';
 /**
  * When `open` is set (test/service/createServer.postgres.test.ts sets it), test servers started
  * without an explicit `store` or `db` get their store from it: the same API tests on another engine.
- * `replicas`: that store is shared by replicas (PostgreSQL), which serve only policies that release
- * once per fixed batch.
  */
-export const testStore: { open?: () => Promise<Store>; replicas?: boolean } = {};
+export const testStore: { open?: () => Promise<Store> } = {};
 
 export interface TestServer {
   readonly server: AdaPrivateServer;

@@ -6,7 +6,7 @@ import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
 import { migratePostgres } from '../../src/store/PostgresStore.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
-import { createSumModel, sumRelease } from '../support/storeFixtures.js';
+import { createSumModel, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
 let server: PostgresServer;
@@ -260,6 +260,150 @@ test('PostgresStore.recordPending: one statement; recorded once under a race, du
     assert.equal(state?.pending[0]?.reward, 1, 'the first reward of e0 is kept');
     assert.equal((await a.getDecision('m', 'e0'))?.rewardState, 'pending');
     assert.equal((await a.releasedState('m'))?.version, 0);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('PostgresStore.recordPending with a horizon: released + pending rounds never exceed it across two stores racing', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  const b = await PostgresStore.open(url, { migrate: false });
+  try {
+    await createSumModel(a, 'm', 8);
+    assert.deepEqual(await a.recordPending(reward('m', 'e0', 1), 5), { outcome: 'recorded', pending: 1 });
+    assert.deepEqual(await b.recordPending(reward('m', 'e0', 1), 5), { outcome: 'duplicate', pending: 1 });
+    assert.deepEqual(await b.recordPending(reward('m', 'nope', 1), 5), {
+      outcome: 'unknown-event',
+      pending: 1,
+    });
+    // a release moves the pending reward into the model's rounds: still counted
+    assert.notEqual(await a.releaseBatch('m', 1, 2, sumRelease), null);
+    assert.equal((await a.releasedState('m'))?.rounds, 1);
+    const outcomes = await Promise.all(
+      ['e1', 'e2', 'e3', 'e4', 'e5', 'e6'].map((e, i) =>
+        (i % 2 === 0 ? a : b).recordPending(reward('m', e, 0), 5),
+      ),
+    );
+    assert.deepEqual(outcomes.map((o) => o.outcome).sort(), [
+      'horizon-exhausted',
+      'horizon-exhausted',
+      'recorded',
+      'recorded',
+      'recorded',
+      'recorded',
+    ]);
+    assert.equal(await a.pendingCount('m'), 4, '1 released + 4 pending = the horizon');
+    // a refused reward leaves its decision without a reward
+    const refused = ['e1', 'e2', 'e3', 'e4', 'e5', 'e6'].filter(
+      (_, i) => outcomes[i]!.outcome !== 'recorded',
+    );
+    for (const e of refused) assert.equal((await a.getDecision('m', e))?.rewardState, 'none', e);
+    // the event's own outcome comes first
+    assert.deepEqual(await a.recordPending(reward('m', 'e1', 0), 5), {
+      outcome: outcomes[0]!.outcome === 'recorded' ? 'duplicate' : 'horizon-exhausted',
+      pending: 4,
+    });
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('PostgresStore.decideSerialised: the decision and the release it made commit together; an existing event id writes neither', async () => {
+  const url = await server.createDatabase();
+  const store = await PostgresStore.open(url);
+  try {
+    await createSumModel(store, 'm', 0);
+    const release = (version: number): ReleaseInput => ({
+      version,
+      snapshot: JSON.stringify({ sum: 0, rounds: 0, estimate: version }),
+      spent: { releases: version },
+      releases: 1,
+      rounds: 0,
+    });
+    const seen: number[] = [];
+    const first = await store.decideSerialised('m', 7, (st) => {
+      seen.push(st.version);
+      return { decision: oneArmDecision('m', 'd1'), release: release(st.version + 1) };
+    });
+    assert.deepEqual(first, {
+      inserted: true,
+      release: {
+        model: 'm',
+        version: 1,
+        time: 7,
+        releases: 1,
+        rounds: 0,
+        rewards: 0,
+        spent: { releases: 1 },
+      },
+    });
+    assert.equal(await store.modelVersion('m'), 1);
+    assert.equal(
+      (await store.releasedState('m'))?.snapshot,
+      JSON.stringify({ sum: 0, rounds: 0, estimate: 1 }),
+    );
+    // no release: the decision only
+    assert.deepEqual(
+      await store.decideSerialised('m', 8, () => ({ decision: oneArmDecision('m', 'd2'), release: null })),
+      { inserted: true, release: null },
+    );
+    assert.equal(await store.modelVersion('m'), 1);
+    // an existing event id: the release computed with it is rolled back too
+    assert.deepEqual(
+      await store.decideSerialised('m', 9, (st) => ({
+        decision: oneArmDecision('m', 'd1'),
+        release: release(st.version + 1),
+      })),
+      { inserted: false, release: null },
+    );
+    assert.equal(await store.modelVersion('m'), 1);
+    // a release that does not follow the stored version: nothing written
+    await assert.rejects(
+      store.decideSerialised('m', 9, () => ({ decision: oneArmDecision('m', 'd3'), release: release(5) })),
+      StoreConflictError,
+    );
+    assert.equal(await store.getDecision('m', 'd3'), null);
+    assert.equal(await store.decideSerialised('nope', 1, () => assert.fail('no model, no compute')), null);
+    assert.deepEqual(
+      (await store.ledger('m')).map((r) => [r.version, r.rewards, r.releases]),
+      [[1, 0, 1]],
+    );
+    assert.equal((await store.counts('m')).decisions, 2);
+    assert.deepEqual(seen, [0]);
+  } finally {
+    await store.close();
+  }
+});
+
+test('PostgresStore.decideSerialised: decisions racing with releases of one model from two stores are serialised (versions 1..V once each)', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  const b = await PostgresStore.open(url, { migrate: false });
+  try {
+    await createSumModel(a, 'm', 0);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        (i % 2 === 0 ? a : b).decideSerialised('m', i, (st) => ({
+          decision: oneArmDecision('m', `d${i}`),
+          release: {
+            version: st.version + 1,
+            snapshot: JSON.stringify({ sum: 0, rounds: 0 }),
+            spent: { releases: st.version + 1 },
+            releases: 1,
+            rounds: 0,
+          },
+        })),
+      ),
+    );
+    assert.ok(results.every((r) => r?.inserted === true && r.release !== null));
+    assert.deepEqual(
+      results.map((r) => r!.release!.version).sort((x, y) => x - y),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
+    assert.equal(await a.modelVersion('m'), 10);
   } finally {
     await a.close();
     await b.close();
