@@ -282,22 +282,12 @@ export class PostgresStore implements ReplicaStore {
     });
   }
 
+  /** Inserts the decision unless its event id exists (true when inserted). */
   private async insertDecisionRow(db: pg.Pool | pg.PoolClient, row: DecisionRow): Promise<boolean> {
     const r = await db.query(
       `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
-      [
-        row.model,
-        row.eventId,
-        row.time,
-        JSON.stringify(row.armIds),
-        float64ToBlob(row.features),
-        row.dim,
-        row.chosen,
-        float64ToBlob(row.chosenFeatures),
-        JSON.stringify(row.probabilities),
-        row.modelVersion,
-      ],
+      decisionParams(row),
     );
     return r.rowCount === 1;
   }
@@ -580,12 +570,7 @@ export class PostgresStore implements ReplicaStore {
         return null;
       }
       const out = await compute({ version: cur.version, rounds: cur.rounds, snapshot: cur.snapshot });
-      const ins = await client.query(
-        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
-        decisionParams(out.decision),
-      );
-      if (ins.rowCount !== 1) {
+      if (!(await this.insertDecisionRow(client, out.decision))) {
         await client.query('ROLLBACK');
         return { inserted: false, release: null };
       }
