@@ -102,10 +102,13 @@ export class ModelRuntime {
       );
     }
     const d = policy.config.dim as number;
+    // decisions at the snapshot's version that it does not know: all of them, except, for a policy
+    // whose select releases (DGS-LinUCB), the first, which made that release (its snapshot was taken
+    // after that decision; with one server per file that decision is always stored)
+    const atVersion = await ctx.store.decisionFeaturesAt(name, state.version);
+    const known = state.version > 0 && policyInfo(row.policy as PolicyId).releasesAtSelect ? 1 : 0;
     let clipped = 0;
-    for (const f of await ctx.store.decisionFeaturesAt(name, state.version)) {
-      clipped += countClipped(f, f.length / d, d);
-    }
+    for (const f of atVersion.slice(known)) clipped += countClipped(f, f.length / d, d);
     return new ModelRuntime(
       { ...row, version: state.version },
       policy,
@@ -230,7 +233,7 @@ export class ModelRuntime {
         chosen: dec.arm,
         chosenFeatures,
         probabilities,
-        modelVersion: this.version,
+        modelVersion: release === null ? this.version : release.version,
         rewardState: 'none',
         reward: null,
         rewardSource: null,

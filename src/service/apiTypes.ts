@@ -62,9 +62,9 @@ export interface RankResponse {
   /** Monte Carlo draws behind `probabilities` (0: exact). */
   readonly probabilitySamples: number;
   /**
-   * Releases committed before the decision was made. A policy that releases in its select
-   * (DGS-LinUCB, when rewards arrived since its last release) commits release `modelVersion + 1`
-   * together with this decision and decides from it (see the ledger).
+   * The model version that decided: releases (steps, for serialised learning on replicas) committed.
+   * A policy that releases in its select (DGS-LinUCB, when rewards arrived since its last release)
+   * commits that release together with this decision, and `modelVersion` is that release's version.
    */
   readonly modelVersion: number;
 }
