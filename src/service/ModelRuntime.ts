@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
-import type { ModelRow, ReleaseInput, Store } from '../store/index.js';
+import type { ModelRow, Store } from '../store/index.js';
 import type {
   LedgerResponse,
   ModelStatus,
@@ -29,6 +29,7 @@ import { countClipped } from './countClipped.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
+import { rewardInput, stepRelease } from './storeInputs.js';
 
 /** What a runtime needs from the server. */
 export interface RuntimeContext {
@@ -211,17 +212,8 @@ export class ModelRuntime {
       const probabilities = Array.from(dec.probabilities);
       // a release made by the select commits with the decision: the snapshot, the ledger row and the
       // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
-      const spent = p.privacy();
-      const release: ReleaseInput | null =
-        spent.releases === before
-          ? null
-          : {
-              version: this.version + 1,
-              snapshot: JSON.stringify(p.snapshot()),
-              spent: { ...spent },
-              releases: spent.releases - before,
-              rounds: this.rounds,
-            };
+      const release =
+        p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, this.rounds);
       const row = {
         model: this.row.name,
         eventId,
@@ -339,27 +331,10 @@ export class ModelRuntime {
     const before = p.privacy().releases;
     this.staleFlag = true; // until the store confirms
     observe(p, x, reward);
-    const spent = p.privacy();
     const rounds = this.rounds + 1;
-    let release: ReleaseInput | null = null;
-    if (spent.releases !== before) {
-      release = {
-        version: this.version + 1,
-        snapshot: JSON.stringify(p.snapshot()),
-        spent: { ...spent },
-        releases: spent.releases - before,
-        rounds,
-      };
-    }
+    const release = p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, rounds);
     const outcome = await this.ctx.store.recordReward(
-      {
-        model: this.row.name,
-        eventId,
-        reward,
-        time: this.ctx.now(),
-        source,
-        logReward: this.row.settings.logRewards,
-      },
+      rewardInput(this.row, eventId, reward, this.ctx.now(), source),
       release,
     );
     if (outcome !== 'recorded') {

@@ -54,6 +54,7 @@ import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
+import { rewardInput, stepRelease } from './storeInputs.js';
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
@@ -316,24 +317,13 @@ export class ReplicaRuntime implements ServedModel {
         const p = this.fromStore(state.snapshot);
         const before = p.privacy().releases;
         const r = this.decideWith(p, feats, k);
-        const spent = p.privacy();
-        const made = spent.releases - before;
-        const version = made > 0 ? state.version + 1 : state.version;
+        const made = p.privacy().releases > before;
+        const version = made ? state.version + 1 : state.version;
         row = this.decisionRow(req, eventId, feats, r.dec, version);
         samples = r.dec.samples;
         clipped = r.clipped;
-        let release: ReleaseInput | null = null;
-        if (made > 0) {
-          computed = p;
-          release = {
-            version,
-            snapshot: JSON.stringify(p.snapshot()),
-            spent: { ...spent },
-            releases: made,
-            rounds: state.rounds,
-          };
-        }
-        return { decision: row, release };
+        if (made) computed = p;
+        return { decision: row, release: made ? stepRelease(p, before, version, state.rounds) : null };
       });
     } catch (err) {
       // outcome unknown: never decide from the computed release; reload what the database has
@@ -422,14 +412,7 @@ export class ReplicaRuntime implements ServedModel {
 
   private record(eventId: string, reward: number, source: 'given' | 'default') {
     return this.store.recordPending(
-      {
-        model: this.row.name,
-        eventId,
-        reward,
-        time: this.ctx.now(),
-        source,
-        logReward: this.row.settings.logRewards,
-      },
+      rewardInput(this.row, eventId, reward, this.ctx.now(), source),
       this.bounded ? this.horizon : null,
     );
   }
@@ -482,25 +465,18 @@ export class ReplicaRuntime implements ServedModel {
       const p = this.fromStore(state.snapshot);
       const before = p.privacy().releases;
       for (const r of state.pending) observe(p, r.features, r.reward);
-      const spent = p.privacy();
       // the ledger row records exactly what the policy made: for a batched policy that is one
       // release per batch (none when non-private), checked; with serialised learning, whatever the
       // policy itself released in this step
-      const made = spent.releases - before;
+      const step = stepRelease(p, before, state.version + 1, state.rounds + state.pending.length);
       const expected = this.isPrivate ? 1 : 0;
-      if (!this.serialised && made !== expected) {
+      if (!this.serialised && step.releases !== expected) {
         throw new Error(
-          `model '${this.row.name}': replaying a batch of ${state.pending.length} rewards made ${made} releases, expected ${expected}; nothing was committed.`,
+          `model '${this.row.name}': replaying a batch of ${state.pending.length} rewards made ${step.releases} releases, expected ${expected}; nothing was committed.`,
         );
       }
       computed = p;
-      return {
-        version: state.version + 1,
-        snapshot: JSON.stringify(p.snapshot()),
-        spent: { ...spent },
-        releases: made,
-        rounds: state.rounds + state.pending.length,
-      };
+      return step;
     };
     let row: Awaited<ReturnType<ReplicaStore['releaseBatch']>>;
     try {

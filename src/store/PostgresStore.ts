@@ -16,6 +16,7 @@
 import pg from 'pg';
 import {
   type DecisionDb,
+  decisionValues,
   type LedgerDb,
   type ModelDb,
   STATE_CODE,
@@ -23,7 +24,7 @@ import {
   toLedger,
   toModel,
 } from './dbRows.js';
-import { blobToFloat64, float64ToBlob } from './float64Blob.js';
+import { blobToFloat64 } from './float64Blob.js';
 import type {
   ComputeDecision,
   ComputeRelease,
@@ -96,21 +97,6 @@ function newPool(connectionString: string, max: number): pg.Pool {
 }
 
 /** The parameters of the decision INSERT ($1 .. $10), in column order. */
-function decisionParams(row: DecisionRow): unknown[] {
-  return [
-    row.model,
-    row.eventId,
-    row.time,
-    JSON.stringify(row.armIds),
-    float64ToBlob(row.features),
-    row.dim,
-    row.chosen,
-    float64ToBlob(row.chosenFeatures),
-    JSON.stringify(row.probabilities),
-    row.modelVersion,
-  ];
-}
-
 /** Reads the schema version (0 when the database has no adaprivate tables). */
 async function readVersion(client: pg.PoolClient): Promise<number> {
   const exists = await client.query<{ t: string | null }>("SELECT to_regclass('meta')::text AS t");
@@ -287,7 +273,7 @@ export class PostgresStore implements ReplicaStore {
     const r = await db.query(
       `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
-      decisionParams(row),
+      decisionValues(row),
     );
     return r.rowCount === 1;
   }

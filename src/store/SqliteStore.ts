@@ -22,6 +22,7 @@ import { hostname } from 'node:os';
 import Database from 'better-sqlite3';
 import {
   type DecisionDb,
+  decisionValues,
   type LedgerDb,
   type ModelDb,
   STATE_CODE,
@@ -29,7 +30,7 @@ import {
   toLedger,
   toModel,
 } from './dbRows.js';
-import { blobToFloat64, float64ToBlob } from './float64Blob.js';
+import { blobToFloat64 } from './float64Blob.js';
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type {
   ExportOptions,
@@ -378,19 +379,7 @@ export class SqliteStore implements Store {
   }
 
   private insertDecisionRow(row: DecisionRow): boolean {
-    const r = this.st.insertDecision.run(
-      row.model,
-      row.eventId,
-      row.time,
-      JSON.stringify(row.armIds),
-      float64ToBlob(row.features),
-      row.dim,
-      row.chosen,
-      float64ToBlob(row.chosenFeatures),
-      JSON.stringify(row.probabilities),
-      row.modelVersion,
-    );
-    return r.changes === 1;
+    return this.st.insertDecision.run(...decisionValues(row)).changes === 1;
   }
 
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {

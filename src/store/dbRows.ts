@@ -3,7 +3,7 @@
  * features as exact float64 bytes, JSON-valued fields as text) and their decoding into the
  * engine-neutral rows of ./rows.ts.
  */
-import { blobToFloat64 } from './float64Blob.js';
+import { blobToFloat64, float64ToBlob } from './float64Blob.js';
 import type { DecisionRow, LedgerRow, ModelRow, ModelSettings, RewardState } from './rows.js';
 
 /** How `decisions.reward_state` stores a {@link RewardState}. */
@@ -94,4 +94,23 @@ export function toLedger(r: LedgerDb): LedgerRow {
     rewards: r.rewards,
     spent: JSON.parse(r.spent) as Record<string, unknown>,
   };
+}
+
+/**
+ * The values of a decision INSERT, in the column order both engines use: model, event_id, time,
+ * arm_ids, features, dim, chosen, chosen_features, probabilities, model_version.
+ */
+export function decisionValues(row: DecisionRow): unknown[] {
+  return [
+    row.model,
+    row.eventId,
+    row.time,
+    JSON.stringify(row.armIds),
+    float64ToBlob(row.features),
+    row.dim,
+    row.chosen,
+    float64ToBlob(row.chosenFeatures),
+    JSON.stringify(row.probabilities),
+    row.modelVersion,
+  ];
 }
