@@ -8,7 +8,7 @@
  */
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
-import type { Store } from '../store/index.js';
+import type { ReleaseCommitInfo, Store } from '../store/index.js';
 import { isPostgresUrl, PostgresStore, SqliteStore } from '../store/index.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
@@ -53,8 +53,11 @@ export interface ServerOptions {
    * after its commit (default true; false: one transaction per write). See SqliteStoreOptions.
    */
   readonly groupCommit?: boolean;
-  /** Test hook passed to the store (see SqliteStoreOptions.beforeReleaseCommit). */
-  readonly beforeReleaseCommit?: () => void;
+  /**
+   * Test hook passed to the store (SqliteStoreOptions.beforeReleaseCommit, called without an
+   * argument; PostgresStoreOptions.beforeReleaseCommit, called with what the transaction commits).
+   */
+  readonly beforeReleaseCommit?: (info?: ReleaseCommitInfo) => void;
   /**
    * Replicas on PostgreSQL: milliseconds after which a request checks the stored model version
    * (release notifications may be lost); default 100.

@@ -50,10 +50,25 @@ export interface PostgresStoreOptions {
   /** Connections in the pool (default 10). */
   readonly poolSize?: number;
   /**
-   * Test hook: called inside a release transaction, after every write and before the commit (the
-   * crash test kills the process here to check that an uncommitted release is never counted).
+   * Test hook (off by default): called inside every transaction that commits a ledger row, after
+   * every write and before the commit: a batch release, a serialised-learning step
+   * (`releaseBatch`), a decision committed with its release (`decideSerialised`, `insertDecision`
+   * with a release) and a reward committed with one (`recordReward`). The crash tests kill the
+   * process here to check that an uncommitted release is never counted.
    */
-  readonly beforeReleaseCommit?: () => void | Promise<void>;
+  readonly beforeReleaseCommit?: (info: ReleaseCommitInfo) => void | Promise<void>;
+}
+
+/** What the transaction in which {@link PostgresStoreOptions.beforeReleaseCommit} runs commits. */
+export interface ReleaseCommitInfo {
+  /** 'decision': a decision row commits with the release; 'rewards': rewards alone (a batch, a step). */
+  readonly kind: 'rewards' | 'decision';
+  /** The model version (ledger row) being committed. */
+  readonly version: number;
+  /** Rewards the ledger row consumes. */
+  readonly rewards: number;
+  /** Privacy releases the ledger row records (0 for a step in which the policy released nothing). */
+  readonly releases: number;
 }
 
 /** Result of {@link migratePostgres}. */
@@ -162,7 +177,7 @@ export async function migratePostgres(connectionString: string): Promise<Migrati
 export class PostgresStore implements ReplicaStore {
   readonly engine = 'postgres';
   private readonly pool: pg.Pool;
-  private readonly hook: (() => void | Promise<void>) | null;
+  private readonly hook: ((info: ReleaseCommitInfo) => void | Promise<void>) | null;
   private closed = false;
   private readonly connectionString: string;
   private readonly listeners = new Set<pg.Client>();
@@ -263,6 +278,7 @@ export class PostgresStore implements ReplicaStore {
         release,
         row.time,
         released.rows.map((r) => r.event_id),
+        'decision',
       );
       return ok;
     });
@@ -338,6 +354,7 @@ export class PostgresStore implements ReplicaStore {
         release,
         input.time,
         released.rows.map((r) => r.event_id),
+        'rewards',
       );
     }
     return 'recorded';
@@ -359,6 +376,7 @@ export class PostgresStore implements ReplicaStore {
     release: ReleaseInput,
     time: number,
     eventIds: readonly string[],
+    kind: ReleaseCommitInfo['kind'],
   ): Promise<void> {
     await client.query(
       'UPDATE decisions SET reward_state = 2, release = $1 WHERE model = $2 AND event_id = ANY($3::text[])',
@@ -384,7 +402,14 @@ export class PostgresStore implements ReplicaStore {
     ]);
     // delivered to listeners only if this transaction commits
     await client.query('SELECT pg_notify($1, $2)', [RELEASE_CHANNEL, `${release.version}:${model}`]);
-    if (this.hook !== null) await this.hook();
+    if (this.hook !== null) {
+      await this.hook({
+        kind,
+        version: release.version,
+        rewards: eventIds.length,
+        releases: release.releases,
+      });
+    }
   }
 
   /**
@@ -443,7 +468,7 @@ export class PostgresStore implements ReplicaStore {
         rows.rows.map((r) => r.seq),
       ]);
       const eventIds = pending.map((p) => p.eventId);
-      await this.commitRelease(client, model, release, time, eventIds);
+      await this.commitRelease(client, model, release, time, eventIds, 'rewards');
       return {
         model,
         version: release.version,
@@ -568,7 +593,7 @@ export class PostgresStore implements ReplicaStore {
             `release version ${r.version} of model '${model}' does not follow the stored version ${cur.version}.`,
           );
         }
-        await this.commitRelease(client, model, r, time, []);
+        await this.commitRelease(client, model, r, time, [], 'decision');
         release = {
           model,
           version: r.version,

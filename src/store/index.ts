@@ -7,6 +7,7 @@ export {
   PostgresStore,
   type PostgresStoreOptions,
   RELEASE_CHANNEL,
+  type ReleaseCommitInfo,
 } from './PostgresStore.js';
 export {
   type ComputeDecision,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
-import type { ModelState, ReleaseInput } from '../../src/store/index.js';
+import type { ModelState, ReleaseCommitInfo, ReleaseInput } from '../../src/store/index.js';
 import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
 import { migratePostgres } from '../../src/store/PostgresStore.js';
 import { SCHEMA_VERSION } from '../../src/store/schema.js';
@@ -407,5 +407,48 @@ test('PostgresStore.decideSerialised: decisions racing with releases of one mode
   } finally {
     await a.close();
     await b.close();
+  }
+});
+
+test('PostgresStore: the release hook fires in every transaction that commits a ledger row, naming it (batch or step, decision)', async () => {
+  const url = await server.createDatabase();
+  const seen: ReleaseCommitInfo[] = [];
+  const store = await PostgresStore.open(url, { beforeReleaseCommit: (info) => void seen.push(info) });
+  try {
+    await createSumModel(store, 'm', 3);
+    // a serialised-learning step: releaseBatch of one reward, whatever the step released (here 0)
+    await store.recordPending(reward('m', 'e0', 1));
+    const step = (st: ModelState): ReleaseInput => ({ ...sumRelease(st), releases: 0 });
+    assert.notEqual(await store.releaseBatch('m', 1, 5, step), null);
+    // a batch of two, one release
+    await store.recordPending(reward('m', 'e1', 0));
+    await store.recordPending(reward('m', 'e2', 1));
+    assert.notEqual(await store.releaseBatch('m', 2, 6, sumRelease), null);
+    // a decision committed with its release (DGS-LinUCB), then one without a release, then an
+    // existing event id (rolled back before its writes: no hook)
+    const release = (version: number): ReleaseInput => ({
+      version,
+      snapshot: JSON.stringify({ sum: 2, rounds: 3 }),
+      spent: { releases: version },
+      releases: 1,
+      rounds: 3,
+    });
+    await store.decideSerialised('m', 7, (st) => ({
+      decision: oneArmDecision('m', 'd1'),
+      release: release(st.version + 1),
+    }));
+    await store.decideSerialised('m', 8, () => ({ decision: oneArmDecision('m', 'd2'), release: null }));
+    await store.decideSerialised('m', 9, (st) => ({
+      decision: oneArmDecision('m', 'd1'),
+      release: release(st.version + 1),
+    }));
+    assert.deepEqual(seen, [
+      { kind: 'rewards', version: 1, rewards: 1, releases: 0 },
+      { kind: 'rewards', version: 2, rewards: 2, releases: 1 },
+      { kind: 'decision', version: 3, rewards: 0, releases: 1 },
+    ]);
+    assert.equal((await store.ledger('m')).length, 3);
+  } finally {
+    await store.close();
   }
 });

@@ -14,6 +14,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
+import type { ReleaseCommitInfo } from '../../store/index.js';
 import { isPostgresUrl } from '../../store/isPostgresUrl.js';
 import { redactDbUrl } from '../../store/redactDbUrl.js';
 import { parsePositiveInt } from '../output.js';
@@ -39,8 +40,13 @@ interface ServeFlags {
 export const API_KEY_ENV = 'ADAPRIVATE_API_KEY';
 
 /**
- * Test hook of the crash test: `<probability>:<seed>` makes the process SIGKILL itself inside a
- * release transaction (after its writes, before its commit) with that probability per release.
+ * Test hook of the crash tests (unset: off): `<probability>:<seed>[:decision|:rewards]` makes the
+ * process SIGKILL itself inside a transaction that commits a ledger row (after its writes, before
+ * its commit) with that probability per such transaction. With `:decision` only decisions committed
+ * with their release count (PostgreSQL's `decideSerialised`: DGS-LinUCB); with `:rewards` only
+ * batches and serialised-learning steps. Before dying it writes one line to stderr naming the
+ * transaction (`SIGKILL inside a release transaction (decision|rewards, version v, r rewards, n
+ * releases)`; SQLite's hook has no details and writes `(release)`).
  */
 export const KILL_IN_RELEASE_ENV = 'ADAPRIVATE_TEST_KILL_IN_RELEASE';
 
@@ -52,21 +58,33 @@ function parsePort(raw: string): number {
   return v;
 }
 
-function killInReleaseHook(spec: string | undefined): (() => void) | undefined {
+function killInReleaseHook(spec: string | undefined): ((info?: ReleaseCommitInfo) => void) | undefined {
   if (spec === undefined || spec === '') return undefined;
-  const [p, s] = spec.split(':');
+  const [p, s, where, ...rest] = spec.split(':');
   const prob = Number(p);
   let state = Number(s ?? 1) >>> 0 || 1;
-  if (!(prob >= 0 && prob <= 1))
-    throw new UsageError(`${KILL_IN_RELEASE_ENV} must be <probability>:<seed>. Got ${spec}.`);
-  return () => {
+  if (
+    !(prob >= 0 && prob <= 1) ||
+    rest.length > 0 ||
+    (where !== undefined && where !== 'decision' && where !== 'rewards')
+  )
+    throw new UsageError(
+      `${KILL_IN_RELEASE_ENV} must be <probability>:<seed>[:decision|:rewards]. Got ${spec}.`,
+    );
+  return (info) => {
+    // SQLite's hook has no details: it counts as a rewards transaction
+    if (where !== undefined && (info?.kind ?? 'rewards') !== where) return;
     // xorshift32: a small seeded stream, independent of the policy's
     state ^= state << 13;
     state ^= state >>> 17;
     state ^= state << 5;
     state >>>= 0;
     if (state / 4294967296 < prob) {
-      writeSync(2, 'adaprivate: test hook: SIGKILL inside a release transaction\n');
+      const what =
+        info === undefined
+          ? 'release'
+          : `${info.kind}, version ${info.version}, ${info.rewards} rewards, ${info.releases} releases`;
+      writeSync(2, `adaprivate: test hook: SIGKILL inside a release transaction (${what})\n`);
       process.kill(process.pid, 'SIGKILL');
     }
   };
