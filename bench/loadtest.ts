@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { type PolicyId, policyInfo } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
           options: {
             dim: d,
             horizon: 100_000_000,
-            ...(policy.startsWith('adaprivate') ? { epsilon: 1 } : {}),
+            ...(policyInfo(policy as PolicyId).isPrivate ? { epsilon: 1 } : {}),
           },
           probabilitySamples: samples,
         }),

@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { type PolicyId, policyInfo } from '../src/policies/index.js';
 import { migratePostgres } from '../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../test/support/postgres.js';
 import { armsPool, cpuSeconds, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
@@ -98,7 +99,11 @@ async function measure(mode: string, pg: PostgresServer | null) {
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         policy,
-        options: { dim, horizon: 100_000_000, ...(policy.startsWith('adaprivate') ? { epsilon: 1 } : {}) },
+        options: {
+          dim,
+          horizon: 100_000_000,
+          ...(policyInfo(policy as PolicyId).isPrivate ? { epsilon: 1 } : {}),
+        },
         probabilitySamples: samples,
       }),
     });
