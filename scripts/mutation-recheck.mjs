@@ -7,9 +7,10 @@
 // the mutant makes the code loop).
 //
 // Usage: node scripts/mutation-recheck.mjs [--scope policies|privacy] [--status Timeout,Survived]
-//                                          [--limit SECONDS] [--json FILE]
+//                                          [--limit SECONDS] [--json FILE] [--shard I/N]
 // Reads reports/mutation/<scope>.json (written by `npm run mutation:<scope>`); the test command is the
 // one stryker.config.mjs gives that scope. Prints a line per mutant (also when piped) and a summary.
+// --shard I/N takes every N-th mutant from the I-th (1-based), to run N processes side by side.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ const { values } = parseArgs({
     status: { type: 'string', default: 'Timeout,Survived' },
     limit: { type: 'string', default: '240' },
     json: { type: 'string' },
+    shard: { type: 'string', default: '1/1' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -44,6 +46,12 @@ if (!Number.isFinite(limit) || limit <= 0) {
   console.error(`mutation-recheck: --limit must be a positive number of seconds. Got '${values.limit}'.`);
   process.exit(2);
 }
+const shard = /^(\d+)\/(\d+)$/.exec(values.shard);
+if (shard === null || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2])) {
+  console.error(`mutation-recheck: --shard must be I/N with 1 <= I <= N. Got '${values.shard}'.`);
+  process.exit(2);
+}
+const [shardIndex, shardCount] = [Number(shard[1]) - 1, Number(shard[2])];
 const statuses = new Set(values.status.split(',').map((s) => s.trim()));
 const root = process.cwd();
 const reportPath = join(root, 'reports', 'mutation', `${scope}.json`);
@@ -101,10 +109,11 @@ function runTests() {
   });
 }
 
-const todo = [];
+const all = [];
 for (const [file, entry] of Object.entries(report.files)) {
-  for (const m of entry.mutants) if (statuses.has(m.status)) todo.push({ file, source: entry.source, m });
+  for (const m of entry.mutants) if (statuses.has(m.status)) all.push({ file, source: entry.source, m });
 }
+const todo = all.filter((_, i) => i % shardCount === shardIndex);
 console.log(
   `mutation-recheck: ${todo.length} mutants (${[...statuses].join(', ')}) of ${reportPath}, limit ${limit} s`,
 );
