@@ -112,6 +112,23 @@ function newPool(connectionString: string, max: number): pg.Pool {
 }
 
 /** The parameters of the decision INSERT ($1 .. $10), in column order. */
+/**
+ * The released state of `model` (version, rounds, snapshot), undefined when it does not exist;
+ * 'lock' takes the model row lock until the end of the caller's transaction.
+ */
+async function readReleased(
+  db: pg.Pool | pg.PoolClient,
+  model: string,
+  mode: 'read' | 'lock',
+): Promise<ReleasedState | undefined> {
+  const r = await db.query<ReleasedState>(
+    `SELECT version, rounds, snapshot FROM models WHERE name = $1${mode === 'lock' ? ' FOR UPDATE' : ''}`,
+    [model],
+  );
+  const row = r.rows[0];
+  return row === undefined ? undefined : { version: row.version, rounds: row.rounds, snapshot: row.snapshot };
+}
+
 /** Reads the schema version (0 when the database has no adaprivate tables). */
 async function readVersion(client: pg.PoolClient): Promise<number> {
   const exists = await client.query<{ t: string | null }>("SELECT to_regclass('meta')::text AS t");
@@ -436,11 +453,7 @@ export class PostgresStore implements ReplicaStore {
       );
     }
     return this.tx(async (client) => {
-      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
-        'SELECT version, rounds, snapshot FROM models WHERE name = $1 FOR UPDATE',
-        [model],
-      );
-      const cur = m.rows[0];
+      const cur = await readReleased(client, model, 'lock');
       if (cur === undefined) return null;
       const rows = await client.query<{ seq: number; event_id: string; reward: number; features: Buffer }>(
         'SELECT seq, event_id, reward, features FROM pending_rewards WHERE model = $1 ORDER BY seq LIMIT $2',
@@ -571,11 +584,7 @@ export class PostgresStore implements ReplicaStore {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
-        'SELECT version, rounds, snapshot FROM models WHERE name = $1 FOR UPDATE',
-        [model],
-      );
-      const cur = m.rows[0];
+      const cur = await readReleased(client, model, 'lock');
       if (cur === undefined) {
         await client.query('ROLLBACK');
         return null;
@@ -616,12 +625,7 @@ export class PostgresStore implements ReplicaStore {
 
   /** The last released state of a model (version, rounds, snapshot; no raw reward), or null. */
   async releasedState(model: string): Promise<ReleasedState | null> {
-    const r = await this.pool.query<{ version: number; rounds: number; snapshot: string }>(
-      'SELECT version, rounds, snapshot FROM models WHERE name = $1',
-      [model],
-    );
-    const row = r.rows[0];
-    return row === undefined ? null : { version: row.version, rounds: row.rounds, snapshot: row.snapshot };
+    return (await readReleased(this.pool, model, 'read')) ?? null;
   }
 
   /** Rewards of a model waiting for their release (counted, never read). */
@@ -672,11 +676,7 @@ export class PostgresStore implements ReplicaStore {
     try {
       // one snapshot of the database for both reads
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const m = await client.query<{ version: number; rounds: number; snapshot: string }>(
-        'SELECT version, rounds, snapshot FROM models WHERE name = $1',
-        [model],
-      );
-      const cur = m.rows[0];
+      const cur = await readReleased(client, model, 'read');
       if (cur === undefined) {
         await client.query('COMMIT');
         return null;
