@@ -313,13 +313,21 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
       assert.ok(hit !== undefined, `no ledger entry for tree level ${level}`);
       return hit.sigma!;
     };
+    const exact = new Float64Array(d); // sum of r x, to check the statistic the nodes are added to
     for (let t = 1; t <= rounds; t++) {
       const f = arms.subarray((t - 1) * k * d, t * k * d);
-      p.select(f, k);
-      p.update(rewards.uniform());
+      const a = p.select(f, k);
+      const r = rewards.uniform();
+      p.update(r);
+      for (let i = 0; i < d; i++) exact[i] = exact[i]! + r * f[a * d + i]!;
       const st = stateOf(p);
       const u = vec(st, 'u');
       const un = vec(st, 'uNoisy');
+      // u is sum r x (each term rounded to the grid with secure noise: at most g / 2 per term), so
+      // the release's sensitivity covers it
+      const tol = grid > 0 ? (t * grid) / 2 + 1e-12 : 1e-12 * t;
+      const far = [...u].findIndex((v, i) => Math.abs(v - exact[i]!) > tol);
+      assert.equal(far, -1, `round ${t}: u[${far}] = ${u[far]} is not sum r x = ${exact[far]}`);
       if (grid > 0) {
         const off = [...u, ...un].find((v) => !Number.isInteger(v / grid));
         assert.equal(off, undefined, `round ${t}: ${off} is not on the grid ${grid}`);
