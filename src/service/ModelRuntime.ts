@@ -24,12 +24,11 @@ import type {
   RankResponse,
   RewardResponse,
 } from './apiTypes.js';
-import { clipToUnit } from './clipToUnit.js';
 import { countClipped } from './countClipped.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
-import { rewardInput, stepRelease } from './storeInputs.js';
+import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 
 /** What a runtime needs from the server. */
 export interface RuntimeContext {
@@ -198,7 +197,7 @@ export class ModelRuntime {
     return this.exclusive(async () => {
       // refuse a known event id before deciding: a select may release (DGS-LinUCB)
       if (req.eventId !== undefined && (await this.ctx.store.getDecision(this.row.name, req.eventId))) {
-        throw this.eventExists(req.eventId);
+        throw eventExists(this.row, req.eventId);
       }
       const samples = this.row.settings.probabilitySamples;
       const learning = this.learning;
@@ -206,31 +205,13 @@ export class ModelRuntime {
       const before = p.privacy().releases;
       this.staleFlag = true; // until the store confirms (a select may have released)
       const dec = learning ? decide(p, feats, k, samples) : decideFrozen(p, feats, k, samples);
-      const chosenFeatures = new Float64Array(d);
-      clipToUnit(feats, dec.arm * d, d, chosenFeatures);
       const eventId = req.eventId ?? randomUUID();
-      const probabilities = Array.from(dec.probabilities);
       // a release made by the select commits with the decision: the snapshot, the ledger row and the
       // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
       const release =
         p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, this.rounds);
-      const row = {
-        model: this.row.name,
-        eventId,
-        seq: 0,
-        time: this.ctx.now(),
-        armIds: req.arms.map((a) => a.id),
-        features: feats,
-        dim: d,
-        chosen: dec.arm,
-        chosenFeatures,
-        probabilities,
-        modelVersion: release === null ? this.version : release.version,
-        rewardState: 'none',
-        reward: null,
-        rewardSource: null,
-        release: null,
-      } as const;
+      const version = release === null ? this.version : release.version;
+      const row = decisionRow(this.row, req, eventId, feats, d, dec, version, this.ctx.now());
       const ok = await this.ctx.store.insertDecision(row, release);
       this.staleFlag = false;
       if (release !== null) {
@@ -239,25 +220,17 @@ export class ModelRuntime {
       }
       // keep clippedFeatures = the clipped vectors of the stored decisions (decide counts its round's)
       if (learning !== ok) this.clippedExtra += (ok ? 1 : -1) * countClipped(feats, k, d);
-      if (!ok) throw this.eventExists(eventId);
+      if (!ok) throw eventExists(this.row, eventId);
       this.ctx.metrics.decisions.inc({ model: this.row.name });
       return {
         eventId,
         chosen: dec.arm,
         chosenId: req.arms[dec.arm]!.id,
-        probabilities,
+        probabilities: row.probabilities,
         probabilitySamples: dec.samples,
         modelVersion: row.modelVersion,
       };
     });
-  }
-
-  private eventExists(eventId: string): ServiceError {
-    return new ServiceError(
-      409,
-      'event_exists',
-      `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
-    );
   }
 
   /** Records the reward of `eventId` (durable before this resolves); may release a batch with it. */

@@ -46,7 +46,6 @@ import type {
   RankResponse,
   RewardResponse,
 } from './apiTypes.js';
-import { clipToUnit } from './clipToUnit.js';
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
@@ -54,7 +53,7 @@ import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
-import { rewardInput, stepRelease } from './storeInputs.js';
+import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
@@ -229,43 +228,6 @@ export class ReplicaRuntime implements ServedModel {
     return { dec, clipped: p.clippedCount - before };
   }
 
-  private decisionRow(
-    req: RankRequest,
-    eventId: string,
-    feats: Float64Array,
-    dec: DriverDecision,
-    version: number,
-  ): DecisionRow {
-    const d = this.dim;
-    const chosenFeatures = new Float64Array(d);
-    clipToUnit(feats, dec.arm * d, d, chosenFeatures);
-    return {
-      model: this.row.name,
-      eventId,
-      seq: 0,
-      time: this.ctx.now(),
-      armIds: req.arms.map((a) => a.id),
-      features: feats,
-      dim: d,
-      chosen: dec.arm,
-      chosenFeatures,
-      probabilities: Array.from(dec.probabilities),
-      modelVersion: version,
-      rewardState: 'none',
-      reward: null,
-      rewardSource: null,
-      release: null,
-    };
-  }
-
-  private eventExists(eventId: string): ServiceError {
-    return new ServiceError(
-      409,
-      'event_exists',
-      `eventId '${eventId}' already has a decision in model '${this.row.name}' (event ids are unique per model).`,
-    );
-  }
-
   /** Decides from the view (or, for a policy whose select releases, serialised) and stores the decision before answering. */
   async rank(req: RankRequest): Promise<RankResponse> {
     const k = req.arms.length;
@@ -280,9 +242,9 @@ export class ReplicaRuntime implements ServedModel {
     } else {
       await this.fresh();
       const { dec, clipped } = this.decideWith(this.view, feats, k);
-      row = this.decisionRow(req, eventId, feats, dec, this.version);
+      row = decisionRow(this.row, req, eventId, feats, this.dim, dec, this.version, this.ctx.now());
       samples = dec.samples;
-      if (!(await this.store.insertDecision(row))) throw this.eventExists(eventId);
+      if (!(await this.store.insertDecision(row))) throw eventExists(this.row, eventId);
       this.clipped += clipped;
     }
     this.ctx.metrics.decisions.inc({ model: this.row.name });
@@ -319,7 +281,7 @@ export class ReplicaRuntime implements ServedModel {
         const r = this.decideWith(p, feats, k);
         const made = p.privacy().releases > before;
         const version = made ? state.version + 1 : state.version;
-        row = this.decisionRow(req, eventId, feats, r.dec, version);
+        row = decisionRow(this.row, req, eventId, feats, this.dim, r.dec, version, this.ctx.now());
         samples = r.dec.samples;
         clipped = r.clipped;
         if (made) computed = p;
@@ -333,7 +295,7 @@ export class ReplicaRuntime implements ServedModel {
     if (out === null) {
       throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
     }
-    if (!out.inserted || row === null) throw this.eventExists(eventId);
+    if (!out.inserted || row === null) throw eventExists(this.row, eventId);
     this.clipped += clipped;
     const p = computed as Policy | null;
     if (out.release !== null && p !== null) {

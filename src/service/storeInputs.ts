@@ -1,9 +1,14 @@
 /**
  * What both runtimes ({@link ModelRuntime} on one server, {@link ReplicaRuntime} on replicas) hand
- * to the store: the release a policy made in one step, and a reward to record.
+ * to the store: the release a policy made in one step, a decision and a reward to record, and the
+ * answer to a rank whose event id is taken.
  */
 import type { Policy } from '../policies/index.js';
-import type { ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
+import type { DecisionRow, ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
+import type { RankRequest } from './apiTypes.js';
+import { clipToUnit } from './clipToUnit.js';
+import type { DriverDecision } from './policyDriver.js';
+import { ServiceError } from './ServiceError.js';
 
 /**
  * The step that takes the model to `version`: the policy's snapshot and guarantee now, and the
@@ -30,4 +35,48 @@ export function rewardInput(
   source: 'given' | 'default',
 ): RewardInput {
   return { model: row.name, eventId, reward, time, source, logReward: row.settings.logRewards };
+}
+
+/**
+ * The decision row of `req` (candidate features `feats`, k x dim) decided by `dec` at model version
+ * `version`: the chosen arm's features as the policy learns them (clipped to norm 1).
+ */
+export function decisionRow(
+  row: ModelRow,
+  req: RankRequest,
+  eventId: string,
+  feats: Float64Array,
+  dim: number,
+  dec: DriverDecision,
+  version: number,
+  time: number,
+): DecisionRow {
+  const chosenFeatures = new Float64Array(dim);
+  clipToUnit(feats, dec.arm * dim, dim, chosenFeatures);
+  return {
+    model: row.name,
+    eventId,
+    seq: 0,
+    time,
+    armIds: req.arms.map((a) => a.id),
+    features: feats,
+    dim,
+    chosen: dec.arm,
+    chosenFeatures,
+    probabilities: Array.from(dec.probabilities),
+    modelVersion: version,
+    rewardState: 'none',
+    reward: null,
+    rewardSource: null,
+    release: null,
+  };
+}
+
+/** The 409 of a rank whose event id already has a decision in model `row`. */
+export function eventExists(row: ModelRow, eventId: string): ServiceError {
+  return new ServiceError(
+    409,
+    'event_exists',
+    `eventId '${eventId}' already has a decision in model '${row.name}' (event ids are unique per model).`,
+  );
 }
