@@ -6,14 +6,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createRng } from '../src/random/index.js';
 
-/** Fields after the command name in /proc/<pid>/stat (index 0 is the state). */
-function statFields(pid: number): string[] | null {
+/** Fields after the command name in /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat (index 0 is the state). */
+function statFields(pid: number, tid?: number): string[] | null {
   try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     return f.slice(f.lastIndexOf(')') + 2).split(' ');
   } catch {
     return null; // exited
   }
+}
+
+/** utime + stime of one thread `tid` of process `pid` in seconds (the main thread: tid = pid). */
+export function threadCpuSeconds(pid: number, tid: number): number {
+  const r = statFields(pid, tid);
+  return r === null ? 0 : (Number(r[11]) + Number(r[12])) / 100;
 }
 
 /** utime + stime of a process in seconds. */

@@ -11,18 +11,17 @@
  *
  * Options: --duration <s> (10), --connections <n> (8), --amount <requests> (400000),
  * --policy <id> (adaprivate-ts), --samples <n> (probabilitySamples, 200), --synchronous normal|full,
- * --group-commit on|off (on), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
+ * --group-commit on|off (on), --checkpoint background|auto (background), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
-import { createRng } from '../src/random/index.js';
+import { armsPool, cpuSeconds, type PairRun, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KEY = 'loadtest-key-0123456789abcdef';
@@ -41,88 +40,38 @@ const synchronous = flag('synchronous', 'normal');
 const json = process.argv.includes('--json');
 const cpuProfDir = flag('cpu-prof', '');
 const groupCommit = flag('group-commit', 'on');
+const checkpoint = flag('checkpoint', 'background');
 const settings = flag('settings', '20x5,50x20')
   .split(',')
   .map((s) => s.split('x').map(Number) as [number, number]);
 
-/** utime + stime of a process in seconds (Linux /proc). */
-function cpuSeconds(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) / 100;
-}
-
-function armsPool(d: number, k: number, n: number): string[] {
-  const rng = createRng(1, 'loadtest');
-  const out: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const arms = [];
-    for (let a = 0; a < k; a++) {
-      const x = Array.from({ length: d }, () => rng.normal());
-      const norm = Math.hypot(...x);
-      arms.push({ id: `arm${a}`, features: x.map((v) => Number((v / norm).toFixed(6))) });
-    }
-    out.push(JSON.stringify(arms));
-  }
-  return out;
-}
-
-interface RunResult {
-  readonly pairsPerSecond: number;
-  readonly requests: number;
-  readonly p50ms: number;
-  readonly p99ms: number;
-  readonly non2xx: number;
-  readonly errors: number;
+interface RunResult extends PairRun {
   readonly wallSeconds: number;
+  /** CPU of the whole server process: its main thread, the checkpoint worker, V8's GC threads. */
   readonly serverCpuSeconds: number;
+  /** CPU of the server's main thread alone (it handles every request: at 1 s per s it is saturated). */
+  readonly serverMainThreadCpuSeconds: number;
 }
 
 async function run(url: string, model: string, pool: string[], seconds: number, pid: number, tag: string) {
-  let counter = 0;
   const cpu0 = cpuSeconds(pid);
+  const main0 = threadCpuSeconds(pid, pid);
   const t0 = process.hrtime.bigint();
-  const r = await autocannon({
+  const r = await runPairs({
     url,
+    apiKey: KEY,
+    model,
+    pool,
     connections,
-    duration: seconds,
-    maxOverallRequests: amount, // with `amount`, autocannon ignores `duration`: this bounds both
-    headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
-    requests: [
-      {
-        method: 'POST',
-        path: `/v1/models/${model}/rank`,
-        setupRequest: (req: autocannon.Request, context: object) => {
-          const ctx = context as { eventId?: string };
-          const n = counter++;
-          ctx.eventId = `${tag}-${n}`;
-          req.body = `{"eventId":"${tag}-${n}","arms":${pool[n % pool.length]}}`;
-          return req;
-        },
-      },
-      {
-        method: 'POST',
-        path: `/v1/models/${model}/rewards`,
-        setupRequest: (req: autocannon.Request, context: object) => {
-          const ctx = context as { eventId?: string };
-          const n = Number(String(ctx.eventId).split('-').pop());
-          req.body = `{"eventId":"${String(ctx.eventId)}","reward":${n % 3 === 0 ? 1 : 0}}`;
-          return req;
-        },
-      },
-    ],
+    seconds,
+    maxRequests: amount,
+    tag,
   });
-  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-  const cpu = cpuSeconds(pid) - cpu0;
   const res: RunResult = {
-    pairsPerSecond: r.requests.total / 2 / r.duration,
-    requests: r.requests.total,
-    p50ms: r.latency.p50,
-    p99ms: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    wallSeconds: wall,
-    serverCpuSeconds: cpu,
+    ...r,
+    wallSeconds: Number(process.hrtime.bigint() - t0) / 1e9,
+    serverCpuSeconds: cpuSeconds(pid) - cpu0,
+    serverMainThreadCpuSeconds: threadCpuSeconds(pid, pid) - main0,
   };
   return res;
 }
@@ -145,6 +94,8 @@ async function main(): Promise<void> {
       '--synchronous',
       synchronous,
       ...(groupCommit === 'off' ? ['--no-group-commit'] : []),
+      '--checkpoint',
+      checkpoint,
     ],
     { env: { ...process.env, ADAPRIVATE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
@@ -182,7 +133,7 @@ async function main(): Promise<void> {
       results.push({ dim: d, arms: k, ...r, rounds: status.rounds, batchesReleased: status.batchesReleased });
       if (!json) {
         process.stderr.write(
-          `loadtest: d = ${d}, K = ${k}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${r.serverCpuSeconds.toFixed(1)} s over ${r.wallSeconds.toFixed(1)} s wall\n`,
+          `loadtest: d = ${d}, K = ${k}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s) over ${r.wallSeconds.toFixed(1)} s wall\n`,
         );
       }
     }
@@ -196,6 +147,7 @@ async function main(): Promise<void> {
     probabilitySamples: samples,
     synchronous,
     groupCommit,
+    checkpoint,
     connections,
     durationSeconds: duration,
     node: process.version,

@@ -50,6 +50,7 @@ export class ModelRuntime {
   private readonly dim: number;
   private readonly horizon: number;
   private readonly bounded: boolean;
+  private readonly releasesAtSelect: boolean;
   private version: number;
   private rounds: number;
   private queue: Promise<unknown> = Promise.resolve();
@@ -78,6 +79,7 @@ export class ModelRuntime {
     this.dim = policy.config.dim as number;
     this.horizon = policy.config.horizon as number;
     this.bounded = boundedByHorizon(row.policy as PolicyId);
+    this.releasesAtSelect = policyInfo(row.policy as PolicyId).releasesAtSelect;
     this.version = version;
     this.rounds = rounds;
   }
@@ -195,8 +197,13 @@ export class ModelRuntime {
       for (let i = 0; i < d; i++) feats[a * d + i] = arm.features[i]!;
     }
     return this.exclusive(async () => {
-      // refuse a known event id before deciding: a select may release (DGS-LinUCB)
-      if (req.eventId !== undefined && (await this.ctx.store.getDecision(this.row.name, req.eventId))) {
+      // a policy whose select may release (DGS-LinUCB) refuses a known event id before deciding; for
+      // the others the store's unique key refuses it (insertDecision returns false)
+      if (
+        req.eventId !== undefined &&
+        this.releasesAtSelect &&
+        (await this.ctx.store.rewardTarget(this.row.name, req.eventId)) !== null
+      ) {
         throw eventExists(this.row, req.eventId);
       }
       const samples = this.row.settings.probabilitySamples;
@@ -238,7 +245,7 @@ export class ModelRuntime {
     return this.exclusive(async () => {
       await this.sweepLocked();
       const name = this.row.name;
-      const d = await this.ctx.store.getDecision(name, eventId);
+      const d = await this.ctx.store.rewardTarget(name, eventId);
       if (d === null) {
         this.ctx.metrics.rewards.inc({ model: name, outcome: 'unknown_event' });
         throw new ServiceError(

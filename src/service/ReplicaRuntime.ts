@@ -312,7 +312,7 @@ export class ReplicaRuntime implements ServedModel {
   async reward(eventId: string, reward: number): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
-    const d = await this.store.getDecision(name, eventId);
+    const d = await this.store.rewardTarget(name, eventId);
     if (d === null)
       throw this.refused(
         'unknown_event',

@@ -54,6 +54,12 @@ export interface ServerOptions {
    */
   readonly groupCommit?: boolean;
   /**
+   * SQLite WAL checkpoints: 'background' (default: a worker thread, so that their fsync calls never
+   * hold up requests) or 'auto' (SQLite's own, in the commit that crosses 1000 pages). See
+   * SqliteStoreOptions.checkpoint.
+   */
+  readonly checkpoint?: 'auto' | 'background';
+  /**
    * Test hook passed to the store (SqliteStoreOptions.beforeReleaseCommit, called without an
    * argument; PostgresStoreOptions.beforeReleaseCommit, called with what the transaction commits).
    */
@@ -115,6 +121,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     SqliteStore.open(db, {
       lock: true,
       groupCommit: options.groupCommit !== false,
+      checkpoint: options.checkpoint ?? 'background',
       ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       ...hook,
     });

@@ -20,6 +20,7 @@ import {
   type LedgerDb,
   type ModelDb,
   STATE_CODE,
+  STATE_NAME,
   toDecision,
   toLedger,
   toModel,
@@ -35,7 +36,14 @@ import type {
 } from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
-import type { ExportOptions, ModelCounts, ModelState, RecordRewardOutcome, RewardInput } from './Store.js';
+import type {
+  ExportOptions,
+  ModelCounts,
+  ModelState,
+  RecordRewardOutcome,
+  RewardInput,
+  RewardTarget,
+} from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
 import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
 
@@ -317,6 +325,20 @@ export class PostgresStore implements ReplicaStore {
       [model, eventId],
     );
     return r.rows[0] === undefined ? null : toDecision(r.rows[0]);
+  }
+
+  async rewardTarget(model: string, eventId: string): Promise<RewardTarget | null> {
+    const r = await this.pool.query<{ time: number; reward_state: number; chosen_features: Buffer }>(
+      'SELECT time, reward_state, chosen_features FROM decisions WHERE model = $1 AND event_id = $2',
+      [model, eventId],
+    );
+    const row = r.rows[0];
+    if (row === undefined) return null;
+    return {
+      time: row.time,
+      rewardState: STATE_NAME[row.reward_state] ?? 'none',
+      chosenFeatures: blobToFloat64(row.chosen_features),
+    };
   }
 
   async recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome> {

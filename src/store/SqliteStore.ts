@@ -14,18 +14,32 @@
  * fails, everything in its group is rolled back and the store refuses every later call (fail-stop:
  * the in-memory state of the server may be ahead of the database; a restart rebuilds it).
  *
+ * Background checkpoints (`checkpoint: 'background'`, what the server uses): SQLite copies the WAL
+ * into the database every 1000 pages, inside the commit that crosses the mark, and that copy waits
+ * for two fsync calls (about 8 ms here, half the commit time of a loaded server). With this option
+ * a worker thread with its own connection does it instead (./checkpointWorker.ts, PASSIVE mode: it
+ * never blocks a write), asked every {@link CHECKPOINT_EVERY_COMMITS} commits. Under a steady load
+ * a PASSIVE checkpoint never catches up with the newest frames, so the WAL would not restart; when
+ * the worker reports more than `walLimitPages` frames, the store's own thread checkpoints after its
+ * next commit (after the next ones while the worker holds the checkpoint lock; the worker has
+ * already copied and synced nearly all of the frames), and the WAL starts again from its beginning.
+ * If the worker fails, SQLite's own checkpoints come back.
+ *
  * One server per file (`lock: true`): an exclusive SQLite lock on `<path>.lock`, held until
  * `close()` and released by the kernel when the process dies (a crashed server's lock never blocks a
  * restart); the owner's pid, host and start time are kept in the `meta` table for the error message.
  */
 import { hostname } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import type { CheckpointReport } from './checkpointWorker.js';
 import {
   type DecisionDb,
   decisionValues,
   type LedgerDb,
   type ModelDb,
   STATE_CODE,
+  STATE_NAME,
   toDecision,
   toLedger,
   toModel,
@@ -38,6 +52,7 @@ import type {
   ModelState,
   RecordRewardOutcome,
   RewardInput,
+  RewardTarget,
   Store,
 } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
@@ -111,7 +126,17 @@ export interface SqliteStoreOptions {
   readonly groupCommitMaxWrites?: number;
   /** Refuse to open a file another process (or store) holds; see the class comment (default false). */
   readonly lock?: boolean;
+  /**
+   * 'auto' (default): SQLite checkpoints the WAL in the commit that crosses 1000 pages. 'background':
+   * a worker thread does (see the class comment); ignored for ':memory:'.
+   */
+  readonly checkpoint?: 'auto' | 'background';
+  /** With background checkpoints: WAL frames after which the store's own thread checkpoints (default 16384). */
+  readonly walLimitPages?: number;
 }
+
+/** With background checkpoints: commits between two requests to the checkpoint worker. */
+export const CHECKPOINT_EVERY_COMMITS = 64;
 
 /** An open group of writes: committed together; its promise resolves at the commit. */
 interface WriteGroup {
@@ -166,10 +191,25 @@ export class SqliteStore implements Store {
   private group: WriteGroup | null = null;
   /** The first failed group commit: every later call is refused. */
   private failure: Error | null = null;
+  /** The background checkpointer (null: SQLite's own checkpoints). */
+  private checkpointer: Worker | null = null;
+  private readonly walLimit: number;
+  private commits = 0;
+  /** WAL frames at the start of the worker's last checkpoint. */
+  private walFrames = 0;
+  /** Checkpoints run on the store's thread because the WAL passed `walLimitPages` (for tests and the docs). */
+  catchUpCheckpoints = 0;
 
-  private constructor(db: Database.Database, options: SqliteStoreOptions, lockDb: Database.Database | null) {
+  private constructor(
+    db: Database.Database,
+    options: SqliteStoreOptions,
+    lockDb: Database.Database | null,
+    path: string,
+  ) {
     this.db = db;
     this.lockDb = lockDb;
+    this.walLimit = options.walLimitPages ?? 16384;
+    if (options.checkpoint === 'background' && path !== ':memory:') this.startCheckpointer(path);
     this.hook = options.beforeReleaseCommit ?? null;
     this.grouping = options.groupCommit === true;
     this.maxWrites = options.groupCommitMaxWrites ?? 256;
@@ -204,6 +244,16 @@ export class SqliteStore implements Store {
         `SqliteStore: groupCommitMaxWrites must be a positive integer. Got ${String(maxWrites)}.`,
       );
     }
+    const walLimit = options.walLimitPages ?? 16384;
+    if (!Number.isSafeInteger(walLimit) || walLimit < 1) {
+      throw new RangeError(`SqliteStore: walLimitPages must be a positive integer. Got ${String(walLimit)}.`);
+    }
+    const checkpoint = options.checkpoint ?? 'auto';
+    if (checkpoint !== 'auto' && checkpoint !== 'background') {
+      throw new RangeError(
+        `SqliteStore: checkpoint must be 'auto' or 'background'. Got ${JSON.stringify(checkpoint)}.`,
+      );
+    }
     const db = new Database(path);
     let lockDb: Database.Database | null = null;
     try {
@@ -235,7 +285,45 @@ export class SqliteStore implements Store {
       db.close();
       throw err;
     }
-    return new SqliteStore(db, options, lockDb);
+    return new SqliteStore(db, options, lockDb, path);
+  }
+
+  /** Moves checkpoints to a worker thread; SQLite's own come back if the worker fails. */
+  private startCheckpointer(path: string): void {
+    const worker = new Worker(new URL('./checkpointWorker.js', import.meta.url), { workerData: { path } });
+    const fallBack = () => {
+      if (this.checkpointer !== worker) return;
+      this.checkpointer = null;
+      if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
+    };
+    worker.on('message', (r: CheckpointReport) => {
+      if (r.error !== undefined) {
+        fallBack();
+        void worker.terminate();
+        return;
+      }
+      if (r.busy === 0) this.walFrames = r.log;
+    });
+    worker.on('error', fallBack);
+    worker.on('exit', fallBack);
+    worker.unref(); // after the listeners (a 'message' listener refs the port): a store never closed does not keep the process alive
+    this.db.pragma('wal_autocheckpoint = 0');
+    this.checkpointer = worker;
+  }
+
+  /** After a commit: asks the worker for a checkpoint now and then; catches up when the WAL is long. */
+  private committed(): void {
+    const w = this.checkpointer;
+    if (w === null) return;
+    if (++this.commits % CHECKPOINT_EVERY_COMMITS === 0) w.postMessage('checkpoint');
+    if (this.walFrames >= this.walLimit) {
+      // busy while the worker checkpoints: tried again after the next commit
+      const [r] = this.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
+      if (r?.busy === 0) {
+        this.walFrames = 0;
+        this.catchUpCheckpoints++;
+      }
+    }
   }
 
   /**
@@ -245,7 +333,11 @@ export class SqliteStore implements Store {
    */
   private write<T>(fn: () => T): T {
     if (this.failure !== null) throw this.refusal();
-    if (!this.grouping) return fn();
+    if (!this.grouping) {
+      const r = fn();
+      this.committed();
+      return r;
+    }
     if (this.group === null) {
       this.db.exec('BEGIN IMMEDIATE');
       this.group = newGroup();
@@ -286,6 +378,7 @@ export class SqliteStore implements Store {
       return;
     }
     g.resolve();
+    this.committed();
   }
 
   /**
@@ -311,7 +404,7 @@ export class SqliteStore implements Store {
       ),
       getDecision: db.prepare('SELECT * FROM decisions WHERE model = ? AND event_id = ?'),
       decisionState: db.prepare(
-        'SELECT reward_state, chosen_features FROM decisions WHERE model = ? AND event_id = ?',
+        'SELECT time, reward_state, chosen_features FROM decisions WHERE model = ? AND event_id = ?',
       ),
       insertPending: db.prepare(
         'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES (?, ?, ?, ?)',
@@ -385,6 +478,21 @@ export class SqliteStore implements Store {
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
     const r = this.read(() => this.st.getDecision.get(model, eventId) as DecisionDb | undefined);
     return r === undefined ? null : toDecision(r);
+  }
+
+  async rewardTarget(model: string, eventId: string): Promise<RewardTarget | null> {
+    const r = this.read(
+      () =>
+        this.st.decisionState.get(model, eventId) as
+          | { time: number; reward_state: number; chosen_features: Buffer }
+          | undefined,
+    );
+    if (r === undefined) return null;
+    return {
+      time: r.time,
+      rewardState: STATE_NAME[r.reward_state] ?? 'none',
+      chosenFeatures: blobToFloat64(r.chosen_features),
+    };
   }
 
   async recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome> {
@@ -498,8 +606,19 @@ export class SqliteStore implements Store {
     await this.db.backup(path);
   }
 
-  /** Commits the open group, then closes the database and releases the lock. */
+  /**
+   * Commits the open group, stops the checkpoint worker (after its current checkpoint), then closes
+   * the database (which checkpoints what is left) and releases the lock.
+   */
   async close(): Promise<void> {
+    const w = this.checkpointer;
+    if (w !== null) {
+      this.checkpointer = null;
+      w.ref(); // wait for it even when nothing else keeps the process alive
+      const exited = new Promise((r) => w.once('exit', r));
+      w.postMessage('close');
+      await exited;
+    }
     if (this.db.open) {
       this.commitGroup();
       this.db.close();

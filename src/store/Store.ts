@@ -18,11 +18,28 @@
  * of concurrent requests together (one transaction per turn of the event loop).
  */
 
-import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
+import type {
+  DecisionRow,
+  LedgerRow,
+  ModelRow,
+  NewModelRow,
+  PendingReward,
+  ReleaseInput,
+  RewardState,
+} from './rows.js';
 import type { StoreConflictError } from './StoreConflictError.js';
 
 /** What `recordReward` did. `recorded`: committed; the other outcomes changed nothing. */
 export type RecordRewardOutcome = 'recorded' | 'unknown-event' | 'duplicate';
+
+/** What a reward needs of its decision ({@link Store.rewardTarget}): a narrow read of the row. */
+export interface RewardTarget {
+  /** Time of the decision (ms since the epoch). */
+  readonly time: number;
+  readonly rewardState: RewardState;
+  /** The chosen arm's features as the policy learns them (clipped to norm 1). */
+  readonly chosenFeatures: Float64Array;
+}
 
 /** One reward to record (the decision must exist and have no reward yet). */
 export interface RewardInput {
@@ -87,6 +104,11 @@ export interface Store {
    */
   insertDecision(row: DecisionRow, release?: ReleaseInput | null): Promise<boolean>;
   getDecision(model: string, eventId: string): Promise<DecisionRow | null>;
+  /**
+   * The time, reward state and chosen features of a decision (null when there is none): what a
+   * reward reads before it is recorded, without the candidate features and probabilities.
+   */
+  rewardTarget(model: string, eventId: string): Promise<RewardTarget | null>;
   /**
    * One transaction: re-checks that the decision exists and has no reward, stores the reward as
    * pending, and applies `release` when given (see {@link ReleaseInput}). Nothing is written unless

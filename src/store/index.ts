@@ -37,6 +37,7 @@ export type {
   ModelState,
   RecordRewardOutcome,
   RewardInput,
+  RewardTarget,
   Store,
 } from './Store.js';
 export { StoreConflictError } from './StoreConflictError.js';

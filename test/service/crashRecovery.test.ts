@@ -44,7 +44,7 @@ async function start(db: string, killInRelease: string): Promise<Life> {
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-crash-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-test('crash test: SIGKILL at random points and inside releases; every acknowledged reward counted once', async () => {
+test('crash test: SIGKILL at random points and inside releases; every acknowledged reward counted once', async (t) => {
   const db = join(dir, 'crash.db');
   const rng = createRng(20261201, 'crash-test');
   const acked = new Map<string, number>(); // eventId -> reward value acknowledged
@@ -175,6 +175,9 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
     }
     assert.equal(recorded.length, V * BATCH + pendingRows.length);
     assert.ok(V >= 7, `releases: ${V}`);
+    t.diagnostic(
+      `${kills} SIGKILLs (${releaseKills} inside release transactions), ${acked.size} acknowledged rewards, ${V} releases of ${BATCH}, ${pendingRows.length} pending`,
+    );
     // the policy's own ledger (restored from the last snapshot) and the status agree with the table
     assert.equal(status.batchesReleased, V);
     assert.equal(status.privacy.releases, V);

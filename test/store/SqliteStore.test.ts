@@ -40,8 +40,13 @@ test('SqliteStore: state survives reopening the file; backup is a readable copy'
   }
 });
 
-test('SqliteStore: refuses a bad synchronous option and a newer schema', async () => {
+test('SqliteStore: refuses a bad synchronous, checkpoint or walLimitPages option and a newer schema', async () => {
   assert.throws(() => SqliteStore.open(':memory:', { synchronous: 'off' as 'full' }), /synchronous must be/);
+  assert.throws(
+    () => SqliteStore.open(':memory:', { checkpoint: 'never' as 'auto' }),
+    /checkpoint must be 'auto' or 'background'/,
+  );
+  assert.throws(() => SqliteStore.open(':memory:', { walLimitPages: 0 }), /walLimitPages must be/);
   const path = join(dir, 'new.db');
   const s = SqliteStore.open(path);
   await s.close();
@@ -157,4 +162,45 @@ test('SqliteStore lock: one holder per file, the error names it; close() release
   const b = SqliteStore.open(path, { lock: true });
   await b.ping();
   await b.close();
+});
+
+/** The store's own connection (private), to read its pragmas. */
+function connection(s: SqliteStore): Database.Database {
+  return (s as unknown as { db: Database.Database }).db;
+}
+
+test('SqliteStore: background checkpoints copy the WAL off the store thread; the WAL stays bounded; nothing is lost', async () => {
+  const path = join(dir, 'ck.db');
+  const limit = 64;
+  const s = SqliteStore.open(path, { groupCommit: true, checkpoint: 'background', walLimitPages: limit });
+  // SQLite's own checkpoints are off on the store's connection: the worker does them
+  assert.equal(connection(s).pragma('wal_autocheckpoint', { simple: true }), 0);
+  await createSumModel(s, 'm', 0);
+  // groups of 8 decisions until the store's thread has caught up with a long WAL twice (it does so
+  // only after the worker reported more than `limit` frames, so the worker ran too); the count is
+  // bounded so that a broken worker fails the test instead of running forever
+  let n = 0;
+  while (s.catchUpCheckpoints < 2 && n < 400_000) {
+    for (let i = 0; i < 8; i++) void s.insertDecision(oneArmDecision('m', `e${n++}`));
+    await s.durable();
+    await new Promise((r) => setImmediate(r)); // let the worker's report in
+  }
+  assert.ok(s.catchUpCheckpoints >= 2, `catch-up checkpoints after ${n} decisions: ${s.catchUpCheckpoints}`);
+  // after a catch-up the WAL restarts from its beginning: it never holds much more than the limit
+  const [frames] = connection(s).pragma('wal_checkpoint(PASSIVE)') as { log: number }[];
+  assert.ok((frames?.log ?? 0) < 4 * limit + 1000, `WAL frames: ${frames?.log}`);
+  await s.close(); // stops the worker; the process does not wait for it afterwards
+  const r = SqliteStore.open(path);
+  assert.equal((await r.counts('m')).decisions, n);
+  await r.close();
+});
+
+test('SqliteStore: when the checkpoint worker ends, SQLite checkpoints on the store thread again', async () => {
+  const s = SqliteStore.open(join(dir, 'ck2.db'), { checkpoint: 'background' });
+  assert.equal(connection(s).pragma('wal_autocheckpoint', { simple: true }), 0);
+  const worker = (s as unknown as { checkpointer: { terminate(): Promise<number> } }).checkpointer;
+  await worker.terminate();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(connection(s).pragma('wal_autocheckpoint', { simple: true }), 1000);
+  await s.close();
 });

@@ -104,6 +104,20 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
     assert.equal(await s.getDecision('other', 'e1'), null);
   });
 
+  t('rewardTarget: time, reward state and chosen features (bit-exact) of one decision', async (s) => {
+    await s.createModel(model('m'));
+    await s.insertDecision(decision('m', 'e1', 1234));
+    const r = await s.rewardTarget('m', 'e1');
+    assert.ok(r !== null);
+    assert.equal(r.time, 1234);
+    assert.equal(r.rewardState, 'none');
+    assert.deepEqual([...r.chosenFeatures], [0.3, 1 / 3]);
+    assert.equal(await s.rewardTarget('m', 'e2'), null);
+    assert.equal(await s.rewardTarget('other', 'e1'), null);
+    await s.recordReward(reward('m', 'e1', 1), null);
+    assert.equal((await s.rewardTarget('m', 'e1'))?.rewardState, 'pending');
+  });
+
   t('recordReward: unknown, duplicate, then pending in arrival order', async (s) => {
     await s.createModel(model('m'));
     for (const e of ['e1', 'e2', 'e3']) await s.insertDecision(decision('m', e));

@@ -32,6 +32,7 @@ interface ServeFlags {
   readonly logLevel: string;
   readonly logRequests?: boolean;
   readonly groupCommit: boolean;
+  readonly checkpoint: string;
   readonly versionCheckMs?: number;
   readonly json?: boolean;
 }
@@ -156,11 +157,19 @@ export function registerServe(program: Command): void {
       '--no-group-commit',
       'one SQLite transaction per write (default: the writes of concurrent requests commit together, each answer after its commit)',
     )
+    .option(
+      '--checkpoint <mode>',
+      "SQLite WAL checkpoints: 'background' (a worker thread copies the WAL into the database, so its fsync calls never hold up requests) or 'auto' (SQLite's own, inside the commit that crosses 1000 pages)",
+      'background',
+    )
     .option('--json', 'print the startup line as one JSON object')
     .action(async (f: ServeFlags) => {
       survivePipeLoss();
       if (f.synchronous !== 'normal' && f.synchronous !== 'full') {
         throw new UsageError(`--synchronous must be normal or full. Got ${JSON.stringify(f.synchronous)}.`);
+      }
+      if (f.checkpoint !== 'background' && f.checkpoint !== 'auto') {
+        throw new UsageError(`--checkpoint must be background or auto. Got ${JSON.stringify(f.checkpoint)}.`);
       }
       if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(f.logLevel)) {
         throw new UsageError(
@@ -207,6 +216,7 @@ export function registerServe(program: Command): void {
           apiKeys: keys,
           synchronous: f.synchronous,
           groupCommit: f.groupCommit,
+          checkpoint: f.checkpoint,
           limits,
           logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
           logRequests: f.logRequests === true,
