@@ -197,8 +197,7 @@ export class SqliteStore implements Store {
   private commits = 0;
   /** WAL frames at the start of the worker's last checkpoint. */
   private walFrames = 0;
-  /** Checkpoints run on the store's thread because the WAL passed `walLimitPages` (for tests and the docs). */
-  catchUpCheckpoints = 0;
+  private catchUps = 0;
 
   private constructor(
     db: Database.Database,
@@ -311,6 +310,11 @@ export class SqliteStore implements Store {
     this.checkpointer = worker;
   }
 
+  /** Checkpoints run on the store's own thread because the WAL passed `walLimitPages` (background mode). */
+  get catchUpCheckpoints(): number {
+    return this.catchUps;
+  }
+
   /** After a commit: asks the worker for a checkpoint now and then; catches up when the WAL is long. */
   private committed(): void {
     const w = this.checkpointer;
@@ -321,7 +325,7 @@ export class SqliteStore implements Store {
       const [r] = this.db.pragma('wal_checkpoint(PASSIVE)') as { busy: number }[];
       if (r?.busy === 0) {
         this.walFrames = 0;
-        this.catchUpCheckpoints++;
+        this.catchUps++;
       }
     }
   }
