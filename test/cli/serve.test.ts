@@ -31,10 +31,10 @@ interface Proc {
   readonly url: Promise<string | null>;
 }
 
-function serve(db: string, logLevel = 'info'): Proc {
+function serve(db: string, logLevel = 'info', extra: readonly string[] = []): Proc {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', logLevel],
+    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', logLevel, ...extra],
     { env: { ...process.env, ADAPRIVATE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
@@ -92,4 +92,18 @@ test('serve: one server per database file; the error names the holder; a SIGKILL
   assert.equal(health.status, 200);
   third.child.kill('SIGTERM');
   assert.equal((await third.exited).code, 0);
+});
+
+test('serve: --checkpoint takes background or auto; anything else is a usage error (exit 2) naming both', async () => {
+  const bad = serve(join(dir, 'ck.db'), 'info', ['--checkpoint', 'never']);
+  assert.equal(await bad.url, null);
+  const e = await bad.exited;
+  assert.equal(e.code, 2);
+  assert.match(e.stderr, /--checkpoint must be background or auto\. Got "never"/);
+  const ok = serve(join(dir, 'ck.db'), 'info', ['--checkpoint', 'auto']);
+  const url = await ok.url;
+  assert.ok(url !== null, 'serve --checkpoint auto starts');
+  assert.equal((await fetch(`${url}/health`)).status, 200);
+  ok.child.kill('SIGTERM');
+  assert.equal((await ok.exited).code, 0);
 });

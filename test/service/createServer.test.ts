@@ -397,6 +397,23 @@ describe('decision service on a file', () => {
   const dir = mkdtempSync(join(tmpdir(), 'adaprivate-svc-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  test('a server on a file checkpoints in the background by default; checkpoint auto leaves it to SQLite', async () => {
+    const autoCheckpoint = (t: TestServer) =>
+      (t.server.store as unknown as { db: { pragma(s: string, o: { simple: true }): unknown } }).db.pragma(
+        'wal_autocheckpoint',
+        { simple: true },
+      );
+    const a = await startTestServer({ db: join(dir, 'ck-background.db') });
+    const b = await startTestServer({ db: join(dir, 'ck-auto.db'), checkpoint: 'auto' });
+    try {
+      assert.equal(autoCheckpoint(a), 0, 'the worker checkpoints');
+      assert.equal(autoCheckpoint(b), 1000, "SQLite's own checkpoints");
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   test('a policy that releases at select (DGS-LinUCB): every release is in the ledger and survives a restart', async () => {
     const db = join(dir, 'dgs.db');
     const a = await startTestServer({ db });
