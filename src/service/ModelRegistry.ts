@@ -8,7 +8,8 @@
 import type { PolicyId } from '../policies/index.js';
 import { createPolicy, isPolicyId } from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
-import { isReplicaStore, type ModelRow, type ModelSettings } from '../store/index.js';
+import type { ModelRow, ModelSettings } from '../store/index.js';
+import { isReplicaStore } from '../store/ReplicaStore.js';
 import type { CreateModelRequest, CreateModelResponse } from './apiTypes.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
 import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';

@@ -9,7 +9,8 @@
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import type { ReleaseCommitInfo, Store } from '../store/index.js';
-import { isPostgresUrl, PostgresStore, SqliteStore } from '../store/index.js';
+import { isPostgresUrl } from '../store/isPostgresUrl.js';
+import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
 import { ModelRegistry } from './ModelRegistry.js';
@@ -117,7 +118,10 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   const db = options.db ?? './adaprivate.db';
   const store =
     options.store ??
-    (isPostgresUrl(db) ? await PostgresStore.open(db, { migrate: false, ...hook }) : undefined) ??
+    // the PostgreSQL driver is loaded only for a postgres:// URL (a SQLite server starts without it)
+    (isPostgresUrl(db)
+      ? await (await import('../store/PostgresStore.js')).PostgresStore.open(db, { migrate: false, ...hook })
+      : undefined) ??
     SqliteStore.open(db, {
       lock: true,
       groupCommit: options.groupCommit !== false,

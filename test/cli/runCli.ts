@@ -6,11 +6,15 @@ export async function runCli(args: string[]): Promise<{ status: number; stdout: 
   let stderr = '';
   const out = process.stdout.write.bind(process.stdout);
   const err = process.stderr.write.bind(process.stderr);
-  process.stdout.write = ((s: string) => {
+  // the CLI writes strings; bytes come from the test runner itself (its reporter's stream on the
+  // child's stdout), which can write while an async command awaits: those pass through
+  process.stdout.write = ((s: string | Uint8Array, ...rest: never[]) => {
+    if (typeof s !== 'string') return out(s, ...rest);
     stdout += s;
     return true;
   }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => {
+  process.stderr.write = ((s: string | Uint8Array, ...rest: never[]) => {
+    if (typeof s !== 'string') return err(s, ...rest);
     stderr += s;
     return true;
   }) as typeof process.stderr.write;

@@ -5,7 +5,7 @@
  * Bad input exits with code 2 and a one-line reason.
  */
 import type { Command } from 'commander';
-import { audit, type PolicyAuditReport } from '../../audit/index.js';
+import type { PolicyAuditReport } from '../../audit/index.js';
 import { isPolicyId, policyIds, policyInfo } from '../../policies/index.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
@@ -104,7 +104,7 @@ export function registerAudit(program: Command): void {
     .option('--q <q>', 'sampling rate of adaprivate-ts-amp', parseNumber('--q'))
     .option('--json', 'print one JSON object')
     .exitOverride()
-    .action((f: AuditFlags) => {
+    .action(async (f: AuditFlags) => {
       if (!isPolicyId(f.policy)) {
         throw new UsageError(
           `audit: --policy must be one of ${policyIds.join(', ')}. Got ${JSON.stringify(f.policy)}.`,
@@ -128,6 +128,8 @@ export function registerAudit(program: Command): void {
       if (f.batchSize !== undefined) policyOptions.batchSize = f.batchSize;
       if (f.q !== undefined) policyOptions.q = f.q;
       const started = Date.now();
+      // loaded here: the audit's statistics library is large, and the other commands do not need it
+      const { audit } = await import('../../audit/index.js');
       let report: PolicyAuditReport;
       try {
         report = audit({
