@@ -378,6 +378,28 @@ describe('(b) AdaPrivate-TS-Amp keeps each reward with probability q', () => {
     assert.equal(full.privacy().sampler, 'discrete', 'Amp with q = 1 uses the discrete release');
   });
 
+  test('secure noise: Amp with q < 1 releases in floating point (off the grid), with q = 1 on the exact discrete grid', () => {
+    // the ledger's 'float' for q < 1 must describe the sampler that ran: the subsampled Gaussian's
+    // accounting is for continuous noise. First release from b = 0 with q in {0.5, 1}: q * b is
+    // exactly the released s + noise (powers of two), a grid point iff the discrete sampler drew it.
+    const d = 3;
+    const B = 4;
+    const grid = discreteGridStep(1, d);
+    const x = Float64Array.of(0.6, 0.48, 0.64);
+    const offGrid = (q: number): number => {
+      const p = build('adaprivate-ts-amp', 5, { dim: d, horizon: 8, batchSize: B, q, secureNoise: true });
+      for (let t = 0; t < B; t++) {
+        p.select(x, 1);
+        p.update(1);
+      }
+      assert.equal(p.privacy().releases, 1);
+      const released = vec(stateOf(p), 'b').map((v) => v * q);
+      return released.filter((v) => Math.abs(v / grid - Math.round(v / grid)) > 1e-6).length;
+    };
+    assert.equal(offGrid(1), 0, 'q = 1: every coordinate on the grid (discrete sampler)');
+    assert.equal(offGrid(0.5), d, 'q = 0.5: no coordinate on the grid (float sampler)');
+  });
+
   test('the released sum on a coordinate that carries data has mean B q and variance B q (1 - q) + sigma^2', () => {
     // x = e_1, reward 1 every round: q * (b_after - b_before)_1 = (number kept) + sigma n.
     const B = 20;
