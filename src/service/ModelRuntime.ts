@@ -16,16 +16,11 @@ import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, Store } from '../store/index.js';
-import type {
-  LedgerResponse,
-  ModelStatus,
-  PrivacyView,
-  RankRequest,
-  RankResponse,
-  RewardResponse,
-} from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
+import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
+import { rankFeatures } from './rankFeatures.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
@@ -175,27 +170,7 @@ export class ModelRuntime {
   rank(req: RankRequest): Promise<RankResponse> {
     const d = this.dim;
     const k = req.arms.length;
-    const feats = new Float64Array(k * d);
-    const ids = new Set<string>();
-    for (let a = 0; a < k; a++) {
-      const arm = req.arms[a]!;
-      if (arm.features.length !== d) {
-        throw new ServiceError(
-          400,
-          'dimension_mismatch',
-          `arms[${a}].features must have dim = ${d} values (model '${this.row.name}'). Got ${arm.features.length}.`,
-        );
-      }
-      if (ids.has(arm.id)) {
-        throw new ServiceError(
-          400,
-          'duplicate_arm_id',
-          `arms[${a}].id '${arm.id}' appears twice; arm ids must be distinct.`,
-        );
-      }
-      ids.add(arm.id);
-      for (let i = 0; i < d; i++) feats[a * d + i] = arm.features[i]!;
-    }
+    const feats = rankFeatures(req, d, this.row.name);
     return this.exclusive(async () => {
       // a policy whose select may release (DGS-LinUCB) refuses a known event id before deciding; for
       // the others the store's unique key refuses it (insertDecision returns false)
@@ -334,85 +309,26 @@ export class ModelRuntime {
     return release !== null;
   }
 
-  private privacyView(): PrivacyView {
-    const s = this.policy.privacy();
-    return {
-      epsilon: s.epsilon,
-      delta: s.delta,
-      rho: s.rho,
-      releases: s.releases,
-      composition: s.composition,
-      conversion: s.conversion,
-      noise: s.noise ?? 'none',
-    };
-  }
-
   /** The model's status: counts from the store, the guarantee from the policy's ledger. */
   status(): Promise<ModelStatus> {
-    return this.exclusive(async () => {
-      const c = await this.ctx.store.counts(this.row.name);
-      const cfg = this.policy.config as Readonly<Record<string, unknown>>;
-      const info = policyInfo(this.row.policy as PolicyId);
-      const learning = this.learning;
-      const roundsLeft = this.bounded ? Math.max(0, this.horizon - this.rounds) : null;
-      let note: string;
-      if (!info.isPrivate) note = 'non-private policy: no privacy guarantee.';
-      else if (this.bounded) {
-        note = learning
-          ? `the guarantee is calibrated for horizon = ${this.horizon} learned rounds; ${roundsLeft} left.`
-          : `horizon of ${this.horizon} rounds used: the model decides from its last release and learns no more (rewards get 409 horizon_exhausted).`;
-      } else {
-        note =
-          'each reward enters one release (parallel composition): the guarantee does not grow with more rounds.';
-      }
-      return {
-        name: this.row.name,
-        policy: this.row.policy,
-        options: this.row.options,
-        settings: this.row.settings,
-        createdAt: new Date(this.row.createdAt).toISOString(),
-        modelVersion: this.version,
+    return this.exclusive(async () =>
+      modelStatus(this.row, this.policy, {
+        version: this.version,
         rounds: this.rounds,
-        decisions: c.decisions,
-        pendingRewards: c.pendingRewards,
-        releasedRewards: c.releasedRewards,
-        defaultRewards: c.defaultRewards,
-        batchesReleased: this.version,
-        privacy: this.privacyView(),
-        budget: {
-          boundedByHorizon: this.bounded,
-          horizon: this.horizon,
-          roundsLeft,
-          target: info.isPrivate
-            ? {
-                epsilon: typeof cfg.epsilon === 'number' ? cfg.epsilon : null,
-                delta: typeof cfg.delta === 'number' ? cfg.delta : null,
-              }
-            : null,
-          learning,
-          note,
-        },
+        counts: await this.ctx.store.counts(this.row.name),
+        isPrivate: policyInfo(this.row.policy as PolicyId).isPrivate,
+        bounded: this.bounded,
+        horizon: this.horizon,
+        learning: this.learning,
         clippedFeatures: this.policy.clippedCount + this.clippedExtra,
-      };
-    });
+      }),
+    );
   }
 
   /** The releases committed so far, with the guarantee from the ledger. */
   ledger(): Promise<LedgerResponse> {
-    return this.exclusive(async () => {
-      const rows = await this.ctx.store.ledger(this.row.name);
-      return {
-        name: this.row.name,
-        releases: rows.map((r) => ({
-          version: r.version,
-          time: new Date(r.time).toISOString(),
-          rewards: r.rewards,
-          releases: r.releases,
-          rounds: r.rounds,
-          spent: r.spent,
-        })),
-        privacy: this.privacyView(),
-      };
-    });
+    return this.exclusive(async () =>
+      ledgerResponse(this.row, await this.ctx.store.ledger(this.row.name), this.policy),
+    );
   }
 }

@@ -38,16 +38,10 @@ import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
 import { restoreFromStore } from '../policies/restoreFromStore.js';
 import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
-import type {
-  LedgerResponse,
-  ModelStatus,
-  PrivacyView,
-  RankRequest,
-  RankResponse,
-  RewardResponse,
-} from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
+import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
@@ -461,84 +455,26 @@ export class ReplicaRuntime implements ServedModel {
     return row.releases;
   }
 
-  private privacyView(): PrivacyView {
-    const s = this.view.privacy();
-    return {
-      epsilon: s.epsilon,
-      delta: s.delta,
-      rho: s.rho,
-      releases: s.releases,
-      composition: s.composition,
-      conversion: s.conversion,
-      noise: s.noise ?? 'none',
-    };
-  }
-
   /** The model's status from the shared database: every replica reports the same guarantee. */
   async status(): Promise<ModelStatus> {
     await this.fresh(true);
-    const c = await this.store.counts(this.row.name);
-    const cfg = this.view.config as Readonly<Record<string, unknown>>;
-    const horizon = this.horizon;
-    const rounds = c.releasedRewards + c.pendingRewards;
-    const learning = this.learnsAt(rounds);
-    const roundsLeft = this.bounded ? Math.max(0, horizon - rounds) : null;
-    let note: string;
-    if (!this.isPrivate) note = 'non-private policy: no privacy guarantee.';
-    else if (this.bounded) {
-      note = learning
-        ? `the guarantee is calibrated for horizon = ${horizon} learned rounds; ${roundsLeft} left.`
-        : `horizon of ${horizon} rounds used: the model decides from its last release and learns no more (rewards get 409 horizon_exhausted).`;
-    } else {
-      note =
-        'each reward enters one release (parallel composition): the guarantee does not grow with more rounds.';
-    }
-    return {
-      name: this.row.name,
-      policy: this.row.policy,
-      options: this.row.options,
-      settings: this.row.settings,
-      createdAt: new Date(this.row.createdAt).toISOString(),
-      modelVersion: this.version,
+    const counts = await this.store.counts(this.row.name);
+    const rounds = counts.releasedRewards + counts.pendingRewards;
+    return modelStatus(this.row, this.view, {
+      version: this.version,
       rounds,
-      decisions: c.decisions,
-      pendingRewards: c.pendingRewards,
-      releasedRewards: c.releasedRewards,
-      defaultRewards: c.defaultRewards,
-      batchesReleased: this.version,
-      privacy: this.privacyView(),
-      budget: {
-        boundedByHorizon: this.bounded,
-        horizon,
-        roundsLeft,
-        target: this.isPrivate
-          ? {
-              epsilon: typeof cfg.epsilon === 'number' ? cfg.epsilon : null,
-              delta: typeof cfg.delta === 'number' ? cfg.delta : null,
-            }
-          : null,
-        learning,
-        note,
-      },
+      counts,
+      isPrivate: this.isPrivate,
+      bounded: this.bounded,
+      horizon: this.horizon,
+      learning: this.learnsAt(rounds),
       clippedFeatures: this.clipped,
-    };
+    });
   }
 
   /** The releases committed so far by any replica, with the guarantee of the last one. */
   async ledger(): Promise<LedgerResponse> {
     await this.fresh(true);
-    const rows = await this.store.ledger(this.row.name);
-    return {
-      name: this.row.name,
-      releases: rows.map((r) => ({
-        version: r.version,
-        time: new Date(r.time).toISOString(),
-        rewards: r.rewards,
-        releases: r.releases,
-        rounds: r.rounds,
-        spent: r.spent,
-      })),
-      privacy: this.privacyView(),
-    };
+    return ledgerResponse(this.row, await this.store.ledger(this.row.name), this.view);
   }
 }
