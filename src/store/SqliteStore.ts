@@ -29,6 +29,7 @@
  * `close()` and released by the kernel when the process dies (a crashed server's lock never blocks a
  * restart); the owner's pid, host and start time are kept in the `meta` table for the error message.
  */
+import { renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -604,10 +605,27 @@ export class SqliteStore implements Store {
     this.read(() => this.st.ping.get());
   }
 
+  /**
+   * A consistent copy of the database at `path` (replaced atomically when it exists): every write
+   * committed before the call, nothing after. One `VACUUM INTO` statement, which blocks this
+   * connection (and the event loop) while it copies, so no write can interleave with the copy.
+   * SQLite's stepped online backup API, used before, lost committed rows when group commits ran
+   * between its steps (a copy with none of 400 committed decisions in 6-11 of 15 runs).
+   */
   async backup(path: string): Promise<void> {
     this.commitGroup();
     await this.durable();
-    await this.db.backup(path);
+    this.commitGroup(); // a group opened by writes made while this call waited
+    if (this.failure !== null) throw this.refusal();
+    const tmp = `${path}.partial-${process.pid}`;
+    rmSync(tmp, { force: true });
+    try {
+      this.db.prepare('VACUUM INTO ?').run(tmp);
+      renameSync(tmp, path);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      throw err;
+    }
   }
 
   /**

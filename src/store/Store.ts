@@ -140,7 +140,7 @@ export interface Store {
   durable(): Promise<void>;
   /** Liveness of the engine (a trivial query). */
   ping(): Promise<void>;
-  /** Writes a consistent copy of the database to `path` (online backup). */
+  /** Writes a consistent copy of the database to `path` (online: every write committed before the call, none after). */
   backup(path: string): Promise<void>;
   close(): Promise<void>;
 }

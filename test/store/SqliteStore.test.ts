@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -203,4 +203,48 @@ test('SqliteStore: when the checkpoint worker ends, SQLite checkpoints on the st
   await new Promise((r) => setImmediate(r));
   assert.equal(connection(s).pragma('wal_autocheckpoint', { simple: true }), 1000);
   await s.close();
+});
+
+test('SqliteStore: a backup taken while groups commit (background checkpoints) holds every committed write', async () => {
+  // five backups, each into an existing file (replaced) except the first; the stepped online backup
+  // API used before lost every decision in about half of such backups, so five catch it nearly always
+  const s = SqliteStore.open(join(dir, 'bk.db'), {
+    groupCommit: true,
+    checkpoint: 'background',
+    walLimitPages: 50,
+  });
+  await createSumModel(s, 'm', 0);
+  let n = 0;
+  let stop = false;
+  const writer = (async () => {
+    while (!stop) {
+      for (let i = 0; i < 8; i++) void s.insertDecision(oneArmDecision('m', `e${n++}`));
+      await s.durable();
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  const copyPath = join(dir, 'bk-copy.db');
+  for (let rep = 0; rep < 5; rep++) {
+    const target = n + 400;
+    while (n < target) await new Promise((r) => setImmediate(r));
+    const before = n;
+    await s.backup(copyPath);
+    const after = n;
+    const copy = SqliteStore.open(copyPath);
+    const c = (await copy.counts('m')).decisions;
+    assert.equal(connection(copy).pragma('integrity_check', { simple: true }), 'ok');
+    // every decision committed when backup() was called, none written after it returned
+    assert.ok(
+      c >= before && c <= after,
+      `backup ${rep + 1}: ${c} decisions; ${before} were written when it started, ${after} when it ended`,
+    );
+    await copy.close();
+  }
+  stop = true;
+  await writer;
+  await s.close();
+  const file = SqliteStore.open(join(dir, 'bk.db'));
+  assert.equal((await file.counts('m')).decisions, n);
+  assert.ok(!existsSync(`${copyPath}.partial-${process.pid}`), 'no partial copy left');
+  await file.close();
 });
