@@ -139,6 +139,9 @@ export interface SqliteStoreOptions {
 /** With background checkpoints: commits between two requests to the checkpoint worker. */
 export const CHECKPOINT_EVERY_COMMITS = 64;
 
+/** Default of {@link SqliteStoreOptions.walLimitPages} (64 MiB at 4 KiB pages). */
+const DEFAULT_WAL_LIMIT_PAGES = 16384;
+
 /** An open group of writes: committed together; its promise resolves at the commit. */
 interface WriteGroup {
   writes: number;
@@ -208,7 +211,7 @@ export class SqliteStore implements Store {
   ) {
     this.db = db;
     this.lockDb = lockDb;
-    this.walLimit = options.walLimitPages ?? 16384;
+    this.walLimit = options.walLimitPages ?? DEFAULT_WAL_LIMIT_PAGES;
     if (options.checkpoint === 'background' && path !== ':memory:') this.startCheckpointer(path);
     this.hook = options.beforeReleaseCommit ?? null;
     this.grouping = options.groupCommit === true;
@@ -244,7 +247,7 @@ export class SqliteStore implements Store {
         `SqliteStore: groupCommitMaxWrites must be a positive integer. Got ${String(maxWrites)}.`,
       );
     }
-    const walLimit = options.walLimitPages ?? 16384;
+    const walLimit = options.walLimitPages ?? DEFAULT_WAL_LIMIT_PAGES;
     if (!Number.isSafeInteger(walLimit) || walLimit < 1) {
       throw new RangeError(`SqliteStore: walLimitPages must be a positive integer. Got ${String(walLimit)}.`);
     }
