@@ -6,6 +6,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createRng } from '../src/random/index.js';
 
+/** The value after `--<name>` on the command line, or `def`. */
+export function flag(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
+}
+
 /** Fields after the command name in /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat (index 0 is the state). */
 function statFields(pid: number, tid?: number): string[] | null {
   try {

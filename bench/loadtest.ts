@@ -21,15 +21,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
-import { armsPool, cpuSeconds, type PairRun, runPairs, threadCpuSeconds } from './loadClient.js';
+import { armsPool, cpuSeconds, flag, type PairRun, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KEY = 'loadtest-key-0123456789abcdef';
-
-function flag(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
-}
 
 const duration = Number(flag('duration', '10'));
 const connections = Number(flag('connections', '8'));

@@ -14,16 +14,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { armsPool, runPairs, threadCpuSeconds } from './loadClient.js';
+import { armsPool, flag, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const KEY = 'loadtest-key-0123456789abcdef';
 const MODES = ['bare', 'service-noop'] as const;
 type Mode = (typeof MODES)[number];
-
-function flag(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
-}
 
 /** The server side (run as `node loadtestFloor.js --child <mode> <dir>`): prints its URL. */
 async function child(mode: Mode, dir: string): Promise<void> {

@@ -119,7 +119,6 @@ function newPool(connectionString: string, max: number): pg.Pool {
   return pool;
 }
 
-/** The parameters of the decision INSERT ($1 .. $10), in column order. */
 /**
  * The released state of `model` (version, rounds, snapshot), undefined when it does not exist;
  * 'lock' takes the model row lock until the end of the caller's transaction.
@@ -133,8 +132,7 @@ async function readReleased(
     `SELECT version, rounds, snapshot FROM models WHERE name = $1${mode === 'lock' ? ' FOR UPDATE' : ''}`,
     [model],
   );
-  const row = r.rows[0];
-  return row === undefined ? undefined : { version: row.version, rounds: row.rounds, snapshot: row.snapshot };
+  return r.rows[0];
 }
 
 /** Reads the schema version (0 when the database has no adaprivate tables). */
