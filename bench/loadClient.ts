@@ -74,6 +74,10 @@ export interface PairRun {
   readonly p99ms: number;
   readonly non2xx: number;
   readonly errors: number;
+  /** Events per request (1: the single-event routes; more: rank/batch and rewards/batch). */
+  readonly batch: number;
+  /** Events of batch answers that failed (`"ok":false`): must be 0, like non2xx. */
+  readonly failedEvents: number;
 }
 
 /** Options of {@link runPairs}. */
@@ -88,10 +92,24 @@ export interface PairRunOptions {
   readonly maxRequests: number;
   /** Prefix of the event ids (unique per run). */
   readonly tag: string;
+  /** Events per request (default 1: /rank and /rewards; more: /rank/batch and /rewards/batch). */
+  readonly batch?: number;
 }
 
-/** Keeps `connections` connections busy with rank + reward-of-that-event pairs for `seconds`. */
+/** How many events of a batch answer failed. */
+function failedIn(body: string): number {
+  let n = 0;
+  for (let i = body.indexOf('"ok":false'); i >= 0; i = body.indexOf('"ok":false', i + 1)) n++;
+  return n;
+}
+
+/**
+ * Keeps `connections` connections busy with rank + reward-of-that-event pairs for `seconds`; with
+ * `batch` > 1 each request carries `batch` events (a rank batch, then the rewards of those events).
+ */
 export async function runPairs(o: PairRunOptions): Promise<PairRun> {
+  const batch = o.batch ?? 1;
+  if (batch > 1) return runBatchedPairs(o, batch);
   let counter = 0;
   const r = await autocannon({
     url: o.url,
@@ -130,5 +148,68 @@ export async function runPairs(o: PairRunOptions): Promise<PairRun> {
     p99ms: r.latency.p99,
     non2xx: r.non2xx,
     errors: r.errors,
+    batch: 1,
+    failedEvents: 0,
+  };
+}
+
+async function runBatchedPairs(o: PairRunOptions, batch: number): Promise<PairRun> {
+  let counter = 0;
+  let failedEvents = 0;
+  const r = await autocannon({
+    url: o.url,
+    connections: o.connections,
+    duration: o.seconds,
+    maxOverallRequests: o.maxRequests,
+    headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        method: 'POST',
+        path: `/v1/models/${o.model}/rank/batch`,
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const ctx = context as { first?: number };
+          const first = counter;
+          counter += batch;
+          ctx.first = first;
+          let body = '{"events":[';
+          for (let n = first; n < first + batch; n++) {
+            if (n > first) body += ',';
+            body += `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
+          }
+          req.body = `${body}]}`;
+          return req;
+        },
+        onResponse: (_status: number, body: string) => {
+          failedEvents += failedIn(body);
+        },
+      },
+      {
+        method: 'POST',
+        path: `/v1/models/${o.model}/rewards/batch`,
+        setupRequest: (req: autocannon.Request, context: object) => {
+          const first = (context as { first: number }).first;
+          let body = '{"rewards":[';
+          for (let n = first; n < first + batch; n++) {
+            if (n > first) body += ',';
+            body += `{"eventId":"${o.tag}-${n}","reward":${n % 3 === 0 ? 1 : 0}}`;
+          }
+          req.body = `${body}]}`;
+          return req;
+        },
+        onResponse: (_status: number, body: string) => {
+          failedEvents += failedIn(body);
+        },
+      },
+    ],
+  });
+  return {
+    pairsPerSecond: (r.requests.total / 2 / r.duration) * batch,
+    requests: r.requests.total,
+    p50ms: r.latency.p50,
+    p99ms: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    batch,
+    failedEvents,
   };
 }

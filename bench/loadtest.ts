@@ -9,7 +9,11 @@
  * requests per run. Reports pairs/s, per-request p50/p99 latency, non-2xx answers (must be 0), and
  * the server's CPU seconds (from /proc) next to the wall seconds.
  *
- * Options: --duration <s> (10), --connections <n> (8), --amount <requests> (400000),
+ * With --batch N > 1 each request carries N events: a rank/batch of N events, then one rewards/batch
+ * with their rewards; pairs/s counts events, latency is per (batch) request, and every event of
+ * every batch answer must succeed (failedEvents 0).
+ *
+ * Options: --duration <s> (10), --connections <n> (8), --amount <requests> (400000), --batch <n> (1),
  * --policy <id> (adaprivate-ts), --samples <n> (probabilitySamples, 200), --synchronous normal|full,
  * --group-commit on|off (on), --checkpoint background|auto (background), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
@@ -36,6 +40,11 @@ const json = process.argv.includes('--json');
 const cpuProfDir = flag('cpu-prof', '');
 const groupCommit = flag('group-commit', 'on');
 const checkpoint = flag('checkpoint', 'background');
+const batch = Number(flag('batch', '1'));
+if (!Number.isSafeInteger(batch) || batch < 1 || batch > 1000) {
+  process.stderr.write(`loadtest: --batch must be an integer in [1, 1000]. Got ${flag('batch', '1')}.\n`);
+  process.exit(2);
+}
 const settings = flag('settings', '20x5,50x20')
   .split(',')
   .map((s) => s.split('x').map(Number) as [number, number]);
@@ -61,6 +70,7 @@ async function run(url: string, model: string, pool: string[], seconds: number, 
     seconds,
     maxRequests: amount,
     tag,
+    batch,
   });
   const res: RunResult = {
     ...r,
@@ -128,7 +138,7 @@ async function main(): Promise<void> {
       results.push({ dim: d, arms: k, ...r, rounds: status.rounds, batchesReleased: status.batchesReleased });
       if (!json) {
         process.stderr.write(
-          `loadtest: d = ${d}, K = ${k}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s) over ${r.wallSeconds.toFixed(1)} s wall\n`,
+          `loadtest: d = ${d}, K = ${k}${batch > 1 ? `, batches of ${batch}` : ''}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s) over ${r.wallSeconds.toFixed(1)} s wall\n`,
         );
       }
     }
@@ -143,6 +153,7 @@ async function main(): Promise<void> {
     synchronous,
     groupCommit,
     checkpoint,
+    batch,
     connections,
     durationSeconds: duration,
     node: process.version,

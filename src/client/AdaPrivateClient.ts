@@ -14,8 +14,10 @@ import type {
   DecisionLogLine,
   LedgerResponse,
   ModelStatus,
+  RankBatchResponse,
   RankRequest,
   RankResponse,
+  RewardBatchResponse,
   RewardRequest,
   RewardResponse,
 } from '../service/apiTypes.js';
@@ -98,6 +100,32 @@ export class AdaPrivateClient {
   /** Resolves once the reward is durable on the server. */
   reward(name: string, body: RewardRequest): Promise<RewardResponse> {
     return this.request('POST', `${AdaPrivateClient.model(name)}/rewards`, body);
+  }
+
+  /**
+   * Ranks several events in one request, in order. Resolves with one result per event: `ok: true`
+   * and the rank answer, or `ok: false` and the error the single rank would have had (that event
+   * changed nothing; the others are unaffected). Rejects only when the whole request fails.
+   */
+  async rankBatch(name: string, events: readonly RankRequest[]): Promise<RankBatchResponse['results']> {
+    return (
+      await this.request<RankBatchResponse>('POST', `${AdaPrivateClient.model(name)}/rank/batch`, { events })
+    ).results;
+  }
+
+  /**
+   * Records several rewards in one request, in order; each `ok: true` result is durable. Failed
+   * events (`ok: false`, with the single reward's status and code) changed nothing.
+   */
+  async rewardBatch(
+    name: string,
+    rewards: readonly RewardRequest[],
+  ): Promise<RewardBatchResponse['results']> {
+    return (
+      await this.request<RewardBatchResponse>('POST', `${AdaPrivateClient.model(name)}/rewards/batch`, {
+        rewards,
+      })
+    ).results;
   }
 
   ledger(name: string): Promise<LedgerResponse> {

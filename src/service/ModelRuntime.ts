@@ -21,6 +21,7 @@ import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
+import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
@@ -38,7 +39,7 @@ export interface RuntimeContext {
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
 
-export class ModelRuntime {
+export class ModelRuntime implements ServedModel {
   readonly row: ModelRow;
   private readonly policy: Policy;
   private readonly ctx: RuntimeContext;
@@ -119,6 +120,9 @@ export class ModelRuntime {
   get stale(): boolean {
     return this.staleFlag;
   }
+
+  /** Calls run one at a time in the order they were made (see `exclusive`). */
+  readonly queuesInOrder = true;
 
   /** True while the model may learn (policies bounded by their horizon stop after `horizon` rounds). */
   get learning(): boolean {

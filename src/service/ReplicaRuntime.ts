@@ -146,6 +146,9 @@ export class ReplicaRuntime implements ServedModel {
     return rt;
   }
 
+  /** Calls may overlap (each awaits the database on its own): a batch awaits them one by one. */
+  readonly queuesInOrder = false;
+
   get stale(): boolean {
     return false; // the view refreshes itself from the database
   }

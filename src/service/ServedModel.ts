@@ -11,6 +11,12 @@ export interface ServedModel {
   readonly row: ModelRow;
   /** True when the in-memory state may differ from the database: the registry reloads the model. */
   readonly stale: boolean;
+  /**
+   * True when calls made one after another in the same turn of the event loop take effect in that
+   * order (ModelRuntime: one queue per model); false when they may overlap (ReplicaRuntime): a batch
+   * then awaits each event before the next, so that its events apply in the request's order.
+   */
+  readonly queuesInOrder: boolean;
   rank(req: RankRequest): Promise<RankResponse>;
   reward(eventId: string, reward: number): Promise<RewardResponse>;
   /** Gives the default reward to decisions whose window has closed. */

@@ -85,6 +85,38 @@ export interface RewardResponse {
   readonly modelVersion: number;
 }
 
+/** Body of `POST /v1/models/{name}/rank/batch`: events ranked in order, each as by the rank route. */
+export interface RankBatchRequest {
+  readonly events: readonly RankRequest[];
+}
+
+/** Body of `POST /v1/models/{name}/rewards/batch`: rewards recorded in order, each as by the rewards route. */
+export interface RewardBatchRequest {
+  readonly rewards: readonly RewardRequest[];
+}
+
+/** One event of a batch that succeeded: what the single-event route would have answered. */
+export type BatchSuccess<T> = T & { readonly ok: true; readonly statusCode: 200 };
+
+/**
+ * One event of a batch that failed: the error the single-event route would have answered (its
+ * statusCode and stable code), and the event id when the request gave one. Nothing of it was applied.
+ */
+export type BatchFailure = ErrorBody & { readonly ok: false; readonly eventId?: string };
+
+/** One result per event of a batch, in the request's order. */
+export type BatchResult<T> = BatchSuccess<T> | BatchFailure;
+
+/** Response of `POST /v1/models/{name}/rank/batch`. */
+export interface RankBatchResponse {
+  readonly results: readonly BatchResult<RankResponse>[];
+}
+
+/** Response of `POST /v1/models/{name}/rewards/batch`. */
+export interface RewardBatchResponse {
+  readonly results: readonly BatchResult<RewardResponse>[];
+}
+
 /** The guarantee spent, from the ledger of releases. */
 export interface PrivacyView {
   readonly epsilon: number;

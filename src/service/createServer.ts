@@ -13,7 +13,9 @@ import { isPostgresUrl } from '../store/isPostgresUrl.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
+import { errorBody } from './errorBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
+import { batchPlugin } from './plugins/batchPlugin.js';
 import { decisionsPlugin } from './plugins/decisionsPlugin.js';
 import { healthPlugin } from './plugins/healthPlugin.js';
 import { ledgerPlugin } from './plugins/ledgerPlugin.js';
@@ -37,7 +39,7 @@ export interface ServerOptions {
   readonly synchronous?: 'normal' | 'full';
   /** The API keys (at least one, each >= 16 characters) required on every /v1 route. */
   readonly apiKeys: readonly string[] | ApiKeys;
-  /** Request limits; defaults: 1 MiB body, 1000 arms, 1000 features. */
+  /** Request limits; defaults: 1 MiB body, 1000 arms, 1000 features, 1000 events per batch. */
   readonly limits?: Partial<ServiceLimits>;
   /** pino logger options, or false for no log (default: info level on stdout). */
   readonly logger?: boolean | Readonly<Record<string, unknown>>;
@@ -80,22 +82,6 @@ export interface AdaPrivateServer {
   listen(options: { readonly port: number; readonly host?: string }): Promise<string>;
   /** Stops accepting requests, lets in-flight ones finish, stops the sweep timer, closes the store. */
   close(): Promise<void>;
-}
-
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  404: 'Not Found',
-  409: 'Conflict',
-  410: 'Gone',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
-function errorBody(statusCode: number, code: string, message: string) {
-  return { statusCode, code, error: STATUS_TEXT[statusCode] ?? 'Error', message };
 }
 
 /**
@@ -243,6 +229,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       await v1.register(decisionsPlugin, { registry, store, limits });
       await v1.register(rewardsPlugin, { registry });
       await v1.register(ledgerPlugin, { registry });
+      await v1.register(batchPlugin, { registry, limits });
     },
     { prefix: '/v1' },
   );

@@ -3,6 +3,9 @@
 export { ApiKeys, MIN_API_KEY_LENGTH } from './ApiKeys.js';
 export type {
   ArmInput,
+  BatchFailure,
+  BatchResult,
+  BatchSuccess,
   CreateModelRequest,
   CreateModelResponse,
   DecisionLogLine,
@@ -12,8 +15,12 @@ export type {
   ModelSettingsView,
   ModelStatus,
   PrivacyView,
+  RankBatchRequest,
+  RankBatchResponse,
   RankRequest,
   RankResponse,
+  RewardBatchRequest,
+  RewardBatchResponse,
   RewardRequest,
   RewardResponse,
 } from './apiTypes.js';

@@ -11,9 +11,16 @@ export interface ServiceLimits {
   readonly arms: number;
   /** Longest feature vector (the model's dim must not exceed it either). */
   readonly features: number;
+  /** Most events in one batch request (rank/batch, rewards/batch). */
+  readonly batch: number;
 }
 
-export const DEFAULT_LIMITS: ServiceLimits = { bodyBytes: 1_048_576, arms: 1000, features: 1000 };
+export const DEFAULT_LIMITS: ServiceLimits = {
+  bodyBytes: 1_048_576,
+  arms: 1000,
+  features: 1000,
+  batch: 1000,
+};
 
 export const errorSchema = {
   $id: 'Error',
@@ -198,3 +205,85 @@ export function responses(ok: number, schema: object, description: string) {
     '5xx': { $ref: 'Error#' },
   };
 }
+
+/** Body of rank/batch: 1 to `limits.batch` rank requests, each as the rank route's body. */
+export function rankBatchBody(limits: ServiceLimits) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['events'],
+    properties: {
+      events: {
+        type: 'array',
+        minItems: 1,
+        maxItems: limits.batch,
+        description: `1 to ${limits.batch} rank requests, decided in this order.`,
+        items: rankBody(limits),
+      },
+    },
+  } as const;
+}
+
+/**
+ * Body of rewards/batch: 1 to `limits.batch` rewards. A reward outside [0, 1] fails its own event
+ * (reward_out_of_range), as the rewards route would, not the whole request.
+ */
+export function rewardBatchBody(limits: ServiceLimits) {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['rewards'],
+    properties: {
+      rewards: {
+        type: 'array',
+        minItems: 1,
+        maxItems: limits.batch,
+        description: `1 to ${limits.batch} rewards, recorded in this order.`,
+        items: {
+          type: 'object',
+          additionalProperties: false,
+          required: ['eventId', 'reward'],
+          properties: {
+            eventId: rewardBody.properties.eventId,
+            reward: { type: 'number', description: 'The reward, in [0, 1].' },
+          },
+        },
+      },
+    },
+  } as const;
+}
+
+/** The fields of a failed event in a batch answer (those of the Error schema, plus ok and eventId). */
+const batchFailureProperties = {
+  ok: {
+    type: 'boolean',
+    description: 'true: the event succeeded; false: it failed and nothing of it was applied.',
+  },
+  statusCode: {
+    type: 'integer',
+    description: '200, or the status the single-event route would have answered.',
+  },
+  code: { type: 'string', description: 'Failed events: the stable error code.' },
+  error: { type: 'string' },
+  message: { type: 'string' },
+} as const;
+
+/** `results` of a batch answer: one item per event, in order, holding `ok` and the success or error fields. */
+function batchResponse(success: { readonly properties: object }) {
+  return {
+    type: 'object',
+    properties: {
+      results: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { ...batchFailureProperties, ...success.properties },
+          required: ['ok', 'statusCode'],
+        },
+      },
+    },
+  } as const;
+}
+
+export const rankBatchResponse = batchResponse(rankResponse);
+export const rewardBatchResponse = batchResponse(rewardResponse);

@@ -107,3 +107,35 @@ test('serve: --checkpoint takes background or auto; anything else is a usage err
   ok.child.kill('SIGTERM');
   assert.equal((await ok.exited).code, 0);
 });
+
+test('serve: --max-batch sets the events per batch request (400 above it); 0 is a usage error', async () => {
+  const bad = serve(join(dir, 'mb.db'), 'error', ['--max-batch', '0']);
+  assert.equal(await bad.url, null);
+  const e = await bad.exited;
+  assert.equal(e.code, 2);
+  assert.match(e.stderr, /--max-batch/);
+  const ok = serve(join(dir, 'mb.db'), 'error', ['--max-batch', '2']);
+  const url = await ok.url;
+  assert.ok(url !== null, 'serve --max-batch 2 starts');
+  const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+  const put = await fetch(`${url}/v1/models/mb`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({ policy: 'linucb', options: { dim: 1, horizon: 10, seed: 1 } }),
+  });
+  assert.equal(put.status, 201);
+  const rank = (n: number) =>
+    fetch(`${url}/v1/models/mb/rank/batch`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        events: Array.from({ length: n }, () => ({ arms: [{ id: 'a', features: [1] }] })),
+      }),
+    });
+  assert.equal((await rank(2)).status, 200);
+  const over = await rank(3);
+  assert.equal(over.status, 400);
+  assert.match(((await over.json()) as { message: string }).message, /more than 2 items/);
+  ok.child.kill('SIGTERM');
+  assert.equal((await ok.exited).code, 0);
+});

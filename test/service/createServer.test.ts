@@ -49,6 +49,8 @@ describe('decision service API', () => {
       '/v1/models/{name}/rewards',
       '/v1/models/{name}/ledger',
       '/v1/models/{name}/decisions',
+      '/v1/models/{name}/rank/batch',
+      '/v1/models/{name}/rewards/batch',
       '/health',
       '/metrics',
     ]) {
@@ -78,6 +80,8 @@ describe('decision service API', () => {
       ['POST', '/v1/models/x/rewards', { eventId: 'e', reward: 1 }],
       ['GET', '/v1/models/x/ledger', undefined],
       ['GET', '/v1/models/x/decisions', undefined],
+      ['POST', '/v1/models/x/rank/batch', { events: [{ arms: ARMS }] }],
+      ['POST', '/v1/models/x/rewards/batch', { rewards: [{ eventId: 'e', reward: 1 }] }],
     ] as const) {
       for (const auth of [undefined, 'Bearer wrong-key-0123456789', TEST_KEY, `Bearer ${TEST_KEY}x`]) {
         const r = await t.raw(method, path, body, { authorization: auth ?? '' });
@@ -390,6 +394,177 @@ describe('decision service API', () => {
       'horizon_exhausted',
     ]);
     assert.equal((await t.client.status('h')).rounds, 3);
+  });
+
+  test('rank/batch: each event decided as the rank route would, in order; a failed event fails alone and changes nothing', async () => {
+    const ucb = { policy: 'linucb', options: { dim: 2, horizon: 100, seed: 3 } };
+    await t.client.createModel('rb-single', ucb);
+    await t.client.createModel('rb-batch', ucb);
+    const X = [{ arms: ARMS }, { arms: [ARMS[1]!, ARMS[0]!] }];
+    // the same sequence through the single route and in one batch
+    const single = [
+      await t.client.rank('rb-single', { eventId: 'e1', ...X[0]! }),
+      await codeOf(t.client.rank('rb-single', { eventId: 'e1', ...X[1]! })),
+      await codeOf(t.client.rank('rb-single', { arms: [{ id: 'a', features: [1, 2, 3] }] })),
+      await t.client.rank('rb-single', { eventId: 'e2', ...X[1]! }),
+    ];
+    const batch = await t.client.rankBatch('rb-batch', [
+      { eventId: 'e1', ...X[0]! },
+      { eventId: 'e1', ...X[1]! },
+      { arms: [{ id: 'a', features: [1, 2, 3] }] },
+      { eventId: 'e2', ...X[1]! },
+      {
+        arms: [
+          { id: 'a', features: [1, 0] },
+          { id: 'a', features: [0, 1] },
+        ],
+      },
+      { arms: ARMS },
+    ]);
+    assert.equal(batch.length, 6);
+    assert.deepEqual(
+      batch.map((r) => [r.ok, r.statusCode, r.ok ? 'ok' : r.code]),
+      [
+        [true, 200, 'ok'],
+        [false, 409, 'event_exists'],
+        [false, 400, 'dimension_mismatch'],
+        [true, 200, 'ok'],
+        [false, 400, 'duplicate_arm_id'],
+        [true, 200, 'ok'],
+      ],
+    );
+    for (const [i, j] of [
+      [0, 0],
+      [3, 3],
+    ] as const) {
+      const b = batch[i]!;
+      assert.ok(b.ok);
+      const { ok: _ok, statusCode: _s, ...answer } = b;
+      assert.deepEqual(answer, single[j], `batch event ${i} answers as the single rank`);
+    }
+    assert.deepEqual(single[1], [409, 'event_exists']);
+    const failed = batch[1]!;
+    assert.ok(!failed.ok);
+    assert.equal(failed.eventId, 'e1');
+    assert.equal(failed.error, 'Conflict');
+    assert.match(failed.message, /e1/);
+    assert.equal(batch[2]!.ok ? 'x' : batch[2]!.eventId, undefined, 'no event id when the request had none');
+    const last = batch[5]!;
+    assert.ok(last.ok);
+    assert.match(last.eventId, /^[0-9a-f-]{36}$/);
+    // only the three successes were stored, in order
+    const log = await t.client.exportDecisions('rb-batch');
+    assert.deepEqual(
+      log.map((l) => l.eventId),
+      ['e1', 'e2', last.eventId],
+    );
+    assert.equal((await t.client.status('rb-batch')).decisions, 3);
+    // whole-request failures: nothing decided
+    assert.deepEqual(await codeOf(t.client.rankBatch('nope', [{ arms: ARMS }])), [404, 'model_not_found']);
+    assert.deepEqual(await codeOf(t.client.rankBatch('rb-batch', [])), [400, 'invalid_request']);
+    const bad = await t.raw('POST', '/v1/models/rb-batch/rank/batch', {
+      events: [{ arms: ARMS }, { arms: [{ id: 'a', features: ['1', 0] }] }],
+    });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.code, 'invalid_request');
+    assert.equal((await t.client.status('rb-batch')).decisions, 3);
+  });
+
+  test('rewards/batch: each reward recorded as the rewards route would, in order; the completing one releases', async () => {
+    await t.client.createModel('wb', { ...TS, rewardWindowSeconds: 60 });
+    const d = await t.client.rankBatch(
+      'wb',
+      Array.from({ length: 4 }, (_, i) => ({ eventId: `w${i}`, arms: ARMS })),
+    );
+    assert.ok(d.every((r) => r.ok));
+    const r = await t.client.rewardBatch('wb', [
+      { eventId: 'w0', reward: 1 },
+      { eventId: 'w1', reward: 1.5 },
+      { eventId: 'w0', reward: 0 },
+      { eventId: 'none', reward: 1 },
+      { eventId: 'w1', reward: -0.5 },
+      { eventId: 'w1', reward: 0 },
+      { eventId: 'w2', reward: 1 },
+    ]);
+    assert.deepEqual(
+      r.map((x) => [x.eventId, x.statusCode, x.ok ? x.released : x.code]),
+      [
+        ['w0', 200, false],
+        ['w1', 400, 'reward_out_of_range'],
+        ['w0', 409, 'duplicate_reward'],
+        ['none', 404, 'event_not_found'],
+        ['w1', 400, 'reward_out_of_range'],
+        ['w1', 200, false],
+        ['w2', 200, true],
+      ],
+    );
+    // the same batch again (an answer lost in transit): nothing is applied twice
+    const again = await t.client.rewardBatch('wb', [
+      { eventId: 'w0', reward: 1 },
+      { eventId: 'w1', reward: 0 },
+      { eventId: 'w2', reward: 1 },
+    ]);
+    assert.deepEqual(
+      again.map((x) => (x.ok ? 'ok' : x.code)),
+      ['duplicate_reward', 'duplicate_reward', 'duplicate_reward'],
+    );
+    const w2 = r[6]!;
+    assert.ok(w2.ok);
+    assert.equal(w2.status, 'recorded');
+    assert.equal(w2.modelVersion, 1);
+    const s = await t.client.status('wb');
+    assert.equal(s.rounds, 3);
+    assert.equal(s.pendingRewards, 0);
+    assert.equal(s.releasedRewards, 3);
+    assert.equal(s.batchesReleased, 1);
+    assert.equal((await t.client.ledger('wb')).releases.length, 1);
+    // whole-request failures apply nothing
+    const str = await t.raw('POST', '/v1/models/wb/rewards/batch', {
+      rewards: [
+        { eventId: 'w3', reward: 1 },
+        { eventId: 'w3', reward: '1' },
+      ],
+    });
+    assert.equal(str.status, 400);
+    assert.equal(str.body.code, 'invalid_request');
+    assert.deepEqual(await codeOf(t.client.rewardBatch('nope', [{ eventId: 'w3', reward: 1 }])), [
+      404,
+      'model_not_found',
+    ]);
+    assert.equal((await t.client.status('wb')).rounds, 3);
+    t.advance(60_001);
+    const late = await t.client.rewardBatch('wb', [{ eventId: 'w3', reward: 1 }]);
+    assert.deepEqual(
+      late.map((x) => [x.statusCode, x.ok ? 'ok' : x.code]),
+      [[410, 'reward_window_closed']],
+    );
+    assert.equal((await t.client.status('wb')).rounds, 3);
+  });
+
+  test('batches: at most limits.batch events per request (400), and the limit is in the OpenAPI document', async () => {
+    const small = await startTestServer({ limits: { batch: 2 } });
+    try {
+      await small.client.createModel('l', { policy: 'linucb', options: { dim: 2, horizon: 100, seed: 1 } });
+      assert.equal((await small.client.rankBatch('l', [{ arms: ARMS }, { arms: ARMS }])).length, 2);
+      const many = await small.raw('POST', '/v1/models/l/rank/batch', {
+        events: [{ arms: ARMS }, { arms: ARMS }, { arms: ARMS }],
+      });
+      assert.equal(many.status, 400);
+      assert.match(many.body.message, /events must NOT have more than 2 items/);
+      const rewards = await small.raw('POST', '/v1/models/l/rewards/batch', {
+        rewards: ['a', 'b', 'c'].map((eventId) => ({ eventId, reward: 1 })),
+      });
+      assert.equal(rewards.status, 400);
+      assert.match(rewards.body.message, /rewards must NOT have more than 2 items/);
+      // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document's nested shape
+      const doc = (await (await fetch(`${small.url}/openapi.json`)).json()) as any;
+      const body =
+        doc.paths['/v1/models/{name}/rank/batch'].post.requestBody.content['application/json'].schema;
+      assert.equal(body.properties.events.maxItems, 2);
+      assert.equal((await small.client.status('l')).decisions, 2);
+    } finally {
+      await small.close();
+    }
   });
 });
 

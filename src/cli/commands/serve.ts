@@ -29,6 +29,7 @@ interface ServeFlags {
   readonly maxBodyBytes?: number;
   readonly maxArms?: number;
   readonly maxFeatures?: number;
+  readonly maxBatch?: number;
   readonly logLevel: string;
   readonly logRequests?: boolean;
   readonly groupCommit: boolean;
@@ -147,6 +148,11 @@ export function registerServe(program: Command): void {
     .option('--max-arms <n>', 'most arms per rank request (default 1000)', parsePositiveInt('--max-arms'))
     .option('--max-features <n>', 'longest feature vector (default 1000)', parsePositiveInt('--max-features'))
     .option(
+      '--max-batch <n>',
+      'most events in one rank/batch or rewards/batch request (default 1000)',
+      parsePositiveInt('--max-batch'),
+    )
+    .option(
       '--version-check-ms <n>',
       'PostgreSQL replicas: check the model version at most this many ms after the last check (default 100; release notifications usually come first)',
       parsePositiveInt('--version-check-ms'),
@@ -208,6 +214,7 @@ export function registerServe(program: Command): void {
         ...(f.maxBodyBytes === undefined ? {} : { bodyBytes: f.maxBodyBytes }),
         ...(f.maxArms === undefined ? {} : { arms: f.maxArms }),
         ...(f.maxFeatures === undefined ? {} : { features: f.maxFeatures }),
+        ...(f.maxBatch === undefined ? {} : { batch: f.maxBatch }),
       };
       let server: Awaited<ReturnType<typeof createServer>>;
       try {

@@ -1,0 +1,142 @@
+/**
+ * Batches: many rank requests, or many rewards, in one HTTP request. Each event goes through the
+ * same code as its single-event route (same checks, same statuses, same durability): the events are
+ * queued on the model in the request's order, their writes commit together (group commit), and the
+ * answer, sent after that commit, holds one result per event. A failed event (its own 4xx, or a 5xx)
+ * fails alone, with the error the single-event route would have answered, and nothing of it is
+ * applied; a malformed request, an unknown model or a wrong key fails the whole request, before any
+ * event is applied.
+ */
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import type {
+  BatchResult,
+  RankBatchRequest,
+  RankBatchResponse,
+  RewardBatchRequest,
+  RewardBatchResponse,
+} from '../apiTypes.js';
+import { errorBody } from '../errorBody.js';
+import type { ModelRegistry } from '../ModelRegistry.js';
+import type { ServedModel } from '../ServedModel.js';
+import { ServiceError } from '../ServiceError.js';
+import {
+  modelNameParams,
+  rankBatchBody,
+  rankBatchResponse,
+  responses,
+  rewardBatchBody,
+  rewardBatchResponse,
+  type ServiceLimits,
+} from '../schemas.js';
+
+/**
+ * Runs one event (`run` is called at once, so that events queue on the model in order) and turns
+ * its outcome into a batch result.
+ */
+async function settle<T extends object>(
+  run: () => Promise<T>,
+  eventId: string | undefined,
+  log: FastifyBaseLogger,
+): Promise<BatchResult<T>> {
+  try {
+    const r = await run();
+    return { ok: true, statusCode: 200, ...r };
+  } catch (err) {
+    const id = eventId === undefined ? {} : { eventId };
+    if (err instanceof ServiceError) {
+      return { ok: false, ...id, ...errorBody(err.statusCode, err.code, err.message) };
+    }
+    log.error({ err }, 'batch event failed');
+    return {
+      ok: false,
+      ...id,
+      ...errorBody(500, 'internal_error', 'internal error (logged on the server).'),
+    };
+  }
+}
+
+/**
+ * The results of `run` over `items`, in order. On a model whose queue keeps the order of calls, every
+ * event is queued at once (their writes commit together); otherwise each waits for the one before.
+ */
+async function inOrder<I, T extends object>(
+  model: ServedModel,
+  items: readonly I[],
+  run: (item: I, index: number) => Promise<T>,
+  eventId: (item: I) => string | undefined,
+  log: FastifyBaseLogger,
+): Promise<BatchResult<T>[]> {
+  if (model.queuesInOrder) {
+    return Promise.all(items.map((it, i) => settle(() => run(it, i), eventId(it), log)));
+  }
+  const out: BatchResult<T>[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const it = items[i]!;
+    out.push(await settle(() => run(it, i), eventId(it), log));
+  }
+  return out;
+}
+
+export const batchPlugin: FastifyPluginAsync<{
+  readonly registry: ModelRegistry;
+  readonly limits: ServiceLimits;
+}> = async (app, opts) => {
+  const { registry, limits } = opts;
+  app.post<{ Params: { name: string }; Body: RankBatchRequest }>(
+    '/models/:name/rank/batch',
+    {
+      schema: {
+        summary: 'Rank a batch of events',
+        description: `Up to ${limits.batch} rank requests, decided in order, each as by the rank route. 200 with one result per event: ok true with the rank answer, or ok false with the status and code the rank route would have answered (e.g. 409 event_exists, 400 dimension_mismatch); a failed event changes nothing. Every decision is stored before the answer.`,
+        tags: ['decisions'],
+        params: modelNameParams,
+        body: rankBatchBody(limits),
+        response: responses(200, rankBatchResponse, 'One result per event, in order'),
+      },
+    },
+    async (req): Promise<RankBatchResponse> => {
+      const model = await registry.get(req.params.name);
+      const results = await inOrder(
+        model,
+        req.body.events,
+        (e) => model.rank(e),
+        (e) => e.eventId,
+        req.log,
+      );
+      return { results };
+    },
+  );
+  app.post<{ Params: { name: string }; Body: RewardBatchRequest }>(
+    '/models/:name/rewards/batch',
+    {
+      schema: {
+        summary: 'Rewards of a batch of decisions',
+        description: `Up to ${limits.batch} rewards, recorded in order, each as by the rewards route. 200 with one result per event: ok true with the reward answer (durable), or ok false with the status and code the rewards route would have answered (400 reward_out_of_range, 404 event_not_found, 409 duplicate_reward, 410 reward_window_closed, 409 horizon_exhausted); a failed event changes nothing.`,
+        tags: ['rewards'],
+        params: modelNameParams,
+        body: rewardBatchBody(limits),
+        response: responses(200, rewardBatchResponse, 'One result per event, in order'),
+      },
+    },
+    async (req): Promise<RewardBatchResponse> => {
+      const model = await registry.get(req.params.name);
+      const results = await inOrder(
+        model,
+        req.body.rewards,
+        (r, i) => {
+          if (!(r.reward >= 0 && r.reward <= 1)) {
+            throw new ServiceError(
+              400,
+              'reward_out_of_range',
+              `reward must be a number in [0, 1]; rewards[${i}].reward is ${r.reward}.`,
+            );
+          }
+          return model.reward(r.eventId, r.reward);
+        },
+        (r) => r.eventId,
+        req.log,
+      );
+      return { results };
+    },
+  );
+};
