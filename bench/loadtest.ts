@@ -9,11 +9,12 @@
  * requests per run. Reports pairs/s, per-request p50/p99 latency, non-2xx answers (must be 0), and
  * the server's CPU seconds (from /proc) next to the wall seconds.
  *
- * With --batch N > 1 each request carries N events: a rank/batch of N events, then one rewards/batch
- * with their rewards; pairs/s counts events, latency is per (batch) request, and every event of
- * every batch answer must succeed (failedEvents 0).
+ * Each shape runs once per --batch size (default 1,10): 1 is the single-event routes; N > 1 sends
+ * a rank/batch of N events, then one rewards/batch with their rewards; pairs/s counts events,
+ * latency is per (batch) request, and every event of every batch answer must succeed (failedEvents 0).
  *
- * Options: --duration <s> (10), --connections <n> (8), --amount <requests> (400000), --batch <n> (1),
+ * Options: --duration <s> (10), --connections <n> (default 8 for single events, 4 for batches),
+ * --amount <requests> (400000), --batch <n,...> (1,10),
  * --policy <id> (adaprivate-ts), --samples <n> (probabilitySamples, 200), --synchronous normal|full,
  * --group-commit on|off (on), --checkpoint background|auto (background), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
@@ -40,10 +41,18 @@ const json = process.argv.includes('--json');
 const cpuProfDir = flag('cpu-prof', '');
 const groupCommit = flag('group-commit', 'on');
 const checkpoint = flag('checkpoint', 'background');
-const batch = Number(flag('batch', '1'));
-if (!Number.isSafeInteger(batch) || batch < 1 || batch > 1000) {
-  process.stderr.write(`loadtest: --batch must be an integer in [1, 1000]. Got ${flag('batch', '1')}.\n`);
-  process.exit(2);
+const batches = flag('batch', '1,10').split(',').map(Number);
+for (const b of batches) {
+  if (!Number.isSafeInteger(b) || b < 1 || b > 1000) {
+    process.stderr.write(
+      `loadtest: --batch takes integers in [1, 1000], comma-separated. Got ${flag('batch', '1,10')}.\n`,
+    );
+    process.exit(2);
+  }
+}
+/** Connections of a run: --connections when given, else 8 for single events and 4 for batches. */
+function connectionsFor(batch: number): number {
+  return process.argv.includes('--connections') ? connections : batch > 1 ? 4 : 8;
 }
 const settings = flag('settings', '20x5,50x20')
   .split(',')
@@ -57,7 +66,15 @@ interface RunResult extends PairRun {
   readonly serverMainThreadCpuSeconds: number;
 }
 
-async function run(url: string, model: string, pool: string[], seconds: number, pid: number, tag: string) {
+async function run(
+  url: string,
+  model: string,
+  pool: string[],
+  seconds: number,
+  pid: number,
+  tag: string,
+  batch: number,
+) {
   const cpu0 = cpuSeconds(pid);
   const main0 = threadCpuSeconds(pid, pid);
   const t0 = process.hrtime.bigint();
@@ -66,7 +83,7 @@ async function run(url: string, model: string, pool: string[], seconds: number, 
     apiKey: KEY,
     model,
     pool,
-    connections,
+    connections: connectionsFor(batch),
     seconds,
     maxRequests: amount,
     tag,
@@ -129,17 +146,30 @@ async function main(): Promise<void> {
       });
       if (!res.ok) throw new Error(`create ${model}: ${res.status} ${await res.text()}`);
       const pool = armsPool(d, k, 256);
-      if (!json) process.stderr.write(`loadtest: ${model}: warm-up 2 s, then ${duration} s\n`);
-      await run(url, model, pool, 2, child.pid!, `w${d}`);
-      const r = await run(url, model, pool, duration, child.pid!, `m${d}`);
-      const status = (await (
-        await fetch(`${url}/v1/models/${model}`, { headers: { authorization: `Bearer ${KEY}` } })
-      ).json()) as { rounds: number; batchesReleased: number };
-      results.push({ dim: d, arms: k, ...r, rounds: status.rounds, batchesReleased: status.batchesReleased });
-      if (!json) {
-        process.stderr.write(
-          `loadtest: d = ${d}, K = ${k}${batch > 1 ? `, batches of ${batch}` : ''}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s) over ${r.wallSeconds.toFixed(1)} s wall\n`,
-        );
+      for (const batch of batches) {
+        const mode =
+          batch > 1
+            ? `batches of ${batch}, ${connectionsFor(batch)} connections`
+            : `single events, ${connectionsFor(batch)} connections`;
+        if (!json) process.stderr.write(`loadtest: ${model}, ${mode}: warm-up 2 s, then ${duration} s\n`);
+        await run(url, model, pool, 2, child.pid!, `w${d}b${batch}`, batch);
+        const r = await run(url, model, pool, duration, child.pid!, `m${d}b${batch}`, batch);
+        const status = (await (
+          await fetch(`${url}/v1/models/${model}`, { headers: { authorization: `Bearer ${KEY}` } })
+        ).json()) as { rounds: number; batchesReleased: number };
+        results.push({
+          dim: d,
+          arms: k,
+          connections: connectionsFor(batch),
+          ...r,
+          rounds: status.rounds,
+          batchesReleased: status.batchesReleased,
+        });
+        if (!json) {
+          process.stderr.write(
+            `loadtest: d = ${d}, K = ${k}, ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s) over ${r.wallSeconds.toFixed(1)} s wall\n`,
+          );
+        }
       }
     }
   } finally {
@@ -153,8 +183,7 @@ async function main(): Promise<void> {
     synchronous,
     groupCommit,
     checkpoint,
-    batch,
-    connections,
+    batches,
     durationSeconds: duration,
     node: process.version,
     results,
