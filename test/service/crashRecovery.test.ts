@@ -2,7 +2,7 @@
  * The crash test: `adaprivate serve` as a child process; clients send decisions and rewards while
  * the test SIGKILLs the server at seeded-random points (and, in some lives, the server kills itself
  * inside a release transaction through its test hook), restarts it on the same database, and checks
- * that every acknowledged reward is counted exactly once, no batch is released twice, the ledger
+ * that every acknowledged reward (sent alone or in a batch) is counted exactly once, no batch is released twice, the ledger
  * agrees with the batches released, and the model keeps serving. Nothing here waits on a timer: each
  * step waits for an event (a line on stdout, an answer, an exit).
  */
@@ -53,6 +53,7 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
   let kills = 0;
   let releaseKills = 0;
   let eventNo = 0;
+  let batchAcked = 0;
 
   for (let life = 0; life < LIVES; life++) {
     const mode = life % 3 === 1 ? `1:${life + 1}` : life % 3 === 2 ? `0.5:${life + 1}` : '';
@@ -101,7 +102,43 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
         ackedThisLife++;
       }
     };
-    await Promise.all([worker(0), worker(1), worker(2)]);
+    // a fourth client sends its events in batches (rank/batch, then rewards/batch): an event is
+    // acknowledged when its result in an answer is ok
+    const batchWorker = async () => {
+      while (!dead && ackedThisLife < target) {
+        const ids = Array.from({ length: 2 + rng.integer(3) }, () => `e${eventNo++}-b`);
+        let ranks: Awaited<ReturnType<typeof client.rankBatch>>;
+        try {
+          ranks = await client.rankBatch(
+            'm',
+            ids.map((eventId) => ({ eventId, arms: ARMS })),
+          );
+        } catch {
+          return; // the server died: these decisions may or may not be stored; no reward is sent
+        }
+        assert.deepEqual(
+          ranks.map((r) => r.ok),
+          ids.map(() => true),
+          `life ${life}: every event of a rank batch decided`,
+        );
+        const rewards = ids.map((eventId) => ({ eventId, reward: rng.integer(5) / 4 }));
+        for (const r of rewards) sent.set(r.eventId, r.reward);
+        let res: Awaited<ReturnType<typeof client.rewardBatch>>;
+        try {
+          res = await client.rewardBatch('m', rewards);
+        } catch {
+          return;
+        }
+        for (let i = 0; i < res.length; i++) {
+          const x = res[i]!;
+          assert.ok(x.ok, `life ${life}: batch reward ${rewards[i]!.eventId}: ${x.ok ? '' : x.code}`);
+          acked.set(rewards[i]!.eventId, rewards[i]!.reward);
+          ackedThisLife++;
+          batchAcked++;
+        }
+      }
+    };
+    await Promise.all([worker(0), worker(1), worker(2), batchWorker()]);
     if (!dead) srv.child.kill('SIGKILL');
     const e = await srv.exited;
     assert.equal(e.signal, 'SIGKILL', `life ${life}: ${e.stderr}`);
@@ -175,8 +212,9 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
     }
     assert.equal(recorded.length, V * BATCH + pendingRows.length);
     assert.ok(V >= 7, `releases: ${V}`);
+    assert.ok(batchAcked >= 10, `rewards acknowledged in batches: ${batchAcked}`);
     t.diagnostic(
-      `${kills} SIGKILLs (${releaseKills} inside release transactions), ${acked.size} acknowledged rewards, ${V} releases of ${BATCH}, ${pendingRows.length} pending`,
+      `${kills} SIGKILLs (${releaseKills} inside release transactions), ${acked.size} acknowledged rewards (${batchAcked} in batches), ${V} releases of ${BATCH}, ${pendingRows.length} pending`,
     );
     // the policy's own ledger (restored from the last snapshot) and the status agree with the table
     assert.equal(status.batchesReleased, V);
