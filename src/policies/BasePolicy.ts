@@ -19,6 +19,7 @@
  */
 import type { PrivacyEvent } from '../privacy/events.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
+import { rngStreams } from '../random/createRng.js';
 import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
@@ -149,6 +150,8 @@ export abstract class BasePolicy implements Policy {
   private readonly releasesAtSelect: boolean;
   /** The exploration seed (also keys the scratch generator of `probabilities`). */
   private readonly seed: number;
+  /** The Monte Carlo generators `createRng(seed, 'probabilities:<rounds>')`, the prefix hashed once. */
+  private probabilityStreams: ((rest: string) => Rng) | null = null;
   /** Exploration randomness (TS samples): stream 'policy'. */
   protected readonly rng: Rng;
   /**
@@ -876,7 +879,8 @@ export abstract class BasePolicy implements Policy {
    */
   private armProbabilities(k: number, samples: number, chosen: number): ArmProbabilities {
     const counts = new Float64Array(k);
-    const rng = createRng(this.seed, `probabilities:${this.rounds}`);
+    this.probabilityStreams ??= rngStreams(this.seed, 'probabilities:');
+    const rng = this.probabilityStreams(String(this.rounds));
     if (this.countWins(k, samples, rng, counts)) {
       let n = samples;
       if (chosen >= 0) {

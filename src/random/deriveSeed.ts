@@ -10,10 +10,34 @@ const encoder = new TextEncoder();
  * Cost: O(length of the name) BigInt operations; called once per generator, never per draw.
  */
 export function streamKey(seed: number, stream: string): bigint {
-  let h = mix64(add64(BigInt(seed), GOLDEN_GAMMA));
-  const bytes = encoder.encode(stream);
+  return streamKeyFinish(streamKeyPrefix(seed, ''), stream);
+}
+
+/** The hash state of {@link streamKey} after the seed and the bytes of a name's first part. */
+export interface StreamKeyPrefix {
+  readonly h: bigint;
+  readonly length: number;
+}
+
+/**
+ * The state of {@link streamKey} after `seed` and the bytes of `prefix`: `streamKeyFinish(state,
+ * rest)` equals `streamKey(seed, prefix + rest)`, so many names with one prefix hash it once.
+ */
+export function streamKeyPrefix(seed: number, prefix: string): StreamKeyPrefix {
+  return absorb({ h: mix64(add64(BigInt(seed), GOLDEN_GAMMA)), length: 0 }, prefix);
+}
+
+/** `streamKey(seed, prefix + rest)` from the state of `streamKeyPrefix(seed, prefix)`. */
+export function streamKeyFinish(state: StreamKeyPrefix, rest: string): bigint {
+  const s = absorb(state, rest);
+  return mix64(add64(s.h ^ BigInt(s.length), GOLDEN_GAMMA));
+}
+
+function absorb(state: StreamKeyPrefix, text: string): StreamKeyPrefix {
+  let h = state.h;
+  const bytes = encoder.encode(text);
   for (const b of bytes) h = mix64(add64(h ^ BigInt(b), GOLDEN_GAMMA));
-  return mix64(add64(h ^ BigInt(bytes.length), GOLDEN_GAMMA));
+  return { h, length: state.length + bytes.length };
 }
 
 /** Validates a seed as the public entry points require; `where` names the caller in the message. */

@@ -3,13 +3,17 @@
  * in constant time (SHA-256 of both sides, `timingSafeEqual`, every key checked, no early exit), and
  * never logged or echoed.
  */
-import { createHash, timingSafeEqual } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /** Shortest key accepted (a guessable key is refused at start). */
 export const MIN_API_KEY_LENGTH = 16;
 
-const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+/** SHA-256 of the UTF-8 bytes of `s`: one-shot `crypto.hash` where Node has it (>= 20.12), about 2x faster. */
+const digest: (s: string) => Buffer =
+  typeof crypto.hash === 'function'
+    ? (s) => crypto.hash('sha256', s, 'buffer')
+    : (s) => crypto.createHash('sha256').update(s, 'utf8').digest();
 
 export class ApiKeys {
   private readonly digests: readonly Buffer[];
@@ -62,7 +66,7 @@ export class ApiKeys {
     if (authorization === undefined || !authorization.startsWith('Bearer ')) return false;
     const d = digest(authorization.slice(7).trim());
     let ok = false;
-    for (const k of this.digests) ok = timingSafeEqual(k, d) || ok;
+    for (const k of this.digests) ok = crypto.timingSafeEqual(k, d) || ok;
     return ok;
   }
 }

@@ -193,11 +193,13 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       .code(404)
       .send(errorBody(404, 'route_not_found', `no route ${req.method} ${req.url.split('?')[0]}.`)),
   );
-  app.addHook('onResponse', async (req, reply) => {
+  // callback-style hooks (here and the API key check): no promise per request
+  app.addHook('onResponse', (req, reply, done) => {
     metrics.requestSeconds.observe(
       { method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   await app.register(swagger, {
@@ -216,14 +218,17 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   await app.register(metricsPlugin, { metrics });
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', async (req, reply) => {
-        if (!keys.check(req.headers.authorization)) {
-          return reply
-            .code(401)
-            .send(
-              errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'),
-            );
+      v1.addHook('onRequest', (req, reply, done) => {
+        if (keys.check(req.headers.authorization)) {
+          done();
+          return;
         }
+        // answered here: the request goes no further (done is not called)
+        reply
+          .code(401)
+          .send(
+            errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'),
+          );
       });
       await v1.register(modelsPlugin, { registry });
       await v1.register(decisionsPlugin, { registry, store, limits });

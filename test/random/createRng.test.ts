@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { rngStreams } from '../../src/random/createRng.js';
 import { createRng } from '../../src/random/index.js';
 import { correlation } from './goodnessOfFit.js';
 
@@ -83,5 +84,30 @@ describe('createRng', () => {
     }
     assert.throws(() => createRng('1' as unknown as number), /seed must be/);
     assert.throws(() => createRng(1, 3 as unknown as string), /createRng: stream must be a string/);
+  });
+});
+
+describe('rngStreams', () => {
+  it('gives exactly the generators of createRng(seed, prefix + rest)', () => {
+    for (const seed of [0, 1, 42, 2 ** 53 - 1]) {
+      for (const prefix of ['', 'probabilities:', 'é-∑']) {
+        const streams = rngStreams(seed, prefix);
+        for (const rest of ['', '0', '7', '12345', '999999999', 'x', 'ü']) {
+          const a = streams(rest);
+          const b = createRng(seed, prefix + rest);
+          assert.deepEqual(a.saveState(), b.saveState(), `seed ${seed}, '${prefix}' + '${rest}'`);
+          for (let i = 0; i < 5; i++) assert.equal(a.uniform(), b.uniform());
+        }
+      }
+    }
+  });
+
+  it('the comparison can fail: the prefix is part of the name (other prefix, other generator)', () => {
+    assert.notDeepEqual(rngStreams(42, 'probabilities:')('1').saveState(), createRng(42, '1').saveState());
+    assert.notDeepEqual(rngStreams(42, 'ab')('c').saveState(), createRng(42, 'abd').saveState());
+  });
+
+  it('refuses a bad seed like createRng', () => {
+    assert.throws(() => rngStreams(-1, 'p'), /rngStreams: seed must be a non-negative safe integer/);
   });
 });
