@@ -24,7 +24,7 @@ import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
-import { discreteGaussianRelease, discreteGridStep } from './discreteGaussianRelease.js';
+import { discreteGaussianRelease, discreteGridStep, discreteNoiseRefusal } from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import {
@@ -262,6 +262,19 @@ export abstract class BasePolicy implements Policy {
    */
   protected secureGridStep(sensitivity: number, n: number): number {
     return this.secureWords === null ? 0 : discreteGridStep(sensitivity, n);
+  }
+
+  /**
+   * Refuses, when the policy is built, a Gaussian release of n coordinates at noise scale `ratio`
+   * times its sensitivity that the exact discrete sampler could not make (a privacy parameter so
+   * small that the noise leaves the range of exactly representable grid points). Checked for secure
+   * noise on the discrete sampler only (`discrete` false: the float sampler; seeded research noise
+   * is continuous too). Without it such a policy would fail at its first release, after learning.
+   */
+  protected refuseUnreleasableNoise(ratio: number, n: number, discrete = true): void {
+    if (this.secureWords === null || !discrete) return;
+    const why = discreteNoiseRefusal(ratio, n);
+    if (why !== null) throw new RangeError(`${this.name}: ${why}`);
   }
 
   /**

@@ -97,6 +97,7 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.batch = batch;
     // Amp with q < 1: its subsampled RDP accounting is for the continuous Gaussian (docs/privacy.md)
     if (batch !== null && batch.q < 1) this.useFloatSampler();
+    if (batch !== null) this.refuseUnreleasableNoise(batch.sigma, d, batch.q >= 1);
     this.factor = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
     const prior = config.priorMean;

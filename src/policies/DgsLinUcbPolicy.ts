@@ -53,6 +53,7 @@ export class DgsLinUcbPolicy extends BasePolicy {
     this.lambda = config.lambda;
     this.alpha = config.alpha;
     this.rhoStep = rho / this.horizon;
+    this.refuseUnreleasableNoise(1 / Math.sqrt(2 * this.rhoStep), d);
     this.factor = new RidgeFactor(d, this.lambda, true);
     this.b = new Float64Array(d);
     const pm = config.priorMean;

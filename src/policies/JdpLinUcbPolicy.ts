@@ -92,6 +92,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
     const p = jdpParameters(epsilon, config.delta, this.horizon, d, this.failureProb);
     this.levels = p.levels;
     this.s = p.s;
+    this.refuseUnreleasableNoise(p.s, d);
     this.upsilon = p.upsilon;
     this.shift = 2 * this.upsilon;
     this.gramSum = new Float64Array(d * d);

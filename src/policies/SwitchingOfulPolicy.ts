@@ -62,6 +62,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.alpha = config.alpha;
     this.logC = Math.log(config.cTrigger);
     this.sigma = 1 / Math.sqrt(2 * rho);
+    this.refuseUnreleasableNoise(this.sigma, d);
     this.forgetting = forgetting;
     this.event = event;
     this.gram = new RidgeFactor(d, this.lambda);

@@ -66,6 +66,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.logC = Math.log(c);
     this.maxEpisodes = episodeBound(d, this.horizon, this.lambda, c);
     this.rhoEpisode = rho / this.maxEpisodes;
+    this.refuseUnreleasableNoise(1 / Math.sqrt(2 * this.rhoEpisode), d);
     this.gram = new RidgeFactor(d, this.lambda, true);
     this.active = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);

@@ -5,6 +5,47 @@ const GRID_BITS = 20;
 /** Relative slack on the sensitivity for the floating-point error of the statistic itself. */
 const FLOAT_SLACK = 2 ** -20;
 const MAX_EXACT = 2 ** 53;
+/**
+ * Largest discrete noise scale sigmaZ (in grid steps) released: 2^52 / 20, so that a noisy value
+ * leaves the exactly representable range (|round(v / gamma) + Z| >= 2^53, with |round(v / gamma)|
+ * < 2^52) only if |Z| >= 20 sigmaZ: probability below 1e-88 per coordinate.
+ */
+export const MAX_DISCRETE_SIGMA_Z = 2 ** 52 / 20;
+
+/**
+ * The grid step gamma of {@link discreteGaussianRelease} for n coordinates of L2 sensitivity
+ * `sensitivity`: the largest power of two with gamma sqrt(n) <= 2^-20 sensitivity.
+ * @example discreteGridStep(1, 64) // 2^-23 = 1.1920928955078125e-7
+ */
+export function discreteGridStep(sensitivity: number, n: number): number {
+  return 2 ** Math.floor(Math.log2(sensitivity / (Math.sqrt(n) * 2 ** GRID_BITS)));
+}
+
+/**
+ * The noise scale, in grid steps, of {@link discreteGaussianRelease} for n coordinates of L2
+ * sensitivity `sensitivity` at noise scale `sigma`: sigmaZ = sigma Delta' / (Delta gamma).
+ */
+function gridNoiseScale(sensitivity: number, sigma: number, n: number): { gamma: number; sigmaZ: number } {
+  const gamma = discreteGridStep(sensitivity, n);
+  const effective = sensitivity * (1 + FLOAT_SLACK) + gamma * Math.sqrt(n);
+  return { gamma, sigmaZ: (sigma * effective) / sensitivity / gamma };
+}
+
+/**
+ * Why the discrete release cannot release n coordinates at noise scale `ratio` times their
+ * sensitivity (at any sensitivity: the grid step follows it), or null when it can. The bound is
+ * taken over every sensitivity, whose mantissa moves sigmaZ by up to a factor of 2, so a policy
+ * whose sigma / sensitivity is fixed can be checked once, when it is built.
+ * @example discreteNoiseRefusal(4.9, 20) // null (epsilon = 1 at d = 20)
+ */
+export function discreteNoiseRefusal(ratio: number, n: number): string | null {
+  // gamma > 2^-21 Delta / sqrt(n) (the largest power of two <= 2^-20 Delta / sqrt(n)), so
+  // sigmaZ = ratio (Delta (1 + 2^-20) + gamma sqrt(n)) / gamma < ratio sqrt(n) (2^21 (1 + 2^-20) + 1)
+  const worst = ratio * Math.sqrt(n) * (2 ** 21 * (1 + FLOAT_SLACK) + 1);
+  if (worst <= MAX_DISCRETE_SIGMA_Z) return null;
+  const most = MAX_DISCRETE_SIGMA_Z / (Math.sqrt(n) * (2 ** 21 * (1 + FLOAT_SLACK) + 1));
+  return `its noise scale sigma = ${ratio.toPrecision(4)} times the sensitivity is more than the exact discrete Gaussian sampler can release at ${n} coordinates (at most ${most.toPrecision(4)} times the sensitivity): the privacy parameter (epsilon or rho) is too small. Raise it, or use a seeded noise stream (noiseSeed, research only).`;
+}
 
 /**
  * The floating-point-safe Gaussian release (docs/numerics.md, "The discrete Gaussian release"):
@@ -21,20 +62,13 @@ const MAX_EXACT = 2 ** 53;
  * The noise is at most 2^-19 (relative) larger than the continuous mechanism's.
  *
  * Every output is an integer multiple of gamma below 2^53 gamma, so it is exactly representable:
- * no floating-point operation acts on the secret before the noise is added. Throws a RangeError if a
- * value is too large for the grid (|value| / gamma >= 2^52).
+ * no floating-point operation acts on the secret before the noise is added. Throws a RangeError, and
+ * leaves `values` unchanged, if a value is too large for the grid (|value| / gamma >= 2^52) or the
+ * noise scale is above {@link MAX_DISCRETE_SIGMA_Z} grid steps (policies refuse such a scale when
+ * they are built: {@link discreteNoiseRefusal}).
  *
  * Cost: n discrete Gaussian samples (BigInt arithmetic), about 10 us each (docs/numerics.md).
  */
-/**
- * The grid step gamma of {@link discreteGaussianRelease} for n coordinates of L2 sensitivity
- * `sensitivity`: the largest power of two with gamma sqrt(n) <= 2^-20 sensitivity.
- * @example discreteGridStep(1, 64) // 2^-23 = 1.1920928955078125e-7
- */
-export function discreteGridStep(sensitivity: number, n: number): number {
-  return 2 ** Math.floor(Math.log2(sensitivity / (Math.sqrt(n) * 2 ** GRID_BITS)));
-}
-
 export function discreteGaussianRelease(
   values: Float64Array,
   start: number,
@@ -45,22 +79,30 @@ export function discreteGaussianRelease(
 ): void {
   const n = end - start;
   if (n <= 0) return;
-  const gamma = discreteGridStep(sensitivity, n);
-  const effective = sensitivity * (1 + FLOAT_SLACK) + gamma * Math.sqrt(n);
-  const sigmaZ = (sigma * effective) / sensitivity / gamma;
-  const [num, den] = sigmaSquaredRational(sigmaZ);
+  const { gamma, sigmaZ } = gridNoiseScale(sensitivity, sigma, n);
+  if (!(sigmaZ <= MAX_DISCRETE_SIGMA_Z)) {
+    throw new RangeError(
+      `discreteGaussianRelease: noise scale ${sigmaZ} grid steps is more than ${MAX_DISCRETE_SIGMA_Z} (sigma ${sigma}, sensitivity ${sensitivity}, ${n} coordinates); nothing was released.`,
+    );
+  }
   for (let i = start; i < end; i++) {
-    const k = Math.round(values[i]! / gamma);
-    if (!(Math.abs(k) < MAX_EXACT / 2)) {
+    if (!(Math.abs(Math.round(values[i]! / gamma)) < MAX_EXACT / 2)) {
       throw new RangeError(
-        `discreteGaussianRelease: value ${values[i]} is too large for the grid step ${gamma} (sensitivity ${sensitivity}).`,
+        `discreteGaussianRelease: value ${values[i]} is too large for the grid step ${gamma} (sensitivity ${sensitivity}); nothing was released.`,
       );
     }
-    const z = sampleDiscreteGaussian(num, den, src);
-    const out = BigInt(k) + z;
-    if (!(out < BigInt(MAX_EXACT) && out > -BigInt(MAX_EXACT))) {
-      throw new RangeError('discreteGaussianRelease: the noisy value left the exactly representable range.');
-    }
-    values[i] = Number(out) * gamma;
   }
+  const [num, den] = sigmaSquaredRational(sigmaZ);
+  const out = new Float64Array(n);
+  for (let i = start; i < end; i++) {
+    const noisy = BigInt(Math.round(values[i]! / gamma)) + sampleDiscreteGaussian(num, den, src);
+    if (!(noisy < BigInt(MAX_EXACT) && noisy > -BigInt(MAX_EXACT))) {
+      throw new RangeError(
+        'discreteGaussianRelease: the noisy value left the exactly representable range; nothing was released.',
+      );
+    }
+    out[i - start] = Number(noisy) * gamma;
+  }
+  // all or nothing: the values change only once every coordinate has its noisy value
+  values.set(out, start);
 }

@@ -358,6 +358,26 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
   });
 });
 
+describe('secure noise the exact sampler cannot release is refused when the policy is built', () => {
+  test('every private policy: epsilon 1e-12 is refused at construction with the reason; seeded noise is not limited; epsilon 1e-3 is accepted', () => {
+    for (const id of PRIVATE_IDS) {
+      const amp = id === 'adaprivate-ts-amp';
+      const opts = { dim: 5, horizon: 64, epsilon: 1e-12, ...(amp ? { q: 1 } : {}) };
+      assert.throws(
+        () => build(id, 5, { ...opts, secureNoise: true }),
+        (e: unknown) =>
+          e instanceof RangeError &&
+          e.message.startsWith(`${policyInfo(id).displayName}: its noise scale`) &&
+          /privacy parameter \(epsilon or rho\) is too small/.test(e.message),
+        id,
+      );
+      // research mode draws continuous normals: no range to leave
+      if (policyInfo(id).options.includes('noiseSeed')) build(id, 5, opts);
+      build(id, 5, { ...opts, epsilon: 1e-3, secureNoise: true });
+    }
+  });
+});
+
 describe('(b) AdaPrivate-TS-Amp keeps each reward with probability q', () => {
   test('privacy().sampler: secure noise is discrete everywhere but Amp with q < 1 (float); absent when seeded', () => {
     for (const id of PRIVATE_IDS) {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { discreteGaussianRelease } from '../../src/policies/discreteGaussianRelease.js';
+import {
+  discreteGaussianRelease,
+  discreteGridStep,
+  discreteNoiseRefusal,
+  MAX_DISCRETE_SIGMA_Z,
+} from '../../src/policies/discreteGaussianRelease.js';
 import {
   bernoulliExp,
   createRng,
@@ -111,10 +116,63 @@ describe('discreteGaussianRelease: the grid mechanism', () => {
     assert.ok(Math.abs(sd / sigma - 1) < 0.05, `sd ${sd} vs sigma ${sigma}`);
   });
 
-  it('refuses a value too large for the grid', () => {
+  it('refuses a value too large for the grid, and changes no coordinate (all or nothing)', () => {
     assert.throws(
       () => discreteGaussianRelease(Float64Array.of(1e12), 0, 1, 1, 1, seededWords(5)),
       /too large for the grid/,
     );
+    const v = Float64Array.of(0.25, 0.5, 1e12);
+    assert.throws(() => discreteGaussianRelease(v, 0, 3, 1, 1, seededWords(5)), /nothing was released/);
+    assert.deepEqual([...v], [0.25, 0.5, 1e12], 'the coordinates before the bad one are untouched');
+  });
+
+  it('refuses a noise scale above MAX_DISCRETE_SIGMA_Z grid steps before drawing, and changes nothing', () => {
+    const n = 5;
+    const gamma = discreteGridStep(1, n);
+    // sigmaZ = sigma (1 + 2^-20 + gamma sqrt(n)) / gamma: just above the largest scale released
+    const sigma = (MAX_DISCRETE_SIGMA_Z * gamma * 1.01) / (1 + 2 ** -20 + gamma * Math.sqrt(n));
+    const v = Float64Array.of(0.1, 0.2, 0.3, 0.4, 0.5);
+    let words = 0;
+    const counting = seededWords(6);
+    const src: UniformWords = {
+      word: () => {
+        words++;
+        return counting.word();
+      },
+    };
+    assert.throws(
+      () => discreteGaussianRelease(v, 0, n, 1, sigma, src),
+      /noise scale .* nothing was released/,
+    );
+    assert.deepEqual([...v], [0.1, 0.2, 0.3, 0.4, 0.5]);
+    assert.equal(words, 0, 'no secure word drawn');
+    // just below it releases, on the grid
+    const below = (MAX_DISCRETE_SIGMA_Z * gamma * 0.99) / (1 + 2 ** -20 + gamma * Math.sqrt(n));
+    discreteGaussianRelease(v, 0, n, 1, below, seededWords(7));
+    for (const x of v) assert.ok(Number.isInteger(x / gamma));
+  });
+
+  it('discreteNoiseRefusal: refuses exactly the noise scales the release could refuse, at any sensitivity', () => {
+    for (const n of [1, 5, 20, 50]) {
+      assert.equal(discreteNoiseRefusal(4.9, n), null, `epsilon = 1 scale at n = ${n}`);
+      assert.match(String(discreteNoiseRefusal(1e12, n)), /too small/);
+      // the largest accepted ratio never gives more than MAX_DISCRETE_SIGMA_Z grid steps, whatever
+      // the sensitivity's mantissa (the grid step is a power of two below it)
+      let lo = 1;
+      let hi = 1e12;
+      for (let i = 0; i < 200; i++) {
+        const mid = Math.sqrt(lo * hi);
+        if (discreteNoiseRefusal(mid, n) === null) lo = mid;
+        else hi = mid;
+      }
+      for (const sens of [1, 1.5, 1.999999, 0.3, 7e-5, 123.456]) {
+        const g = discreteGridStep(sens, n);
+        const sigmaZ = (lo * sens * (1 + 2 ** -20) + lo * g * Math.sqrt(n)) / g;
+        assert.ok(sigmaZ <= MAX_DISCRETE_SIGMA_Z, `n = ${n}, sensitivity ${sens}: sigmaZ ${sigmaZ}`);
+      }
+      // and it is tight within the factor 2 of the mantissa
+      const g1 = discreteGridStep(1.999999, n);
+      assert.ok(((hi * 1.999999) / g1) * (1 + 2 ** -20) > MAX_DISCRETE_SIGMA_Z / 2.1);
+    }
   });
 });

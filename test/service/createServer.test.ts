@@ -132,6 +132,11 @@ describe('decision service API', () => {
       await codeOf(t.client.createModel('m2', { ...TS, options: { ...TS.options, dim: 0 } })),
       [400, 'invalid_options'],
     );
+    // an epsilon too small for the exact discrete sampler: refused now, not at the first release
+    const tiny = await t.raw('PUT', '/v1/models/m2', { ...TS, options: { ...TS.options, epsilon: 1e-12 } });
+    assert.equal(tiny.status, 400);
+    assert.equal(tiny.body.code, 'invalid_options');
+    assert.match(tiny.body.message, /epsilon or rho\) is too small/);
     assert.deepEqual(
       await codeOf(t.client.createModel('m2', { ...TS, options: { ...TS.options, noiseSeed: 1 } })),
       [400, 'noise_seed_refused'],
