@@ -24,7 +24,11 @@ import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
-import { discreteGaussianRelease, discreteGridStep, discreteNoiseRefusal } from './discreteGaussianRelease.js';
+import {
+  discreteGaussianRelease,
+  discreteGridStep,
+  discreteNoiseRefusal,
+} from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import {
