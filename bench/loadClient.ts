@@ -103,28 +103,18 @@ function failedIn(body: string): number {
   return n;
 }
 
-/**
- * Keeps `connections` connections busy with rank + reward-of-that-event pairs for `seconds`; with
- * `batch` > 1 each request carries `batch` events (a rank batch, then the rewards of those events).
- */
-export async function runPairs(o: PairRunOptions): Promise<PairRun> {
-  const batch = o.batch ?? 1;
-  if (batch > 1) return runBatchedPairs(o, batch);
+/** The two requests of one pair of `batch` events: ranks (single or batched), then their rewards. */
+function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) => void): autocannon.Request[] {
   let counter = 0;
-  const r = await autocannon({
-    url: o.url,
-    connections: o.connections,
-    duration: o.seconds,
-    maxOverallRequests: o.maxRequests,
-    headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
-    requests: [
+  const rewardOf = (n: number) => (n % 3 === 0 ? 1 : 0);
+  if (batch === 1) {
+    return [
       {
         method: 'POST',
         path: `/v1/models/${o.model}/rank`,
         setupRequest: (req: autocannon.Request, context: object) => {
-          const ctx = context as { eventId?: string };
           const n = counter++;
-          ctx.eventId = `${o.tag}-${n}`;
+          (context as { first: number }).first = n;
           req.body = `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
           return req;
         },
@@ -133,28 +123,54 @@ export async function runPairs(o: PairRunOptions): Promise<PairRun> {
         method: 'POST',
         path: `/v1/models/${o.model}/rewards`,
         setupRequest: (req: autocannon.Request, context: object) => {
-          const ctx = context as { eventId?: string };
-          const n = Number(String(ctx.eventId).split('-').pop());
-          req.body = `{"eventId":"${String(ctx.eventId)}","reward":${n % 3 === 0 ? 1 : 0}}`;
+          const n = (context as { first: number }).first;
+          req.body = `{"eventId":"${o.tag}-${n}","reward":${rewardOf(n)}}`;
           return req;
         },
       },
-    ],
-  });
-  return {
-    pairsPerSecond: r.requests.total / 2 / r.duration,
-    requests: r.requests.total,
-    p50ms: r.latency.p50,
-    p99ms: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-    batch: 1,
-    failedEvents: 0,
-  };
+    ];
+  }
+  const count = (_status: number, body: string) => onFailed(failedIn(body));
+  return [
+    {
+      method: 'POST',
+      path: `/v1/models/${o.model}/rank/batch`,
+      setupRequest: (req: autocannon.Request, context: object) => {
+        const first = counter;
+        counter += batch;
+        (context as { first: number }).first = first;
+        const events: string[] = [];
+        for (let n = first; n < first + batch; n++) {
+          events.push(`{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`);
+        }
+        req.body = `{"events":[${events.join(',')}]}`;
+        return req;
+      },
+      onResponse: count,
+    },
+    {
+      method: 'POST',
+      path: `/v1/models/${o.model}/rewards/batch`,
+      setupRequest: (req: autocannon.Request, context: object) => {
+        const first = (context as { first: number }).first;
+        const rewards: string[] = [];
+        for (let n = first; n < first + batch; n++) {
+          rewards.push(`{"eventId":"${o.tag}-${n}","reward":${rewardOf(n)}}`);
+        }
+        req.body = `{"rewards":[${rewards.join(',')}]}`;
+        return req;
+      },
+      onResponse: count,
+    },
+  ];
 }
 
-async function runBatchedPairs(o: PairRunOptions, batch: number): Promise<PairRun> {
-  let counter = 0;
+/**
+ * Keeps `connections` connections busy with rank + reward-of-that-event pairs for `seconds`; with
+ * `batch` > 1 each request carries `batch` events (a rank batch, then the rewards of those events).
+ */
+export async function runPairs(o: PairRunOptions): Promise<PairRun> {
+  const batch = o.batch ?? 1;
   let failedEvents = 0;
   const r = await autocannon({
     url: o.url,
@@ -162,45 +178,9 @@ async function runBatchedPairs(o: PairRunOptions, batch: number): Promise<PairRu
     duration: o.seconds,
     maxOverallRequests: o.maxRequests,
     headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
-    requests: [
-      {
-        method: 'POST',
-        path: `/v1/models/${o.model}/rank/batch`,
-        setupRequest: (req: autocannon.Request, context: object) => {
-          const ctx = context as { first?: number };
-          const first = counter;
-          counter += batch;
-          ctx.first = first;
-          let body = '{"events":[';
-          for (let n = first; n < first + batch; n++) {
-            if (n > first) body += ',';
-            body += `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
-          }
-          req.body = `${body}]}`;
-          return req;
-        },
-        onResponse: (_status: number, body: string) => {
-          failedEvents += failedIn(body);
-        },
-      },
-      {
-        method: 'POST',
-        path: `/v1/models/${o.model}/rewards/batch`,
-        setupRequest: (req: autocannon.Request, context: object) => {
-          const first = (context as { first: number }).first;
-          let body = '{"rewards":[';
-          for (let n = first; n < first + batch; n++) {
-            if (n > first) body += ',';
-            body += `{"eventId":"${o.tag}-${n}","reward":${n % 3 === 0 ? 1 : 0}}`;
-          }
-          req.body = `${body}]}`;
-          return req;
-        },
-        onResponse: (_status: number, body: string) => {
-          failedEvents += failedIn(body);
-        },
-      },
-    ],
+    requests: pairRequests(o, batch, (n) => {
+      failedEvents += n;
+    }),
   });
   return {
     pairsPerSecond: (r.requests.total / 2 / r.duration) * batch,

@@ -1,29 +1,8 @@
 /** The decision service (HTTP, Fastify) on top of the policies and the store. */
 
 export { ApiKeys, MIN_API_KEY_LENGTH } from './ApiKeys.js';
-export type {
-  ArmInput,
-  BatchFailure,
-  BatchResult,
-  BatchSuccess,
-  CreateModelRequest,
-  CreateModelResponse,
-  DecisionLogLine,
-  ErrorBody,
-  LedgerEntryView,
-  LedgerResponse,
-  ModelSettingsView,
-  ModelStatus,
-  PrivacyView,
-  RankBatchRequest,
-  RankBatchResponse,
-  RankRequest,
-  RankResponse,
-  RewardBatchRequest,
-  RewardBatchResponse,
-  RewardRequest,
-  RewardResponse,
-} from './apiTypes.js';
+/** The request and response bodies of the API (types only). */
+export type * from './apiTypes.js';
 export { type AdaPrivateServer, createServer, type ServerOptions } from './createServer.js';
 export { MODEL_DEFAULTS } from './ModelRegistry.js';
 export { ServiceError } from './ServiceError.js';
