@@ -13,7 +13,7 @@ import { isPostgresUrl } from '../store/isPostgresUrl.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
-import { errorBody } from './errorBody.js';
+import { errorBody, internalErrorBody } from './errorBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
 import { batchPlugin } from './plugins/batchPlugin.js';
 import { decisionsPlugin } from './plugins/decisionsPlugin.js';
@@ -186,7 +186,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       return reply.code(status).send(errorBody(status, code, err.message.split('\n')[0] ?? 'bad request'));
     }
     req.log.error({ err }, 'request failed');
-    return reply.code(500).send(errorBody(500, 'internal_error', 'internal error (logged on the server).'));
+    return reply.code(500).send(internalErrorBody());
   });
   app.setNotFoundHandler((req, reply) =>
     reply

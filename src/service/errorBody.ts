@@ -21,3 +21,8 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
 export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
   return { statusCode, code, error: STATUS_TEXT[statusCode] ?? 'Error', message };
 }
+
+/** The answer to an unexpected error (its stack is logged on the server, never sent). */
+export function internalErrorBody(): ErrorBody {
+  return errorBody(500, 'internal_error', 'internal error (logged on the server).');
+}

@@ -2,9 +2,9 @@
  * Batches: many rank requests, or many rewards, in one HTTP request. Each event goes through the
  * same code as its single-event route (same checks, same statuses, same durability): the events are
  * queued on the model in the request's order, their writes commit together (group commit), and the
- * answer, sent after that commit, holds one result per event. A failed event (its own 4xx, or a 5xx)
- * fails alone, with the error the single-event route would have answered, and nothing of it is
- * applied; a malformed request, an unknown model or a wrong key fails the whole request, before any
+ * answer, sent after that commit, holds one result per event. A failed event gets the error the
+ * single-event route would have answered and nothing of it is applied; a 4xx fails that event alone,
+ * a failed commit (5xx) every event whose writes it held; a malformed request, an unknown model or a wrong key fails the whole request, before any
  * event is applied.
  */
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
@@ -15,7 +15,7 @@ import type {
   RewardBatchRequest,
   RewardBatchResponse,
 } from '../apiTypes.js';
-import { errorBody } from '../errorBody.js';
+import { errorBody, internalErrorBody } from '../errorBody.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
 import type { ServedModel } from '../ServedModel.js';
 import { ServiceError } from '../ServiceError.js';
@@ -50,7 +50,7 @@ async function settle<T extends object>(
     return {
       ok: false,
       ...id,
-      ...errorBody(500, 'internal_error', 'internal error (logged on the server).'),
+      ...internalErrorBody(),
     };
   }
 }
