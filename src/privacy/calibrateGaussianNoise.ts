@@ -17,11 +17,11 @@
 import { calibrateSigma } from './calibrateSigma.js';
 import { assertConversion, assertDelta, type Conversion } from './conversion.js';
 import { discreteGaussianDeltaMargin } from './discreteGaussianMargin.js';
-import { gaussianLogDelta, gaussianMuForTargetUnchecked, smallestEpsilon } from './gaussianDp.js';
+import { emptyExactComposition, exactEpsilon } from './exactCurve.js';
+import { gaussianMuForTargetUnchecked } from './gaussianDp.js';
 import { type OrderSpec, resolveOrders } from './orders.js';
+import type { PldOptions } from './subsampledCompositionPld.js';
 import { subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
-import { type PldOptions, subsampledCompositionPld } from './subsampledCompositionPld.js';
-import { subsampledGaussianLogDelta } from './subsampledGaussianExact.js';
 import { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 import { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
 import { epsilonToRho, zcdpToEpsilonUnchecked } from './zcdp.js';
@@ -180,30 +180,18 @@ function planEpsilon(
     const method = r.conversion === 'classic' ? 'rdp-classic' : 'rdp-improved';
     return { epsilon: g.epsilon, epsilonLower: g.epsilon, delta, accountant, order: g.order, method };
   }
-  const muSquared = m / (s * s);
-  const discrete = r.noise === 'discrete';
-  const logDelta = Math.log(delta);
-  const margin = (e: number): number => (discrete ? discreteGaussianDeltaMargin(e, muSquared) : 0);
-  if (r.q >= 1) {
-    const mu = Math.sqrt(muSquared);
-    const epsilon = smallestEpsilon((e) => {
-      const extra = margin(e);
-      if (extra >= delta) return false;
-      return gaussianLogDelta(e, mu) <= (extra === 0 ? logDelta : Math.log(delta - extra));
-    });
-    return { epsilon, epsilonLower: epsilon, delta, accountant, order: null, method: 'gdp' };
-  }
-  if (m === 1) {
-    const epsilon = smallestEpsilon((e) => {
-      const extra = margin(e);
-      if (extra >= delta) return false;
-      return subsampledGaussianLogDelta(e, r.q, s) <= (extra === 0 ? logDelta : Math.log(delta - extra));
-    });
-    return { epsilon, epsilonLower: epsilon, delta, accountant, order: null, method: 'subsampled-exact' };
-  }
-  const pld = subsampledCompositionPld([{ q: r.q, noiseMultiplier: s, count: m }], 0, pldOptions);
-  const bounds = pld.epsilon(delta, margin);
-  return { epsilon: bounds.upper, epsilonLower: bounds.lower, delta, accountant, order: null, method: 'pld' };
+  const c = emptyExactComposition();
+  if (r.q >= 1) c.mu2 = m / (s * s);
+  else c.parts.set(`${r.q}|${s}`, { q: r.q, s, count: m });
+  const e = exactEpsilon(c, delta, r.noise === 'discrete', pldOptions);
+  return {
+    epsilon: e.epsilon,
+    epsilonLower: e.epsilonLower,
+    delta,
+    accountant,
+    order: null,
+    method: e.method,
+  };
 }
 
 /**

@@ -150,7 +150,7 @@ function discretise(law: LossLaw, h: number, count: number): Discretised {
   const mass = (i: number): number => {
     // P(l_{i-1} < L <= l_i), i >= 1, from whichever tail is smaller (no cancellation)
     const v = F[i]! < 0.5 ? F[i]! - F[i - 1]! : S[i - 1]! - S[i]!;
-    return v > 0 ? v : 0;
+    return Math.max(0, v);
   };
   const pess = new Float64Array(n);
   pess[0] = F[0]!; // everything at or below the lowest point rounds up to it
@@ -349,7 +349,7 @@ function composeDirection(
   for (let i = 0; i < n; i++) {
     const v = out[2 * r]!; // fft.js's inverse transform divides by N
     losses[i] = (firstPositive + i) * h;
-    masses[i] = v > 0 ? v : 0;
+    masses[i] = Math.max(0, v);
     r = r + 1 === N ? 0 : r + 1;
   }
   const sufMass = new Float64Array(n + 1);
