@@ -234,11 +234,11 @@ export class PldComposition {
   }
 
   /**
-   * epsilon(delta): upper = smallest epsilon whose pessimistic delta plus `margin(epsilon)` is <= delta;
-   * lower = smallest epsilon whose optimistic delta is <= delta.
+   * epsilon(delta): upper = smallest epsilon whose pessimistic delta is <= delta; lower = smallest
+   * epsilon whose optimistic delta is <= delta.
    */
-  epsilon(delta: number, margin: (epsilon: number) => number = () => 0): PldBounds {
-    const upper = smallestEps((e) => this.delta(e).upper + margin(e) <= delta);
+  epsilon(delta: number): PldBounds {
+    const upper = smallestEps((e) => this.delta(e).upper <= delta);
     const lower = smallestEps((e) => this.delta(e).lower <= delta);
     return { upper, lower: Math.min(lower, upper) };
   }
