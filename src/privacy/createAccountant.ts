@@ -109,7 +109,10 @@ class ExactAccountant implements PrivacyAccountant {
       const gdp = Math.min(1, Math.exp(gaussianLogDelta(epsilon, Math.sqrt(c.mu2))) + margin);
       if (!this.discrete) return gdp;
       // the discrete Gaussian is also mu^2/2-zCDP (CKS 2020): the smaller of the two valid bounds
-      return Math.min(gdp, deltaByInversion((d) => zcdpToEpsilonUnchecked(c.mu2 / 2, d, 'improved'), epsilon));
+      return Math.min(
+        gdp,
+        deltaByInversion((d) => zcdpToEpsilonUnchecked(c.mu2 / 2, d, 'improved'), epsilon),
+      );
     }
     if (c.mu2 === 0 && parts.length === 1 && parts[0]!.count === 1) {
       return Math.min(1, Math.exp(subsampledGaussianLogDelta(epsilon, parts[0]!.q, parts[0]!.s)) + margin);

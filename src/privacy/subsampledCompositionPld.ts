@@ -23,7 +23,7 @@
  * Cost: building O(range / h) closed-form evaluations per part; composing 4 FFTs of N <= 2^18 points
  * per part and direction (N <= 2^18: ~30-60 ms each on a shared core).
  */
-import FFT from 'fft.js';
+import { Fft } from './fft.js';
 import { logNormalCdf } from './gaussianDp.js';
 
 /** `count` releases of a subsampled Gaussian with rate q < 1 and noise multiplier sigma / Delta. */
@@ -269,22 +269,21 @@ function nextPow2(n: number): number {
 
 /** Multiplies `acc` (interleaved complex) by the count-th power of the DFT of w placed at absolute indices mod N. */
 function multiplyPower(
-  fft: FFT,
+  fft: Fft,
   acc: Float64Array,
   start: number,
   w: Float64Array,
   count: number,
-  input: Float64Array,
   out: Float64Array,
 ): void {
   const N = acc.length / 2;
-  input.fill(0);
+  out.fill(0);
   let k = ((start % N) + N) % N;
   for (let i = 0; i < w.length; i++) {
-    input[2 * k]! += w[i]!;
+    out[2 * k]! += w[i]!;
     k = k + 1 === N ? 0 : k + 1;
   }
-  fft.transform(out, input);
+  fft.transform(out);
   for (let j = 0; j < N; j++) {
     // (br + i bi)^count by binary exponentiation (log2(count) complex products, no transcendental calls)
     let br = out[2 * j]!;
@@ -310,14 +309,14 @@ function multiplyPower(
   }
 }
 
-const fftCache = new Map<number, FFT>();
+const fftCache = new Map<number, Fft>();
 
 /** An FFT plan for size N (plans are cached: building one costs as much as a transform). */
-function fftOf(N: number): FFT {
+function fftOf(N: number): Fft {
   let f = fftCache.get(N);
   if (f === undefined) {
     if (fftCache.size >= 8) fftCache.clear();
-    f = new FFT(N);
+    f = new Fft(N);
     fftCache.set(N, f);
   }
   return f;
@@ -329,15 +328,15 @@ function composeDirection(
   h: number,
   kLo: number,
   N: number,
-  fft: FFT,
+  fft: Fft,
   aliasBound: number,
 ): Curve {
   const acc = new Float64Array(2 * N);
   for (let k = 0; k < N; k++) acc[2 * k] = 1;
-  const input = new Float64Array(2 * N);
   const out = new Float64Array(2 * N);
-  for (const p of parts) multiplyPower(fft, acc, p.start, p.pess, p.count, input, out);
-  fft.inverseTransform(out, acc);
+  for (const p of parts) multiplyPower(fft, acc, p.start, p.pess, p.count, out);
+  fft.transform(acc, true);
+  const result = acc;
   // out[2r] / N is the mass at the unique loss index k in [kLo, kLo + N) with k = r mod N
   let infinite = 1;
   for (const p of parts) infinite *= (1 - p.infinity) ** p.count;
@@ -347,7 +346,7 @@ function composeDirection(
   const masses = new Float64Array(Math.max(0, n));
   let r = ((firstPositive % N) + N) % N;
   for (let i = 0; i < n; i++) {
-    const v = out[2 * r]!; // fft.js's inverse transform divides by N
+    const v = result[2 * r]!; // the inverse transform divides by N
     losses[i] = (firstPositive + i) * h;
     masses[i] = Math.max(0, v);
     r = r + 1 === N ? 0 : r + 1;

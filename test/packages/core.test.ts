@@ -1,5 +1,5 @@
 // The consumer test: packs the light package (packages/core), installs the tarball into a fresh
-// project offline (its dependencies, csv-parse and fft.js, come from the npm cache `npm ci` filled), compiles a strict
+// project offline (its one dependency, csv-parse, comes from the npm cache `npm ci` filled), compiles a strict
 // TypeScript file that uses the public API with the repository's own typescript, and runs it.
 // Also checks what the tarball holds: no source maps, no install-time scripts, under 5 MB installed.
 import assert from 'node:assert/strict';
