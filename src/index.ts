@@ -104,14 +104,14 @@ export type {
 } from './privacy/index.js';
 export {
   admitContribution,
-  epochIndex,
-  MemoryUnitCounters,
   calibrateSigma,
   composedEvent,
+  epochIndex,
   epsilonToRho,
   gaussianEvent,
   gaussianRho,
   groupRho,
+  MemoryUnitCounters,
   PrivacyLedger,
   parallelEvent,
   selfComposedEvent,

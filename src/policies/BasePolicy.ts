@@ -19,6 +19,7 @@
  */
 import type { PrivacyEvent } from '../privacy/events.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
+import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
 import { rngStreams } from '../random/createRng.js';
 import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
@@ -58,10 +59,10 @@ import {
   type UnitReleaseNoise,
   UserLevelPrivacy,
   type UserLevelState,
+  unitAccountant,
   unitSettings,
   userLevelStatement,
 } from './UserLevelPrivacy.js';
-import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
 
 /**
  * What a user-level policy takes from its environment (`createPolicy(id, options, runtime)`,
@@ -268,7 +269,8 @@ export abstract class BasePolicy implements Policy {
     const ul = this.unitLevel;
     if (ul === null) return;
     if (runtime.clock !== undefined) {
-      if (typeof runtime.clock !== 'function') throw new TypeError(`${this.name}: runtime clock must be a function returning ms since 1970.`);
+      if (typeof runtime.clock !== 'function')
+        throw new TypeError(`${this.name}: runtime clock must be a function returning ms since 1970.`);
       ul.clock = runtime.clock;
     }
     if (runtime.counters !== undefined) ul.useCounters(runtime.counters);
@@ -612,11 +614,16 @@ export abstract class BasePolicy implements Policy {
    */
   private withUnit(own: PrivacySpent): PolicyPrivacy {
     const ul = this.unitLevel;
-    if (this.ledger === null) return Object.freeze({ ...own, unit: 'event' as const, statement: NON_PRIVATE_STATEMENT });
-    if (ul === null) return Object.freeze({ ...own, unit: 'event' as const, statement: EVENT_LEVEL_STATEMENT });
+    if (this.ledger === null)
+      return Object.freeze({ ...own, unit: 'event' as const, statement: NON_PRIVATE_STATEMENT });
+    if (ul === null)
+      return Object.freeze({ ...own, unit: 'event' as const, statement: EVENT_LEVEL_STATEMENT });
     const noise = this.unitReleaseNoise();
-    const cfg = this.config as { readonly orders?: 'paper' | 'extended'; readonly conversion?: 'classic' | 'improved' };
-    const accountant = noise.q < 1 ? 'rdp' : 'zcdp';
+    const cfg = this.config as {
+      readonly orders?: 'paper' | 'extended';
+      readonly conversion?: 'classic' | 'improved';
+    };
+    const accountant = unitAccountant(noise.q);
     const r = ul.report(noise, own.delta, accountant, cfg.orders ?? 'extended', cfg.conversion ?? 'classic');
     return Object.freeze({
       ...own,
@@ -906,7 +913,8 @@ export abstract class BasePolicy implements Policy {
     this.branched = base.branched === true;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
-    if (this.unitLevel !== null) this.unitLevel.load(base.unit, `${this.name}: snapshot field 'state.base.unit'`);
+    if (this.unitLevel !== null)
+      this.unitLevel.load(base.unit, `${this.name}: snapshot field 'state.base.unit'`);
   }
 
   /**

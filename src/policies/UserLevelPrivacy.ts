@@ -16,9 +16,9 @@ import type { Admission, UnitCount } from '../privacy/admitContribution.js';
 import { admitContribution } from '../privacy/admitContribution.js';
 import { describeEpoch, type EpochSpec, epochIndex } from '../privacy/epochIndex.js';
 import {
-  calibrateSigma,
-  epsilonToRho,
-  subsampledGaussianEpsilon,
+  type AccountantName,
+  calibrateGaussianNoise,
+  gaussianPlanEpsilon,
   zcdpToEpsilonUnchecked,
 } from '../privacy/index.js';
 import { MemoryUnitCounters } from '../privacy/MemoryUnitCounters.js';
@@ -26,8 +26,8 @@ import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
 import { UnitLedger } from '../privacy/UnitLedger.js';
 import type { BudgetConfig } from './PolicyOptions.js';
 
-/** The accounting behind a user-level guarantee: zCDP (q = 1) or the subsampled RDP curve (q < 1). */
-export type UnitAccountant = 'zcdp' | 'rdp';
+/** The accountant behind a user-level guarantee (the one calibrator's, contract C1). */
+export type UnitAccountant = AccountantName;
 
 /** One release's noise as the unit guarantee needs it. */
 export interface UnitReleaseNoise {
@@ -106,13 +106,22 @@ export function unitSettings(config: BudgetConfig): UnitSettings | null {
 }
 
 /**
- * The noise std of each release of a user-level policy: the smallest sigma such that m releases of
- * sensitivity c meet the config's target. q = 1: zCDP, m c^2 / (2 sigma^2) = rho, i.e.
- * sigma = c sqrt(m / (2 rho)). q < 1 (units Poisson-sampled at rate q): the RDP accountant over m
- * subsampled releases (noise multiplier sigma / c), on `orders` and `conversion`.
+ * The accountant of a user-level policy's calibration and report: 'zcdp' for unsampled releases
+ * (the library's calibration of event-level releases, rho = m c^2 / (2 sigma^2)), 'rdp' for units
+ * Poisson-sampled at q < 1 (m subsampled releases of sensitivity c on the order grid).
+ */
+export function unitAccountant(q: number): UnitAccountant {
+  return q < 1 ? 'rdp' : 'zcdp';
+}
+
+/**
+ * The noise std of each release of a user-level policy, from the one calibrator
+ * (`calibrateGaussianNoise`): the smallest sigma such that m releases of sensitivity c (Poisson
+ * sampling of units at rate q) meet the config's (epsilon, delta) (epsilon from rho by the classic
+ * conversion when rho was given). With 'zcdp': sigma = c sqrt(m / (2 rho)).
  *
  * @example
- * unitNoise({ rho: 0.5, delta: 1e-5 }, { c: 1, m: 4, epoch: { kind: 'lifetime' } }, 1).sigma; // returns 2
+ * unitNoise({ rho: 0.5, delta: 1e-5 }, { c: 1, m: 4, epoch: { kind: 'lifetime' } }, 1).sigma; // returns ~2
  */
 export function unitNoise(
   config: BudgetConfig,
@@ -121,18 +130,20 @@ export function unitNoise(
   orders: 'paper' | 'extended' = 'extended',
   conversion: 'classic' | 'improved' = 'classic',
 ): { readonly sigma: number; readonly accountant: UnitAccountant; readonly order: number | null } {
-  if (q >= 1) {
-    const rho = config.rho ?? epsilonToRho(config.epsilon as number, config.delta, 'classic');
-    return { sigma: unit.c * Math.sqrt(unit.m / (2 * rho)), accountant: 'zcdp', order: null };
-  }
+  const accountant = unitAccountant(q);
   const epsilon = config.epsilon ?? zcdpToEpsilonUnchecked(config.rho as number, config.delta, 'classic');
-  const cal = calibrateSigma(epsilon, { q, delta: config.delta, steps: unit.m, orders, conversion });
-  return { sigma: unit.c * cal.sigma, accountant: 'rdp', order: cal.order };
+  const cal = calibrateGaussianNoise(
+    { epsilon, delta: config.delta },
+    { sensitivity: unit.c, compositions: unit.m, q },
+    accountant,
+    accountant === 'rdp' ? { orders, conversion } : { conversion: 'classic' },
+  );
+  return { sigma: cal.sigma, accountant, order: cal.order };
 }
 
 /**
- * The guarantee of `compositions` releases of sensitivity c at noise std sigma (rate q) at `delta`:
- * zCDP rho = k c^2 / (2 sigma^2) (classic conversion), or RDP of k subsampled releases.
+ * The guarantee of `compositions` releases of sensitivity c at noise std sigma (rate q) at `delta`,
+ * from the one accountant (`gaussianPlanEpsilon`); rho = k c^2 / (2 sigma^2) with 'zcdp'.
  *
  * @example
  * unitPlanEpsilon(2, 1, 4, 1, 1e-5, 'zcdp', 'extended', 'classic').rho; // returns 0.5
@@ -148,15 +159,25 @@ export function unitPlanEpsilon(
   conversion: 'classic' | 'improved',
 ): UnitGuarantee {
   if (compositions === 0) return { epsilon: 0, delta, rho: 0, compositions };
-  if (accountant === 'zcdp') {
-    const rho = (compositions * c * c) / (2 * sigma * sigma);
-    return { epsilon: zcdpToEpsilonUnchecked(rho, delta, 'classic'), delta, rho, compositions };
-  }
-  const g = subsampledGaussianEpsilon(sigma / c, { q, delta, steps: compositions, orders, conversion });
-  return { epsilon: g.epsilon, delta, rho: null, compositions };
+  const g = gaussianPlanEpsilon(
+    sigma,
+    { sensitivity: c, compositions, q },
+    delta,
+    accountant,
+    accountant === 'rdp'
+      ? { orders, conversion }
+      : { conversion: accountant === 'zcdp' ? 'classic' : conversion },
+  );
+  const rho = accountant === 'zcdp' ? (compositions * c * c) / (2 * sigma * sigma) : null;
+  return { epsilon: g.epsilon, delta, rho, compositions };
 }
 
+/** 3 significant digits; below 1e-3 in exponent form ('1e-5', '2.5e-7'). */
 function short(x: number): string {
+  if (x !== 0 && Math.abs(x) < 1e-3) {
+    const [m, e] = x.toExponential(2).split('e');
+    return `${Number.parseFloat(m as string).toString()}e${Number.parseInt(e as string, 10)}`;
+  }
   return Number.parseFloat(x.toPrecision(3)).toString();
 }
 
@@ -216,7 +237,11 @@ export class UserLevelPrivacy {
 
   /** The epoch of the next reward (reads the clock for epochDays). */
   epochNow(): number {
-    return epochIndex(this.settings.epoch, this.settings.epoch.kind === 'days' ? this.clock() : 0, this.offered);
+    return epochIndex(
+      this.settings.epoch,
+      this.settings.epoch.kind === 'days' ? this.clock() : 0,
+      this.offered,
+    );
   }
 
   /** True when the open release holds data of an epoch other than `epoch` (it must be released first). */
@@ -274,7 +299,8 @@ export class UserLevelPrivacy {
   ): UserLevelReport {
     const s = this.settings;
     const k = this.ledger.compositions();
-    const g = (n: number) => unitPlanEpsilon(noise.sigma, s.c, n, noise.q, delta, accountant, orders, conversion);
+    const g = (n: number) =>
+      unitPlanEpsilon(noise.sigma, s.c, n, noise.q, delta, accountant, orders, conversion);
     const e = s.epoch;
     return {
       unit: 'user',
@@ -320,7 +346,8 @@ export class UserLevelPrivacy {
       return v;
     };
     const d = st.dropped;
-    if (!Array.isArray(d) || d.length !== 2) throw new RangeError(`${where}.dropped must be [perRelease, perEpoch].`);
+    if (!Array.isArray(d) || d.length !== 2)
+      throw new RangeError(`${where}.dropped must be [perRelease, perEpoch].`);
     const dr = nat(d[0], 'dropped[0]');
     const de = nat(d[1], 'dropped[1]');
     const offered = nat(st.offered, 'offered');

@@ -37,6 +37,8 @@ export { isPolicyId, OPTION_RULES, POLICY_SCHEMAS, policyIds, policyInfo } from 
 export { budgetEpsilon, budgetRho, calibrateSubsampledSigma, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
+export { savePolicyFile } from './savePolicyFile.js';
+export { snapshotChecksum } from './snapshotChecksum.js';
 export type { UnitAccountant, UnitGuarantee, UnitReleaseNoise, UserLevelReport } from './UserLevelPrivacy.js';
 export {
   EVENT_LEVEL_STATEMENT,
@@ -46,6 +48,4 @@ export {
   unitSettings,
   userLevelStatement,
 } from './UserLevelPrivacy.js';
-export { savePolicyFile } from './savePolicyFile.js';
-export { snapshotChecksum } from './snapshotChecksum.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

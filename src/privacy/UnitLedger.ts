@@ -27,7 +27,9 @@ export class UnitLedger {
 
   constructor(private readonly releasesPerEpoch: number) {
     if (!Number.isSafeInteger(releasesPerEpoch) || releasesPerEpoch < 1) {
-      throw new RangeError(`UnitLedger: releasesPerEpoch must be a positive integer. Got ${releasesPerEpoch}.`);
+      throw new RangeError(
+        `UnitLedger: releasesPerEpoch must be a positive integer. Got ${releasesPerEpoch}.`,
+      );
     }
   }
 
@@ -59,7 +61,8 @@ export class UnitLedger {
 
   /** Replaces the counts with `toJSON` output (validated; throws RangeError naming the entry). */
   load(json: unknown): void {
-    if (!Array.isArray(json)) throw new RangeError('UnitLedger: snapshot field must be an array of [epoch, releases].');
+    if (!Array.isArray(json))
+      throw new RangeError('UnitLedger: snapshot field must be an array of [epoch, releases].');
     const next = new Map<number, number>();
     let total = 0;
     for (const e of json as unknown[]) {
@@ -71,7 +74,10 @@ export class UnitLedger {
         Number.isSafeInteger(e[1]) &&
         e[1] >= 1 &&
         !next.has(e[0]);
-      if (!ok) throw new RangeError(`UnitLedger: snapshot entry ${JSON.stringify(e)} is not an [epoch, releases] pair.`);
+      if (!ok)
+        throw new RangeError(
+          `UnitLedger: snapshot entry ${JSON.stringify(e)} is not an [epoch, releases] pair.`,
+        );
       next.set(e[0] as number, e[1] as number);
       total += e[1] as number;
     }

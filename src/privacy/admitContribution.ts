@@ -62,9 +62,11 @@ export function admitContribution(
   const releases = current?.releases ?? 0;
   // a count kept in an earlier epoch is for a release that epoch closed (releases never span epochs)
   const inRelease = current !== undefined && current.release === release ? current.inRelease : 0;
-  if (inRelease >= bounds.contributionsPerRelease) return { admission: 'perRelease', next: null, joins: false };
+  if (inRelease >= bounds.contributionsPerRelease)
+    return { admission: 'perRelease', next: null, joins: false };
   const joins = inRelease === 0;
-  if (joins && releases >= bounds.releasesPerEpoch) return { admission: 'perEpoch', next: null, joins: false };
+  if (joins && releases >= bounds.releasesPerEpoch)
+    return { admission: 'perEpoch', next: null, joins: false };
   const next: UnitCount = {
     epoch,
     release,

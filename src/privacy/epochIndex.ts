@@ -26,7 +26,9 @@ export function epochIndex(spec: EpochSpec, nowMs: number, offered: number): num
       return Math.floor(offered / spec.rounds);
     case 'days': {
       if (!Number.isFinite(nowMs) || nowMs < 0) {
-        throw new RangeError(`epochIndex: the clock must give a finite time >= 0 (ms since 1970). Got ${nowMs}.`);
+        throw new RangeError(
+          `epochIndex: the clock must give a finite time >= 0 (ms since 1970). Got ${nowMs}.`,
+        );
       }
       return Math.floor(nowMs / (spec.days * DAY_MS));
     }

@@ -15,13 +15,13 @@ export type { Calibration } from './calibrateSigma.js';
 export { calibrateSigma, epsilonFloor } from './calibrateSigma.js';
 export type { Conversion, RdpEpsilon } from './conversion.js';
 export { assertConversion, assertDelta, rdpOrderToEpsilon, rdpToEpsilon } from './conversion.js';
-export type { EpochSpec } from './epochIndex.js';
-export { describeEpoch, epochIndex } from './epochIndex.js';
 export {
   DISCRETE_ETA_PER_MU2,
   DISCRETE_GRID_BITS,
   discreteGaussianDeltaMargin,
 } from './discreteGaussianMargin.js';
+export type { EpochSpec } from './epochIndex.js';
+export { describeEpoch, epochIndex } from './epochIndex.js';
 export type { EventCost } from './eventCost.js';
 export { eventCost, eventRho, needsRdp } from './eventCost.js';
 export type { PrivacyEvent, PrivacyEventKind } from './events.js';
@@ -56,10 +56,10 @@ export type {
 export { epsilonForSigma, resolveSettings, subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
 export { subsampledGaussianDelta, subsampledGaussianExactEpsilon } from './subsampledGaussianExact.js';
 export { subsampledGaussianRdp, subsampledGaussianRdpCurve } from './subsampledGaussianRdp.js';
-export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 export type { UnitCounterStore } from './UnitCounterStore.js';
 export type { UnitCompositions } from './UnitLedger.js';
 export { UnitLedger } from './UnitLedger.js';
+export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 export { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
 export {
   epsilonToRho,
