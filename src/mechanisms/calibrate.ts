@@ -109,7 +109,9 @@ class MultiplierCalibration implements NoiseCalibration {
       // sigma = sensitivity x multiplier: the subsampled release's privacy depends on the multiplier
       // only (a user-level release of a unit's c rewards: sensitivity c, noise c x multiplier)
       if (!(sensitivity > 0 && sensitivity < Number.POSITIVE_INFINITY)) {
-        throw new RangeError(`noise calibration: sensitivity must be positive and finite. Got ${sensitivity}.`);
+        throw new RangeError(
+          `noise calibration: sensitivity must be positive and finite. Got ${sensitivity}.`,
+        );
       }
       return subsampledGaussianEvent(this.q, this.multiplier);
     }

@@ -18,11 +18,11 @@ import type { PrivacySpent } from '../privacy/ledger.js';
 import type { Rng } from '../random/index.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
-import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { RidgeFactor } from './RidgeFactor.js';
+import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 
 /** How a batched policy releases its batch sums (absent for non-private policies). */
 export interface BatchRelease {
@@ -354,7 +354,17 @@ export class BatchedRidgePolicy extends BasePolicy {
     const d = this.d;
     const out = this.released;
     // sensitivity 1 per reward; c for a user-level policy (a unit's at most c rewards in the batch)
-    this.mechanism!.release(this.s, 0, d, this.releaseSensitivity, out, 0, this.rounds, this.batchIndex, batch.label);
+    this.mechanism!.release(
+      this.s,
+      0,
+      d,
+      this.releaseSensitivity,
+      out,
+      0,
+      this.rounds,
+      this.batchIndex,
+      batch.label,
+    );
     const invQ = 1 / this.q;
     for (let i = 0; i < d; i++) {
       this.b[i] = this.b[i]! + out[i]! * invQ;

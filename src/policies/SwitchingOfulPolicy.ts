@@ -21,11 +21,11 @@ import type { GaussianMechanism, LedgerLike, NoiseCalibration } from '../mechani
 import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
-import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigFor } from './PolicyOptions.js';
 import { RidgeFactor } from './RidgeFactor.js';
+import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 
 export class SwitchingOfulPolicy extends BasePolicy {
   private readonly lambda: number;
@@ -130,7 +130,17 @@ export class SwitchingOfulPolicy extends BasePolicy {
     const d = this.d;
     const out = this.released;
     // sensitivity 1 per reward; c for a user-level policy
-    this.mechanism.release(this.s, 0, d, this.releaseSensitivity, out, 0, this.rounds, this.episode, 'episode statistic');
+    this.mechanism.release(
+      this.s,
+      0,
+      d,
+      this.releaseSensitivity,
+      out,
+      0,
+      this.rounds,
+      this.episode,
+      'episode statistic',
+    );
     const w = this.work;
     for (let i = 0; i < d; i++) {
       const released = out[i]!;
@@ -161,7 +171,11 @@ export class SwitchingOfulPolicy extends BasePolicy {
       return 'the raw episode sum is not zero at a switch';
     return (
       this.traceReason(this.gram.trace(), this.lambda, this.rounds) ??
-      this.parallelReleasesReason(spent, this.episode - 1, this.mechanism.calibration.event(this.releaseSensitivity))
+      this.parallelReleasesReason(
+        spent,
+        this.episode - 1,
+        this.mechanism.calibration.event(this.releaseSensitivity),
+      )
     );
   }
 

@@ -12,10 +12,11 @@
  * loss is that of min(m, R_e) compositions and the loss over the epochs so far that of
  * sum_e min(m, R_e) compositions (`unitPlanEpsilon`).
  */
+
+import { calibrateGaussian } from '../mechanisms/index.js';
 import type { Admission, UnitCount } from '../privacy/admitContribution.js';
 import { admitContribution } from '../privacy/admitContribution.js';
 import { describeEpoch, type EpochSpec, epochIndex } from '../privacy/epochIndex.js';
-import { calibrateGaussian } from '../mechanisms/index.js';
 import { type AccountantName, gaussianPlanEpsilon } from '../privacy/index.js';
 import { MemoryUnitCounters } from '../privacy/MemoryUnitCounters.js';
 import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';

@@ -25,7 +25,6 @@ import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
-import { StoreUnitCounters } from './StoreUnitCounters.js';
 import { rewardUnit, type UnitModel, unitModel } from './unitModel.js';
 
 /** What a runtime needs from the server. */
@@ -344,7 +343,8 @@ export class ModelRuntime implements ServedModel {
     let write: UnitWrite | null = null;
     if (units !== null && unit !== null) {
       const after = p.privacy().dropped;
-      if (!learned) dropped = (after?.perEpoch ?? 0) > (droppedBefore?.perEpoch ?? 0) ? 'perEpoch' : 'perRelease';
+      if (!learned)
+        dropped = (after?.perEpoch ?? 0) > (droppedBefore?.perEpoch ?? 0) ? 'perEpoch' : 'perRelease';
       const taken = units.counters.take();
       write = {
         unit,

@@ -376,7 +376,10 @@ export class ReplicaRuntime implements ServedModel {
 
   private record(eventId: string, reward: number, source: 'given' | 'default', unit: string | null = null) {
     return this.store.recordPending(
-      { ...rewardInput(this.row, eventId, reward, this.ctx.now(), source), ...(unit !== null ? { unit } : {}) },
+      {
+        ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+        ...(unit !== null ? { unit } : {}),
+      },
       this.bounded ? this.horizon : null,
     );
   }

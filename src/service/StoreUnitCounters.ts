@@ -48,7 +48,13 @@ export class StoreUnitCounters implements UnitCounterStore {
       count:
         c === null
           ? null
-          : { epoch: c.epoch, release: c.release, inRelease: c.inRelease, releases: c.releases, sampled: c.sampled ?? null },
+          : {
+              epoch: c.epoch,
+              release: c.release,
+              inRelease: c.inRelease,
+              releases: c.releases,
+              sampled: c.sampled ?? null,
+            },
       expireBefore: this.expiry,
     };
     this.unit = null;

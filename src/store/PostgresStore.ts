@@ -15,6 +15,7 @@
  */
 import pg from 'pg';
 import {
+  DECISION_WITH_UNIT,
   type DecisionDb,
   decisionValues,
   type LedgerDb,
@@ -26,7 +27,6 @@ import {
   toModel,
   toUnitCount,
   type UnitCountDb,
-  DECISION_WITH_UNIT,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
 import type {
@@ -442,7 +442,15 @@ export class PostgresStore implements ReplicaStore {
         `INSERT INTO unit_counts (model, unit, epoch, release, in_release, releases, sampled) VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (model, unit) DO UPDATE SET epoch = EXCLUDED.epoch, release = EXCLUDED.release,
            in_release = EXCLUDED.in_release, releases = EXCLUDED.releases, sampled = EXCLUDED.sampled`,
-        [model, w.unit, c.epoch, c.release, c.inRelease, c.releases, c.sampled === null ? null : c.sampled ? 1 : 0],
+        [
+          model,
+          w.unit,
+          c.epoch,
+          c.release,
+          c.inRelease,
+          c.releases,
+          c.sampled === null ? null : c.sampled ? 1 : 0,
+        ],
       );
     }
     await client.query(
@@ -450,7 +458,13 @@ export class PostgresStore implements ReplicaStore {
        ON CONFLICT (model) DO UPDATE SET dropped_release = unit_totals.dropped_release + EXCLUDED.dropped_release,
          dropped_epoch = unit_totals.dropped_epoch + EXCLUDED.dropped_epoch,
          open_epoch = COALESCE($5::bigint, unit_totals.open_epoch)`,
-      [model, w.dropped === 'perRelease' ? 1 : 0, w.dropped === 'perEpoch' ? 1 : 0, w.openEpoch ?? -1, w.openEpoch],
+      [
+        model,
+        w.dropped === 'perRelease' ? 1 : 0,
+        w.dropped === 'perEpoch' ? 1 : 0,
+        w.openEpoch ?? -1,
+        w.openEpoch,
+      ],
     );
   }
 
@@ -478,9 +492,10 @@ export class PostgresStore implements ReplicaStore {
   }
 
   async unitCountRows(model: string): Promise<number> {
-    const r = await this.pool.query<{ n: number }>('SELECT COUNT(*)::int AS n FROM unit_counts WHERE model = $1', [
-      model,
-    ]);
+    const r = await this.pool.query<{ n: number }>(
+      'SELECT COUNT(*)::int AS n FROM unit_counts WHERE model = $1',
+      [model],
+    );
     return r.rows[0]?.n ?? 0;
   }
 
@@ -823,7 +838,12 @@ export class PostgresStore implements ReplicaStore {
         await client.query('COMMIT');
         return null;
       }
-      const rows = await client.query<{ event_id: string; reward: number; features: Buffer; unit: string | null }>(
+      const rows = await client.query<{
+        event_id: string;
+        reward: number;
+        features: Buffer;
+        unit: string | null;
+      }>(
         `SELECT p.event_id, p.reward, p.features, u.unit FROM pending_rewards p
          LEFT JOIN decision_units u ON u.model = p.model AND u.event_id = p.event_id
          WHERE p.model = $1 ORDER BY p.seq`,

@@ -35,6 +35,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { CheckpointReport } from './checkpointWorker.js';
 import {
+  DECISION_WITH_UNIT,
   type DecisionDb,
   decisionValues,
   type LedgerDb,
@@ -46,7 +47,6 @@ import {
   toModel,
   toUnitCount,
   type UnitCountDb,
-  DECISION_WITH_UNIT,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
 import type {
@@ -309,7 +309,9 @@ export class SqliteStore implements Store {
         );
       } else if (Number(row.value) < SQLITE_SCHEMA_VERSION) {
         // version 2 only adds tables (created above by CREATE ... IF NOT EXISTS)
-        db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SQLITE_SCHEMA_VERSION));
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(
+          String(SQLITE_SCHEMA_VERSION),
+        );
       } else if (Number(row.value) > SQLITE_SCHEMA_VERSION) {
         throw new RangeError(
           `SqliteStore: ${path} has schema version ${row.value}; this version of adaprivate reads up to ${SQLITE_SCHEMA_VERSION}.`,
@@ -580,7 +582,11 @@ export class SqliteStore implements Store {
     return this.write(() => this.recordTx(input, release, unit));
   }
 
-  private recordInTx(input: RewardInput, release: ReleaseInput | null, unit: UnitWrite | null): RecordRewardOutcome {
+  private recordInTx(
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit: UnitWrite | null,
+  ): RecordRewardOutcome {
     const st = this.st;
     const d = st.decisionState.get(input.model, input.eventId) as
       | { reward_state: number; chosen_features: Buffer }
@@ -588,7 +594,8 @@ export class SqliteStore implements Store {
     if (d === undefined) return 'unknown-event';
     if (d.reward_state !== STATE_CODE.none) return 'duplicate';
     // a release the policy made before this reward (an epoch boundary) covers only the earlier rewards
-    if (unit !== null && unit.count === null && release !== null) this.releaseInTx(input.model, release, input.time);
+    if (unit !== null && unit.count === null && release !== null)
+      this.releaseInTx(input.model, release, input.time);
     if (unit === null || unit.count !== null) {
       st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);
       st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
@@ -597,7 +604,8 @@ export class SqliteStore implements Store {
     }
     if (input.unit != null) st.insertUnit.run(input.model, input.eventId, input.unit);
     if (unit !== null) this.unitInTx(input.model, unit);
-    if (release !== null && !(unit !== null && unit.count === null)) this.releaseInTx(input.model, release, input.time);
+    if (release !== null && !(unit !== null && unit.count === null))
+      this.releaseInTx(input.model, release, input.time);
     return 'recorded';
   }
 

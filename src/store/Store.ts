@@ -127,7 +127,11 @@ export interface Store {
    * 'dropped' (no pending row: it is never learned) and counted in the model's totals; counts of
    * epochs before `unit.expireBefore` are deleted. So no crash or retry lets a unit pass its bounds.
    */
-  recordReward(input: RewardInput, release: ReleaseInput | null, unit?: UnitWrite | null): Promise<RecordRewardOutcome>;
+  recordReward(
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit?: UnitWrite | null,
+  ): Promise<RecordRewardOutcome>;
   /** The unit's contribution count in a user-level model (null: none stored). */
   unitCount(model: string, unit: string): Promise<UnitCountRow | null>;
   /** The dropped counts and open epoch of a user-level model (zeros and -1 before any reward). */

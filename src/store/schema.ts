@@ -155,7 +155,11 @@ export const MIGRATIONS: readonly Migration[] = [
     tables: [
       {
         name: 'decision_units',
-        columns: [c('model', 'text', 'NOT NULL'), c('event_id', 'text', 'NOT NULL'), c('unit', 'text', 'NOT NULL')],
+        columns: [
+          c('model', 'text', 'NOT NULL'),
+          c('event_id', 'text', 'NOT NULL'),
+          c('unit', 'text', 'NOT NULL'),
+        ],
         primaryKey: 'PRIMARY KEY (model, event_id)',
       },
       {
