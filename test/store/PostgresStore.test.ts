@@ -53,7 +53,7 @@ test('PostgresStore: schema version check, the migrate step, and a newer databas
   await assert.rejects(PostgresStore.open(url), (e: Error) => {
     assert.match(
       e.message,
-      new RegExp(`schema version 99; this version of adaprivate reads up to ${SCHEMA_VERSION}`),
+      new RegExp(`schema version 99; this version of adaprivate reads up to ${SCHEMA_VERSION}\\.`),
     );
     assert.doesNotMatch(e.message, /postgres:[^*@]+@/, 'the password must not appear in the message');
     return true;
