@@ -236,6 +236,8 @@ test('chart rendering: long legend labels are not truncated, a log axis is label
   for (const t of ['0.1', '0.5', '1', '2', '5', '10']) assert.ok(svg.includes(`>${t}<`), `tick ${t}`);
   for (const t of ['0.2', '0.3', '0.4', '3', '4']) assert.ok(!svg.includes(`>${t}<`), `no tick ${t}`);
   assert.ok(
-    svg.includes('shaded: 95% CI over seeds of AdaPrivate-TS, AdaPrivate-UCB (other series: means only)'),
+    svg.includes(
+      'shaded: 95% CI over seeds of AdaPrivate-TS, AdaPrivate-UCB, each on its own (not of a difference); other series: means only',
+    ),
   );
 });
