@@ -118,7 +118,8 @@ export function guaranteeText(s: StatusView): string {
     p.releases === 0
       ? 'nothing released yet'
       : `spent over ${p.releases} release${p.releases === 1 ? '' : 's'} (composition: ${p.composition}; conversion: ${p.conversion}${p.rho === null ? '' : `; rho = ${fmt(p.rho)}`})`;
-  return `${unit[0]!.toUpperCase()}${unit.slice(1)} is protected by (epsilon = ${fmt(p.epsilon)}, delta = ${fmt(p.delta)})-DP, ${released}${typeof target === 'number' ? `; target epsilon ${fmt(target)}` : ''}. ${s.budget.note}`;
+  const note = s.budget.note === '' ? '' : ` ${s.budget.note[0]!.toUpperCase()}${s.budget.note.slice(1)}`;
+  return `${unit[0]!.toUpperCase()}${unit.slice(1)} is protected by (epsilon = ${fmt(p.epsilon)}, delta = ${fmt(p.delta)})-DP, ${released}${typeof target === 'number' ? `; target epsilon ${fmt(target)}` : ''}.${note}`;
 }
 
 /** Options of {@link lineChartSvg}. */

@@ -19,7 +19,7 @@ const status = {
 test('the guarantee in words names the unit, (epsilon, delta), the releases and the note', () => {
   assert.equal(
     guaranteeText(status),
-    'Every single reward (event-level) is protected by (epsilon = 0.71, delta = 0.00001)-DP, spent over 3 releases (composition: zcdp; conversion: classic; rho = 0.01); target epsilon 1. each reward enters one release.',
+    'Every single reward (event-level) is protected by (epsilon = 0.71, delta = 0.00001)-DP, spent over 3 releases (composition: zcdp; conversion: classic; rho = 0.01); target epsilon 1. Each reward enters one release.',
   );
   assert.match(
     guaranteeText({ ...status, options: { privacyUnit: 'user' } }),
