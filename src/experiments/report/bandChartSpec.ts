@@ -51,6 +51,11 @@ export interface BandChartOptions {
    * its own colour).
    */
   readonly highlight?: readonly string[];
+  /**
+   * What the bands are, in the subtitle (e.g. 'shaded: 95% bootstrap interval of each estimate').
+   * Default {@link BAND_LABEL} (each series' own 95% CI over seeds).
+   */
+  readonly bandLabel?: string;
 }
 
 /** Colour of muted series in a chart with highlighted ones. */
@@ -190,8 +195,8 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     withBand.length === 0
       ? undefined
       : withBand.length === labels.length
-        ? BAND_LABEL
-        : `shaded: 95% CI over seeds of ${withBand.join(', ')}, each on its own (not of a difference); other series: means${highlight.length > 0 ? ', in grey' : ' only'}`;
+        ? (options.bandLabel ?? BAND_LABEL)
+        : `${options.bandLabel ?? 'shaded: 95% CI over seeds'} of ${withBand.join(', ')}, each on its own (not of a difference); other series: means${highlight.length > 0 ? ', in grey' : ' only'}`;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: subtitle === undefined ? options.title : { text: options.title, subtitle },
