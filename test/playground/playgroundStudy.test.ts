@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { expandGrid } from '../../src/experiments/expandGrid.js';
 import { runCell } from '../../src/experiments/runCell.js';
-import { playgroundConfig, runPlaygroundStudy } from '../../src/playground/playgroundStudy.js';
+import { hasOption, playgroundConfig, runPlaygroundStudy } from '../../src/playground/playgroundStudy.js';
 
 const settings = {
   policies: ['adaprivate-ts', 'adaprivate-ts-amp', 'lints'],
@@ -53,5 +53,15 @@ test('options a policy lacks are not passed to it; a wrong value is refused with
     privacyUnit: 'user',
   });
   assert.deepEqual(cfg.policies[0]!.params, {});
+  // the accountant reaches the policies that have the option (privacyUnit: once a policy has it)
+  const ts = playgroundConfig({ ...settings, policies: ['adaprivate-ts'], accountant: 'rdp' });
+  assert.deepEqual(
+    ts.policies[0]!.params.accountant,
+    hasOption('adaprivate-ts', 'accountant') ? ['rdp'] : undefined,
+  );
+  const [run] = runPlaygroundStudy({ ...settings, policies: ['adaprivate-ts'], seeds: 1, accountant: 'rdp' });
+  const [cell] = expandGrid(ts).filter((c) => c.seed === 1);
+  assert.equal(run!.meanReward, runCell(cell!).meanReward);
+  assert.equal(run!.privacy!.epsilon, runCell(cell!).privacy!.epsilon);
   assert.throws(() => playgroundConfig({ ...settings, epsilon: -1 }), /epsilon/);
 });
