@@ -3,7 +3,7 @@
 // (site/playground/study-worker.js). Three modules that need Node are swapped for their
 // `.browser.ts` twins (version from package.json at build time; the file-based save/load throw),
 // and the build fails if any other Node built-in is reached. Prints each output's size, raw and
-// gzipped. Usage: node scripts/build-browser.mjs [--out-core FILE] [--out-site DIR]
+// gzipped. Usage: node scripts/build-browser.mjs [--out-core FILE] [--out-site DIR] [--quiet]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,4 +64,5 @@ for (const o of outputs) {
     gzipBytes: gzipSync(text, { level: 9 }).length,
   };
 }
-console.log(JSON.stringify(sizes));
+// --quiet: nothing on stdout (npm pack --json reads the stdout of the core build it runs)
+if (!process.argv.includes('--quiet')) console.log(JSON.stringify(sizes));
