@@ -70,6 +70,7 @@ export type {
   PolicyOptionsFor,
   PolicyPrivacy,
   PolicySnapshot,
+  InversePropensity,
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,
@@ -77,6 +78,7 @@ export type {
 export {
   createPolicy,
   DEFAULT_PROBABILITY_SAMPLES,
+  DEFAULT_RESAMPLING_CAP,
   HorizonExceededError,
   isPolicyId,
   loadPolicy,
