@@ -59,6 +59,7 @@ export type { ReplayEvaluation } from './experiments/evaluateReplay.js';
 export { evaluateReplay } from './experiments/evaluateReplay.js';
 export type {
   ArmProbabilities,
+  InversePropensity,
   OptionName,
   OptionValue,
   Policy,
@@ -70,7 +71,6 @@ export type {
   PolicyOptionsFor,
   PolicyPrivacy,
   PolicySnapshot,
-  InversePropensity,
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,

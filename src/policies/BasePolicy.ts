@@ -40,13 +40,13 @@ import {
 } from './lineageRegistry.js';
 import type {
   ArmProbabilities,
+  InversePropensity,
   Policy,
   PolicyId,
   PolicyPrivacy,
   PolicySnapshot,
   ProbabilityOptions,
   RestoreOptions,
-  InversePropensity,
   SelectionWithPropensity,
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
@@ -848,7 +848,8 @@ export abstract class BasePolicy implements Policy {
       this.propensityRng =
         base.propensityRng === null ? new SecureRng() : createRng(this.seed, 'propensity-resampling');
     } else {
-      if (this.propensityRng instanceof SecureRng) this.propensityRng = createRng(this.seed, 'propensity-resampling');
+      if (this.propensityRng instanceof SecureRng)
+        this.propensityRng = createRng(this.seed, 'propensity-resampling');
       this.propensityRng.restoreState(base.propensityRng);
     }
   }

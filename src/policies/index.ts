@@ -12,11 +12,11 @@ export { loadPolicy } from './loadPolicy.js';
 export { loadPolicyFile } from './loadPolicyFile.js';
 export type {
   ArmProbabilities,
+  InversePropensity,
   Policy,
   PolicyId,
   PolicyPrivacy,
   PolicySnapshot,
-  InversePropensity,
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,

@@ -106,7 +106,10 @@ describe('selectWithPropensity: inverse propensity by geometric resampling', () 
       if (r.inversePropensity.capped) capped++;
     }
     assert.ok(capped > 0);
-    assert.throws(() => p.selectWithPropensity(X, 3, { resamplingCap: 0 }), /resamplingCap must be a positive integer/);
+    assert.throws(
+      () => p.selectWithPropensity(X, 3, { resamplingCap: 0 }),
+      /resamplingCap must be a positive integer/,
+    );
     const ucb = createPolicy('linucb', { dim: 2, horizon: 100, seed: 1 });
     const r = ucb.selectWithPropensity(X, 3);
     assert.deepEqual(r.inversePropensity, { kind: 'exact', value: 1, cap: null, capped: false });
