@@ -15,7 +15,7 @@ import { ipw } from './ipw.js';
 import { loggedValue } from './loggedValue.js';
 import { DEFAULT_TINY_PROPENSITY, isUniformLogging, logWarnings } from './logWarnings.js';
 import type { OpeInput } from './OpeInput.js';
-import { opeInputFromLog } from './opeInputFromLog.js';
+import { hasPropensity, opeInputFromLog } from './opeInputFromLog.js';
 import { pairedRatio } from './pairedRatio.js';
 import { replay } from './replay.js';
 import { replayTarget, type SelectingPolicy } from './replayTarget.js';
@@ -163,7 +163,7 @@ function unsupportedMass(log: DecisionLog, input: OpeInput): number {
   let mass = 0;
   let i = 0;
   for (let t = 0; t < log.rounds; t++) {
-    if (Number.isNaN(log.reward[t]!) || Number.isNaN(log.propensity[t]!)) continue;
+    if (Number.isNaN(log.reward[t]!) || !hasPropensity(log, t)) continue;
     const from = log.armOffsets[t]!;
     const off = input.offsets[i]!;
     for (let a = 0; a < log.armOffsets[t + 1]! - from; a++) {
