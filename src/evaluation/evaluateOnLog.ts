@@ -21,6 +21,7 @@ import { replay } from './replay.js';
 import { replayTarget, type SelectingPolicy } from './replayTarget.js';
 import { type LearningMode, runPolicyOnLog } from './runPolicyOnLog.js';
 import { snipw } from './snipw.js';
+import { zeroRewardInterval } from './zeroRewardInterval.js';
 
 /** Where the evaluated policy comes from: fresh instances, one per use. */
 export interface PolicySource {
@@ -41,6 +42,8 @@ export interface EvaluateOnLogOptions extends BootstrapOptions {
   readonly tinyPropensity?: number;
   /** Warn when an importance-weighted estimate's effective sample size is below this share of n; default 0.1. */
   readonly lowEssShare?: number;
+  /** Prefix of the warnings that concern the evaluated policy (not the log), e.g. 'LinTS'; default none. */
+  readonly policyLabel?: string;
 }
 
 /** An estimate relative to the logging policy's value (paired bootstrap interval of the ratio). */
@@ -112,7 +115,7 @@ export function evaluateOnLog(
   if (base.rewards.length === 0) {
     throw new RangeError(`evaluateOnLog: ${log.source} has no decision with both a reward and a propensity.`);
   }
-  const logging = loggedValue(base, boot);
+  const logging = zeroRewardInterval(loggedValue(base, boot));
   const estimates: Estimate[] = [];
   for (const id of ESTIMATOR_IDS) {
     if (!estimators.includes(id)) continue;
@@ -122,8 +125,11 @@ export function evaluateOnLog(
     else if (id === 'dm') estimates.push(directMethod(input!, boot));
     else estimates.push(doublyRobust(input!, boot));
   }
+  for (let i = 0; i < estimates.length; i++) estimates[i] = zeroRewardInterval(estimates[i]!);
   const n = base.rewards.length;
   const lowShare = options.lowEssShare ?? 0.1;
+  const who = options.policyLabel === undefined ? '' : `${options.policyLabel}: `;
+  const logWarningCount = warnings.length;
   for (const e of estimates) {
     if (
       (e.estimator === 'ipw' || e.estimator === 'snipw' || e.estimator === 'dr') &&
@@ -144,6 +150,18 @@ export function evaluateOnLog(
     if (unsupported > 0) {
       warnings.push(
         `The evaluated policy puts probability on arms the logging policy never plays (mass ${unsupported.toPrecision(3)} per round on average): no estimator sees those arms' rewards except through the reward model.`,
+      );
+    }
+  }
+  for (let i = logWarningCount; i < warnings.length; i++) warnings[i] = who + warnings[i]!;
+  for (const e of estimates) {
+    if (e.note !== undefined)
+      warnings.push(
+        `${who}${ESTIMATOR_NAMES[e.estimator]}: ${e.note} (one-sided ${100 * level}% interval [0, ${e.interval[1].toPrecision(3)}]).`,
+      );
+    else if (e.value < 0 || e.value > 1) {
+      warnings.push(
+        `${who}${ESTIMATOR_NAMES[e.estimator]}: the estimate ${e.value.toPrecision(4)} is outside [0, 1], the range of a reward: ${e.estimator === 'dm' ? 'the reward model extrapolates' : 'importance weighting is unbiased but not bounded, so a large weight on a few rounds can push it out'}; SNIPW stays in [0, 1].`,
       );
     }
   }

@@ -45,6 +45,8 @@ export interface BandChartOptions {
    * translucent bands blend into one muddy block), and the chart's subtitle names them.
    */
   readonly maxBands?: number;
+  /** What the shaded band is, for the subtitle; default '95% CI over seeds'. */
+  readonly bandLabel?: string;
 }
 
 /**
@@ -148,12 +150,13 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     },
   };
   const withBand = labels.filter((l) => banded.has(l) && values.some((v) => v.series === l));
+  const what = options.bandLabel ?? '95% CI over seeds';
   const subtitle =
     withBand.length === 0
       ? undefined
       : withBand.length === labels.length
-        ? 'shaded: 95% CI over seeds'
-        : `shaded: 95% CI over seeds of ${withBand.join(', ')} (other series: means only)`;
+        ? `shaded: ${what}`
+        : `shaded: ${what} of ${withBand.join(', ')} (other series: means only)`;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: subtitle === undefined ? options.title : { text: options.title, subtitle },
