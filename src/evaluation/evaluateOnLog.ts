@@ -23,10 +23,15 @@ import { type LearningMode, runPolicyOnLog } from './runPolicyOnLog.js';
 import { snipw } from './snipw.js';
 import { zeroRewardInterval } from './zeroRewardInterval.js';
 
-/** Where the evaluated policy comes from: fresh instances, one per use. */
+/** Where the evaluated policy comes from: fresh instances, one per use, or a fixed distribution. */
 export interface PolicySource {
-  /** A fresh policy for IPW, SNIPW, DM and DR (distribution + learning). */
+  /** A fresh policy for IPW, SNIPW, DM and DR (distribution + learning); unused when `target` is given. */
   evaluated(): EvaluatedPolicy;
+  /**
+   * A fixed distribution pi(a | x_t) for every arm of the log (e.g. `loadTarget`: a policy from
+   * another system): used as is, never run (replay then weighs by pi(a_t | x_t)).
+   */
+  readonly target?: Float64Array;
   /** A fresh policy for replay (select/update/discard); when absent, replay uses the distribution. */
   replaying?(): SelectingPolicy;
 }
@@ -104,7 +109,8 @@ export function evaluateOnLog(
   const needsDistribution = estimators.some((e) => e !== 'replay') || source.replaying === undefined;
   let input: OpeInput | null = null;
   if (needsDistribution) {
-    const target = runPolicyOnLog(log, source.evaluated(), { learning: options.learning ?? 'logged' });
+    const target =
+      source.target ?? runPolicyOnLog(log, source.evaluated(), { learning: options.learning ?? 'logged' });
     input = opeInputFromLog(log, target, options.rewardModel);
   }
   let replayInput: OpeInput | null = input;

@@ -31,6 +31,7 @@ export type { LinearSoftmaxOptions, LinearSoftmaxPolicy } from './linearSoftmaxP
 export { linearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
 export type { DecisionLogFormat, LoadDecisionLogOptions } from './loadDecisionLog.js';
 export { decisionLogFormatOf, loadDecisionLog } from './loadDecisionLog.js';
+export { loadTarget } from './loadTarget.js';
 export { loggedValue } from './loggedValue.js';
 export { DEFAULT_TINY_PROPENSITY, isUniformLogging, logWarnings } from './logWarnings.js';
 export { checkOpeInput, type OpeInput } from './OpeInput.js';
@@ -51,6 +52,7 @@ export {
   syntheticDecisions,
   syntheticLoggingPolicy,
 } from './syntheticDecisions.js';
+export { type TargetRecord, targetFromRecords } from './targetFromRecords.js';
 export {
   PROBABILITY_TOLERANCE,
   type RecordPosition,

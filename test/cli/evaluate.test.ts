@@ -408,3 +408,37 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
     assert.ok(!r.stderr.includes('EISDIR'), r.stderr);
   });
 });
+
+describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
+  it('evaluates per-decision probabilities from a file: hand-computed replay, IPW and SNIPW', async () => {
+    const { TARGET_LOG, TARGET_LINES, HAND_VALUES } = await import('../fixtures/evaluation/targetInput.js');
+    const logFile = join(dir, 'target-log.jsonl');
+    const targetFile = join(dir, 'target.jsonl');
+    writeFileSync(logFile, `${TARGET_LOG.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    writeFileSync(targetFile, `${TARGET_LINES.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = run([
+      'evaluate',
+      '--logs',
+      logFile,
+      '--target',
+      targetFile,
+      '--estimators',
+      'replay,ipw,snipw',
+      '--bootstrap',
+      '20',
+      '--json',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as EvalJson;
+    assert.equal(j.results.length, 1);
+    assert.equal(j.results[0]!.policy, 'target');
+    for (const e of j.results[0]!.estimates) {
+      assert.ok(Math.abs(e.value - HAND_VALUES[e.estimator as 'ipw']) < 1e-12, `${e.estimator} ${e.value}`);
+    }
+    const bad = join(dir, 'target-bad.jsonl');
+    writeFileSync(bad, `${JSON.stringify({ eventId: 'e1', probabilities: [1] })}\n`);
+    const b = run(['evaluate', '--logs', logFile, '--target', bad]);
+    assert.equal(b.status, 2);
+    assert.match(b.stderr, /target-bad\.jsonl:1: probabilities must be an array of 2 numbers/);
+  });
+});

@@ -31,6 +31,7 @@ export interface EvaluateFlags {
   out?: string;
   json?: boolean;
   runs: number;
+  target?: string;
   private?: boolean;
   privateEpsilon?: number;
   privateDelta?: number;
@@ -86,7 +87,9 @@ function parseEstimators(raw: string | undefined): EstimatorId[] {
 
 /** The command line that reproduces this evaluation (every option that changes the numbers). */
 export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): string {
-  const parts = ['adaprivate evaluate', `--logs ${f.logs}`, `--policy ${ids.join(',')}`];
+  const parts = ['adaprivate evaluate', `--logs ${f.logs}`];
+  if (ids.length > 0) parts.push(`--policy ${ids.join(',')}`);
+  if (f.target !== undefined) parts.push(`--target ${f.target}`);
   if (f.epsilon !== undefined) parts.push(`--epsilon ${f.epsilon.join(',')}`);
   if (f.delta !== undefined) parts.push(`--delta ${f.delta}`);
   if (f.batch !== undefined) parts.push(`--batch ${f.batch}`);
@@ -124,9 +127,10 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   const cpuStart = process.cpuUsage();
   if (f.logs === undefined)
     throw new UsageError('evaluate: --logs FILE is required (JSON Lines or CSV; see docs/evaluation.md).');
-  if (f.policy === undefined) throw new UsageError('evaluate: --policy ID[,ID..] is required.');
+  if (f.policy === undefined && f.target === undefined)
+    throw new UsageError('evaluate: --policy ID[,ID..] or --target FILE is required.');
   const { isPolicyId, policyIds, policyInfo, createPolicy } = await import('../../policies/index.js');
-  const ids = f.policy.split(',').map((s) => s.trim());
+  const ids = f.policy === undefined ? [] : f.policy.split(',').map((s) => s.trim());
   for (const id of ids) {
     if (!isPolicyId(id)) {
       throw new UsageError(
@@ -178,7 +182,20 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   }
   const needsModel = estimators.includes('dm') || estimators.includes('dr');
   const rewardModel = needsModel ? ev.crossFitRewardModel(log) : undefined;
-  const settings: { id: (typeof policyIds)[number]; epsilon: number | null }[] = [];
+  const settings: { id: (typeof policyIds)[number] | null; epsilon: number | null }[] = [];
+  let fixedTarget: Float64Array | undefined;
+  if (f.target !== undefined) {
+    try {
+      fixedTarget = await ev.loadTarget(f.target, log);
+    } catch (err) {
+      if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR')
+        throw new UsageError(`evaluate: --target ${f.target} is not a readable file.`);
+      throw err;
+    }
+    settings.push({ id: null, epsilon: null });
+  }
   for (const id of ids as (typeof policyIds)[number][]) {
     if (policyInfo(id).isPrivate) for (const e of f.epsilon!) settings.push({ id, epsilon: e });
     else settings.push({ id, epsilon: null });
@@ -194,14 +211,18 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   let logging: { value: number; interval: readonly [number, number]; note?: string } | null = null;
   let evaluable = 0;
   for (const [i, s] of settings.entries()) {
-    const info = policyInfo(s.id);
+    // --target: a fixed distribution from elsewhere, evaluated as given (one run, no learning)
+    const info =
+      s.id === null
+        ? { displayName: `target ${f.target}`, isPrivate: false, family: 'fixed', options: [] as string[] }
+        : policyInfo(s.id);
     const label = `${info.displayName}${s.epsilon === null ? '' : ` epsilon=${s.epsilon}`}`;
     // a deterministic non-private policy makes the same run whatever its seed: one run
     const runs = info.isPrivate || info.family === 'ts' ? f.runs : 1;
     progress(`(${i + 1}/${settings.length}) ${label}${runs > 1 ? ` (${runs} runs)` : ''}`);
     const make = (run: number) => {
       try {
-        return createPolicy(s.id, {
+        return createPolicy(s.id ?? 'linucb', {
           dim: log.dim,
           horizon: Math.max(1, withReward),
           seed: f.seed + run,
@@ -224,7 +245,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
         log,
         {
           evaluated: () => ev.evaluatedFromPolicy(evaluatedPolicy, { samples: f.samples }),
-          replaying: () => make(run),
+          ...(s.id === null ? { target: fixedTarget! } : { replaying: () => make(run) }),
         },
         {
           estimators,
@@ -249,7 +270,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     };
     evaluable = first.evaluableRounds;
     results.push({
-      policy: s.id,
+      policy: s.id ?? 'target',
       displayName: info.displayName,
       epsilon: s.epsilon,
       epsilonSpent: info.isPrivate ? spent!.epsilon : null,
@@ -476,6 +497,10 @@ export function registerEvaluate(program: Command): void {
       'decision log: .jsonl (one decision per line) or .csv (one row per candidate arm); see docs/evaluation.md',
     )
     .option('--policy <ids>', 'comma-separated policy ids to evaluate')
+    .option(
+      '--target <file>',
+      'also evaluate a policy from elsewhere given by its probabilities at every logged decision: JSON Lines of {"eventId", "probabilities": [one per candidate arm, in the log\'s order]} (docs/evaluation.md)',
+    )
     .option(
       '--epsilon <list>',
       'comma-separated privacy budgets for private policies',
