@@ -32,7 +32,7 @@ export function targetFromRecords(
   source: string,
 ): Float64Array {
   const index = new Map<string, number>();
-  log.eventIds.forEach((id, t) => index.set(id, t));
+  for (let t = 0; t < log.rounds; t++) index.set(log.eventIds[t]!, t);
   const target = new Float64Array(log.armOffsets[log.rounds]!);
   const seen = new Uint8Array(log.rounds);
   for (const { record, line } of records) {
