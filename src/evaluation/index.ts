@@ -24,6 +24,7 @@ export type {
   RelativeEstimate,
 } from './evaluateOnLog.js';
 export { evaluateOnLog } from './evaluateOnLog.js';
+export { type EvaluationMechanism, evaluationMechanism } from './evaluationMechanism.js';
 export { type FeatureNormSummary, featureNormSummary } from './featureNormSummary.js';
 export { effectiveSampleSize, importanceWeights } from './importanceWeights.js';
 export { ipw } from './ipw.js';
@@ -38,6 +39,7 @@ export { checkOpeInput, type OpeInput } from './OpeInput.js';
 export { onPolicyValue } from './onPolicyValue.js';
 export { evaluableRounds, hasPropensity, opeInputFromLog } from './opeInputFromLog.js';
 export { pairedRatio } from './pairedRatio.js';
+export { type PrivateEstimate, type PrivateEstimatesOptions, privateEstimates } from './privateEstimates.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';
