@@ -442,3 +442,132 @@ describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
     assert.match(b.stderr, /target-bad\.jsonl:1: probabilities must be an array of 2 numbers/);
   });
 });
+
+describe('adaprivate evaluate --private', () => {
+  const p = join(dir, 'private-logs.jsonl');
+  run([
+    'logs',
+    'synthetic',
+    '--out',
+    p,
+    '--dim',
+    '4',
+    '--arms',
+    '20',
+    '--rounds',
+    '400',
+    '--seed',
+    '8',
+    '--logging',
+    'uniform',
+  ]);
+
+  it('releases IPW and SNIPW through a ledger and states the unit and the guarantee (composed with the policy runs)', () => {
+    const r = run([
+      'evaluate',
+      '--logs',
+      p,
+      '--policy',
+      'adaprivate-ts',
+      '--epsilon',
+      '1',
+      '--private',
+      '--private-epsilon',
+      '0.5',
+      '--noise-seed',
+      '4',
+      '--runs',
+      '2',
+      '--samples',
+      '50',
+      '--batch',
+      '100',
+      '--json',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as {
+      command: string;
+      privateEvaluation: {
+        unit: string;
+        ledger: { releases: number; epsilon: number; noise: string };
+        guarantee: { epsilon: number; delta: number };
+        results: {
+          estimates: { estimator: string; value: number; interval: [number, number]; noiseSd: number }[];
+        }[];
+      };
+    };
+    const pe = j.privateEvaluation;
+    assert.equal(pe.unit, 'event');
+    assert.equal(pe.ledger.releases, 1);
+    assert.ok(Math.abs(pe.ledger.epsilon - 0.5) < 1e-6, String(pe.ledger.epsilon));
+    assert.equal(pe.ledger.noise, 'seeded');
+    // 0.5 (evaluation) + 2 runs x 1 (the policy's own releases while evaluated)
+    assert.ok(Math.abs(pe.guarantee.epsilon - 2.5) < 1e-6, String(pe.guarantee.epsilon));
+    assert.deepEqual(
+      pe.results[0]!.estimates.map((e) => e.estimator),
+      ['ipw', 'snipw'],
+    );
+    for (const e of pe.results[0]!.estimates)
+      assert.ok(e.noiseSd > 0 && e.interval[0] < e.value && e.value < e.interval[1]);
+    assert.match(j.command, /--private --private-epsilon 0\.5/);
+    const text = run([
+      'evaluate',
+      '--logs',
+      p,
+      '--policy',
+      'adaprivate-ts',
+      '--epsilon',
+      '1',
+      '--private',
+      '--private-epsilon',
+      '0.5',
+      '--noise-seed',
+      '4',
+      '--runs',
+      '2',
+      '--samples',
+      '50',
+      '--batch',
+      '100',
+    ]);
+    assert.match(
+      text.stdout,
+      /Guarantee \(event level: one logged reward\): the released estimates are \(2\.500, /,
+    );
+    assert.ok(!/Doubly robust|DR /.test(text.stdout), 'nothing but the released estimates');
+  });
+
+  for (const [name, args, pattern] of [
+    [
+      'a non-private learning policy',
+      ['--policy', 'lints', '--private', '--epsilon', '1'],
+      /--private cannot evaluate LinTS: it learns from the raw logged rewards/,
+    ],
+    [
+      '--unit user',
+      [
+        '--policy',
+        'adaprivate-ts',
+        '--epsilon',
+        '1',
+        '--private',
+        '--private-epsilon',
+        '1',
+        '--unit',
+        'user',
+      ],
+      /--unit "user" is not available/,
+    ],
+    [
+      'no evaluation budget',
+      ['--policy', 'adaprivate-ts', '--epsilon', '1', '--private'],
+      /--private needs the evaluation's own budget/,
+    ],
+  ] as const) {
+    it(`refuses ${name} with exit code 2`, () => {
+      const r = run(['evaluate', '--logs', p, ...args]);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, pattern);
+    });
+  }
+});

@@ -10,6 +10,7 @@ import type { EstimatorId } from '../../evaluation/index.js';
 import { VERSION } from '../../version.js';
 import { parseNumber, parseNumberList, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
+import { checkPrivateFlags, type PrivateSetting, privateEvaluation } from './evaluatePrivate.js';
 import type { EvaluatedSetting } from './evaluateReport.js';
 
 const ESTIMATORS: readonly EstimatorId[] = ['replay', 'ipw', 'snipw', 'dm', 'dr'];
@@ -85,6 +86,85 @@ function parseEstimators(raw: string | undefined): EstimatorId[] {
   return ESTIMATORS.filter((e) => ids.includes(e));
 }
 
+/** `evaluate --private`: only the released estimates and the guarantee are printed. */
+async function privateCommand(
+  f: EvaluateFlags,
+  ids: readonly string[],
+  log: import('../../evaluation/index.js').DecisionLog,
+  withReward: number,
+  started: number,
+  cpuStart: NodeJS.CpuUsage,
+): Promise<void> {
+  const ev = await import('../../evaluation/index.js');
+  const { policyInfo, createPolicy, isPolicyId } = await import('../../policies/index.js');
+  const settings: PrivateSetting[] = [];
+  if (f.target !== undefined) {
+    settings.push({
+      label: `target ${f.target}`,
+      policy: 'target',
+      epsilon: null,
+      target: await ev.loadTarget(f.target, log),
+    });
+  }
+  for (const id of ids) {
+    if (!isPolicyId(id)) continue;
+    const info = policyInfo(id);
+    if (!info.isPrivate) {
+      throw new UsageError(
+        `evaluate: --private cannot evaluate ${info.displayName}: it learns from the raw logged rewards, so its probabilities (and any estimate from them) are not private. Evaluate a private policy or a --target file.`,
+      );
+    }
+    for (const e of f.epsilon ?? []) {
+      settings.push({
+        label: `${info.displayName} epsilon=${e}`,
+        policy: id,
+        epsilon: e,
+        target: null,
+        make: (run: number) =>
+          createPolicy(id, {
+            dim: log.dim,
+            horizon: Math.max(1, withReward),
+            seed: f.seed + run,
+            epsilon: e,
+            ...(f.delta === undefined ? {} : { delta: f.delta }),
+            ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed + run }),
+            ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
+          }),
+      });
+    }
+  }
+  const { report, lines } = await privateEvaluation(
+    log,
+    settings,
+    {
+      privateEpsilon: f.privateEpsilon!,
+      privateDelta: f.privateDelta ?? 1e-5,
+      weightClip: f.weightClip ?? DEFAULT_WEIGHT_CLIP,
+      unit: 'event',
+      runs: f.runs,
+      samples: f.samples,
+      level: f.level,
+      ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed }),
+    },
+    progress,
+  );
+  const cpu = process.cpuUsage(cpuStart);
+  const timing = {
+    wallSeconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+  const command = reproducingCommand(f, ids);
+  if (f.json === true) {
+    printJson({ version: VERSION, command, privateEvaluation: report, timing });
+    return;
+  }
+  for (const l of lines) process.stdout.write(`${l}\n`);
+  process.stdout.write(`reproduce: ${command}\n`);
+}
+
+/** Default weight clip of `--private` (bounds the sensitivity; docs/evaluation.md). */
+export const DEFAULT_WEIGHT_CLIP = 20;
+
 /** The command line that reproduces this evaluation (every option that changes the numbers). */
 export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): string {
   const parts = ['adaprivate evaluate', `--logs ${f.logs}`];
@@ -141,6 +221,13 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   const estimators = parseEstimators(f.estimators);
   const format = parseFormat(f.format, 'evaluate');
   const anyPrivate = ids.some((id) => isPolicyId(id) && policyInfo(id).isPrivate);
+  if (f.private === true) {
+    // `--private --epsilon E` with no private policy: E is the evaluation's budget
+    const privateEpsilon =
+      f.privateEpsilon ?? (!anyPrivate && f.epsilon?.length === 1 ? f.epsilon[0] : undefined);
+    checkPrivateFlags({ ...f, ...(privateEpsilon === undefined ? {} : { privateEpsilon }) });
+    if (privateEpsilon !== undefined) f.privateEpsilon = privateEpsilon;
+  }
   if (anyPrivate && (f.epsilon === undefined || f.epsilon.length === 0)) {
     throw new UsageError('evaluate: --epsilon E[,E..] is required for private policies.');
   }
@@ -179,6 +266,10 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
         ? `evaluate: ${f.logs} has no decision with a reward (${log.rounds} decisions): off-policy evaluation needs the logged rewards. A service export carries them only for models created with logRewards: true.`
         : `evaluate: ${f.logs} has no decision with both a reward and a propensity: every estimator needs the logging probability of the chosen arm.`,
     );
+  }
+  if (f.private === true) {
+    await privateCommand(f, ids, log, withReward, started, cpuStart);
+    return;
   }
   const needsModel = estimators.includes('dm') || estimators.includes('dr');
   const rewardModel = needsModel ? ev.crossFitRewardModel(log) : undefined;
@@ -535,6 +626,22 @@ export function registerEvaluate(program: Command): void {
       5,
     )
     .option('--format <fmt>', "'jsonl' or 'csv' (default: from the file extension)")
+    .option(
+      '--private',
+      'release differentially private IPW and SNIPW instead (clipped weights, Gaussian noise through a ledger); prints only the released estimates and the guarantee',
+    )
+    .option(
+      '--private-epsilon <E>',
+      "the evaluation's own budget epsilon (with --private)",
+      parseNumber('--private-epsilon'),
+    )
+    .option('--private-delta <D>', "the evaluation's delta (default 1e-5)", parseNumber('--private-delta'))
+    .option(
+      '--weight-clip <C>',
+      'importance-weight clip of --private (default 20)',
+      parseNumber('--weight-clip'),
+    )
+    .option('--unit <unit>', "privacy unit of --private: 'event' (one logged reward; the default)")
     .option(
       '--allow-missing-propensity',
       'accept decisions without a propensity (left out of the estimates, with a warning)',
