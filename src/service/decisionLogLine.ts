@@ -3,7 +3,8 @@
  * eventId, ISO time, arms with their features as given, chosen index, propensity (probability of the
  * chosen arm), every arm's probability, the logged inverse propensity (`inversePropensity`,
  * `propensityKind`, `resamplingCap`; what off-policy evaluation weights by), the reward only when the
- * model logs rewards and one was recorded, model and model version.
+ * model logs rewards and one was recorded, the privacy unit when one was named, model and model
+ * version.
  */
 import type { DecisionRow } from '../store/index.js';
 import type { DecisionLogLine } from './apiTypes.js';
@@ -29,6 +30,6 @@ export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLo
           ...(r.inversePropensity.cap === null ? {} : { resamplingCap: r.inversePropensity.cap }),
         }),
   };
-  const tail = { model: r.model, modelVersion: r.modelVersion };
+  const tail = { ...(r.unit != null ? { unit: r.unit } : {}), model: r.model, modelVersion: r.modelVersion };
   return logRewards && r.reward !== null ? { ...base, reward: r.reward, ...tail } : { ...base, ...tail };
 }
