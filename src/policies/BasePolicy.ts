@@ -44,6 +44,7 @@ import {
 } from './lineageRegistry.js';
 import type {
   ArmProbabilities,
+  InversePropensity,
   Policy,
   PolicyId,
   PolicyPrivacy,
@@ -105,6 +106,14 @@ function randomId(): string {
 /** Default Monte Carlo draws of `probabilities` for Thompson-sampling policies. */
 export const DEFAULT_PROBABILITY_SAMPLES = 2000;
 const MAX_PROBABILITY_SAMPLES = 10_000_000;
+/** Default cap of the geometric resampling of `selectWithPropensity` (redraws per decision at most). */
+export const DEFAULT_RESAMPLING_CAP = 100_000;
+const EXACT_INVERSE_PROPENSITY: InversePropensity = Object.freeze({
+  kind: 'exact',
+  value: 1,
+  cap: null,
+  capped: false,
+});
 
 /**
  * Copies d values src[so ..) to dst[doff ..) and rescales them to unit norm when their norm exceeds
@@ -150,6 +159,11 @@ interface BaseState {
   readonly rng: RngState;
   /** The seeded noise stream's state (research mode); null for secure noise, which has no state. */
   readonly noiseRng: RngState | null;
+  /**
+   * The geometric-resampling generator's state (absent in snapshots written before it existed, and
+   * null when it is a secure source: then the restored policy starts a fresh secure one).
+   */
+  readonly propensityRng?: RngState | null;
   readonly ledger: unknown;
   /** Releases of the lineage made with seeded noise (0 for secure-only lineages). */
   readonly seededReleases: number;
@@ -183,6 +197,15 @@ export abstract class BasePolicy implements Policy {
   private probabilityStreams: ((rest: string) => Rng) | null = null;
   /** Exploration randomness (TS samples): stream 'policy'. */
   protected readonly rng: Rng;
+  /**
+   * Geometric resampling of `selectWithPropensity` (never the exploration stream, so a seeded
+   * policy makes the same choices with or without it): `createRng(seed, 'propensity-resampling')`,
+   * one stream that advances with every decision and is saved in snapshots, so no two decisions
+   * of one policy share redraws, even from the same model state. A policy restored by
+   * `restoreFromStore` (service replicas restore the same snapshot in several processes) uses a
+   * fresh secure source instead.
+   */
+  private propensityRng: Rng;
   /**
    * Mechanism randomness (release noise, subsampling): the secure source, or in research mode
    * `createRng(noiseSeed, 'privacy-noise')`.
@@ -261,6 +284,7 @@ export abstract class BasePolicy implements Policy {
     const seed = config.seed;
     this.seed = seed;
     this.rng = createRng(seed, 'policy');
+    this.propensityRng = createRng(seed, 'propensity-resampling');
     const noiseSeed = 'noiseSeed' in config ? config.noiseSeed : undefined; // private policies only
     this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
     this.secureWords = typeof noiseSeed === 'number' ? null : new SecureRng();
@@ -409,6 +433,14 @@ export abstract class BasePolicy implements Policy {
     return false;
   }
   /**
+   * Randomised policies: draws the policy's choice among the k candidates of `this.feats` afresh
+   * from `rng` (never the exploration stream) until `arm` wins, at most `cap` times, and returns
+   * the number of draws (`cap` when it never won). Deterministic ones return 0 (the default).
+   */
+  protected drawsUntilWin(_k: number, _arm: number, _cap: number, _rng: Rng): number {
+    return 0;
+  }
+  /**
    * State that must follow the ledger rather than the snapshot when a restore keeps this policy's
    * ledger (`restore(s, { rewind: true })`): captured before the snapshot's state is loaded and given
    * back to {@link applyRewindCarry} after it was checked. Default: nothing (null).
@@ -447,13 +479,19 @@ export abstract class BasePolicy implements Policy {
     options?: ProbabilityOptions,
   ): SelectionWithPropensity {
     const samples = this.samplesOption(options);
+    const cap = this.resamplingCapOption(options);
     const arm = this.select(features, k);
     const probabilities = this.armProbabilities(k, samples, arm);
     const propensity = probabilities.probabilities[arm]!;
     if (!(propensity > 0)) {
       throw new Error(`${this.name}: internal error, the chosen arm ${arm} has probability ${propensity}.`);
     }
-    return Object.freeze({ arm, propensity, probabilities });
+    const m = this.drawsUntilWin(k, arm, cap, this.propensityRng);
+    const inversePropensity: InversePropensity =
+      m === 0
+        ? EXACT_INVERSE_PROPENSITY
+        : Object.freeze({ kind: 'geometric-resampling', value: m, cap, capped: m >= cap });
+    return Object.freeze({ arm, propensity, probabilities, inversePropensity });
   }
 
   update(reward: number, unit?: string): void {
@@ -685,6 +723,7 @@ export abstract class BasePolicy implements Policy {
       pending: encodeFloat64(this.pending),
       rng: this.rng.saveState(),
       noiseRng: this.noiseKind === 'seeded' ? this.noiseRng.saveState() : null,
+      propensityRng: this.propensityRng instanceof SecureRng ? null : this.propensityRng.saveState(),
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
       ...(this.branched ? { branched: true } : {}),
@@ -785,7 +824,11 @@ export abstract class BasePolicy implements Policy {
       this.lineage = randomId();
       this.branched = true;
     } else this.lineage = snapshot.lineage;
-    if (fromStore) this.storeSerialised = true;
+    if (fromStore) {
+      this.storeSerialised = true;
+      // several processes restore the same snapshot: their redraws must not coincide
+      this.propensityRng = new SecureRng();
+    }
     // the restored policy now holds the lineage: any other policy of it in this process is superseded
     // (not a store-serialised one: the database holds its lineage)
     else if (this.ledger !== null) this.slot = claimLineage(this.lineage, this.instance, this.ledger);
@@ -940,6 +983,14 @@ export abstract class BasePolicy implements Policy {
     this.branched = base.branched === true;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
+    if (base.propensityRng === undefined || base.propensityRng === null) {
+      this.propensityRng =
+        base.propensityRng === null ? new SecureRng() : createRng(this.seed, 'propensity-resampling');
+    } else {
+      if (this.propensityRng instanceof SecureRng)
+        this.propensityRng = createRng(this.seed, 'propensity-resampling');
+      this.propensityRng.restoreState(base.propensityRng);
+    }
     if (this.unitLevel !== null)
       this.unitLevel.load(base.unit, `${this.name}: snapshot field 'state.base.unit'`);
   }
@@ -1011,6 +1062,17 @@ export abstract class BasePolicy implements Policy {
     if (this.boundedByHorizon && this.rounds + extra > this.horizon) {
       throw new HorizonExceededError(this.name, this.horizon, this.rounds, what);
     }
+  }
+
+  private resamplingCapOption(options: ProbabilityOptions | undefined): number {
+    const n = options?.resamplingCap;
+    if (n === undefined) return DEFAULT_RESAMPLING_CAP;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0 || n > MAX_PROBABILITY_SAMPLES) {
+      throw new RangeError(
+        `${this.name}: resamplingCap must be a positive integer <= ${MAX_PROBABILITY_SAMPLES}. Got ${String(n)}.`,
+      );
+    }
+    return n;
   }
 
   private samplesOption(options: ProbabilityOptions | undefined): number {

@@ -197,22 +197,43 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   /**
-   * Thompson sampling with v_k > 0: x_a^T theta~ = x_a^T theta_hat + v_k w_a^T z with L w_a = x_a and
-   * z ~ N(0, I) (the same law as `select`'s draw, since Cov = v_k^2 x^T A^{-1} x). Cost K d^2 / 2
-   * once, then d normals and K d per sample. UCB, or v_k = 0: deterministic.
-   */
-  /**
    * Monte Carlo of the TS choice: the scores are s = mean + v W z with W = (L^{-1} x_a)_a (k x d) and
-   * z ~ N(0, I_d). O(k d^2) once, then per draw O(k d) and d normals; with k < d the same score
-   * vector is drawn from its own k x k covariance v^2 W W^T (Cholesky factor C): O(k^2) and k normals
-   * per draw ({@link countWinsLowRank}). Scratch buffers are kept between calls (no allocation
-   * while k does not grow).
+   * z ~ N(0, I_d) (the same law as `select`'s draw, since Cov = v_k^2 x^T A^{-1} x). O(k d^2) once
+   * ({@link prepareDraws}), then per draw O(k d) and d normals; with k < d the same score vector is
+   * drawn from its own k x k covariance v^2 W W^T (Cholesky factor C): O(k^2) and k normals per draw.
+   * Scratch buffers are kept between calls (no allocation while k does not grow). UCB, or v_k = 0:
+   * deterministic (false).
    */
   protected override countWins(k: number, samples: number, rng: Rng, counts: Float64Array): boolean {
+    if (!this.prepareDraws(k)) return false;
+    for (let s = 0; s < samples; s++) {
+      const best = this.drawWinner(k, rng);
+      counts[best] = counts[best]! + 1;
+    }
+    return true;
+  }
+
+  /**
+   * Geometric resampling: fresh draws of the TS choice from `rng` until `arm` wins, at most `cap`;
+   * returns the number of draws (cap when `arm` did not win in cap draws), 0 when deterministic.
+   */
+  protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng): number {
+    if (!this.prepareDraws(k)) return 0;
+    for (let m = 1; m <= cap; m++) if (this.drawWinner(k, rng) === arm) return m;
+    return cap;
+  }
+
+  /**
+   * Sets up the draws of {@link drawWinner} for the k candidates in `this.feats`: W, the means and,
+   * for k < d, C C^T = W W^T (k x k, Cholesky without pivoting; a zero pivot, from arms whose W rows
+   * are linearly dependent, gives a zero column, exact for a positive semidefinite matrix). An arm
+   * whose features equal an earlier arm's has the same score in every draw, so, as in `choose`
+   * (first maximum), it never wins: marked and skipped. False when the choice is deterministic.
+   */
+  private prepareDraws(k: number): boolean {
     if (this.exploration.kind === 'ucb' || this.vk === 0) return false;
     this.refresh();
     const d = this.d;
-    const v = this.vk;
     if (this.mcK < k) {
       this.mcW = new Float64Array(k * d);
       this.mcMean = new Float64Array(k);
@@ -223,7 +244,6 @@ export class BatchedRidgePolicy extends BasePolicy {
     }
     const w = this.mcW;
     const mean = this.mcMean;
-    const z = this.mcU;
     const f = this.feats;
     const th = this.theta;
     for (let a = 0; a < k; a++) {
@@ -232,44 +252,9 @@ export class BatchedRidgePolicy extends BasePolicy {
       for (let i = 0; i < d; i++) m += f[a * d + i]! * th[i]!;
       mean[a] = m;
     }
-    if (k < d) {
-      this.countWinsLowRank(k, samples, rng, counts);
-      return true;
-    }
-    for (let s = 0; s < samples; s++) {
-      rng.fillNormal(z);
-      let best = 0;
-      let bestScore = Number.NEGATIVE_INFINITY;
-      for (let a = 0; a < k; a++) {
-        const o = a * d;
-        let p = 0;
-        for (let i = 0; i < d; i++) p += w[o + i]! * z[i]!;
-        const sc = mean[a]! + v * p;
-        if (sc > bestScore) {
-          bestScore = sc;
-          best = a;
-        }
-      }
-      counts[best] = counts[best]! + 1;
-    }
-    return true;
-  }
-
-  /**
-   * `countWins` for k < d: C C^T = W W^T (k x k, Cholesky without pivoting; a zero pivot, from arms
-   * whose W rows are linearly dependent, gives a zero column, exact for a positive semidefinite
-   * matrix), then s = mean + v C u with u ~ N(0, I_k). An arm whose features equal an earlier arm's
-   * has the same score in every draw, so, as in `choose` (first maximum), it never wins: skipped.
-   */
-  private countWinsLowRank(k: number, samples: number, rng: Rng, counts: Float64Array): void {
-    const d = this.d;
-    const v = this.vk;
-    const w = this.mcW;
-    const mean = this.mcMean;
+    if (k >= d) return true;
     const c = this.mcC;
-    const u = this.mcU;
     const dup = this.mcDup;
-    const f = this.feats;
     for (let a = 0; a < k; a++) {
       dup[a] = 0;
       for (let b = 0; b < a && dup[a] === 0; b++) {
@@ -294,10 +279,21 @@ export class BatchedRidgePolicy extends BasePolicy {
         }
       }
     }
-    for (let s = 0; s < samples; s++) {
+    return true;
+  }
+
+  /** One draw of the TS choice after {@link prepareDraws}: the winning arm (first maximum). No allocation. */
+  private drawWinner(k: number, rng: Rng): number {
+    const d = this.d;
+    const v = this.vk;
+    const mean = this.mcMean;
+    const u = this.mcU;
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    if (k < d) {
+      const c = this.mcC;
+      const dup = this.mcDup;
       rng.fillNormal(u, 0, k);
-      let best = 0;
-      let bestScore = Number.NEGATIVE_INFINITY;
       for (let a = 0; a < k; a++) {
         if (dup[a] === 1) continue;
         const o = a * k;
@@ -309,8 +305,21 @@ export class BatchedRidgePolicy extends BasePolicy {
           best = a;
         }
       }
-      counts[best] = counts[best]! + 1;
+      return best;
     }
+    const w = this.mcW;
+    rng.fillNormal(u); // the whole scratch (max(k, d) normals), as before the refactor: same estimates
+    for (let a = 0; a < k; a++) {
+      const o = a * d;
+      let p = 0;
+      for (let i = 0; i < d; i++) p += w[o + i]! * u[i]!;
+      const sc = mean[a]! + v * p;
+      if (sc > bestScore) {
+        bestScore = sc;
+        best = a;
+      }
+    }
+    return best;
   }
 
   protected learn(x: Float64Array, reward: number): void {

@@ -375,6 +375,10 @@ describe('decision service API', () => {
     for (const l of lines) {
       assert.equal(l.propensity, l.probabilities[l.chosen]);
       assert.ok(l.propensity >= 0.5, `propensity ${l.propensity}`);
+      // the weight off-policy evaluation uses: an unbiased geometric-resampling count (issue 27)
+      assert.equal(l.propensityKind, 'geometric-resampling');
+      assert.equal(l.resamplingCap, 100_000);
+      assert.ok(Number.isSafeInteger(l.inversePropensity) && l.inversePropensity! >= 1);
     }
     // an estimate: with 2 draws among 3 arms, some arm that can be chosen shows 0
     assert.ok(lines.some((l) => l.probabilities.some((p) => p === 0)));
