@@ -10,7 +10,7 @@
 import type { Environment } from '../envs/Environment.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import type { PolicyOptions } from '../policies/index.js';
-import { createPolicy, isPolicyId, policyInfo } from '../policies/index.js';
+import { createPolicy, isPolicyId, paperAccountant, policyInfo } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
@@ -28,6 +28,10 @@ function buildPolicy(cell: CellConfig, dim: number) {
   // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
   // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
   if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
+  // Experiments reproduce the paper: its accounting unless the cell's params name an accountant
+  // (new policies elsewhere default to the exact accountant, docs/policies.md)
+  const paper = paperAccountant(cell.policy);
+  if (paper !== undefined && cell.params.accountant === undefined) options.accountant = paper;
   if (cell.params.lambda === undefined) {
     const b = cell.params.batchSize;
     const w = priorWeightOf(cell.env, cell.epsilon, cell.delta, typeof b === 'number' ? b : 300);

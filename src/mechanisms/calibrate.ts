@@ -11,10 +11,14 @@
  * - 'rdp': the smallest sigma whose RDP guarantee after m releases (subsampled at rate q) converts
  *   to at most epsilon on the order grid (`calibrateSigma` of src/privacy; one subsampled release:
  *   the paper's Amp calibration below); sigma = Delta x multiplier.
- * - 'exact': Gaussian DP / the exact privacy curve (src/privacy's accountant interface).
+ * - 'exact': Gaussian DP and the exact privacy curve (one subsampled release: its closed-form
+ *   curve; several: privacy loss distributions), with the proven margin of the discrete sampler when
+ *   the noise is drawn by it (`calibrateGaussianNoise` of src/privacy).
  */
 import {
+  type AccountantName,
   type Conversion,
+  calibrateGaussianNoise,
   calibrateSigma,
   gaussianEvent,
   type PrivacyEvent,
@@ -27,12 +31,6 @@ import {
   UnreachablePrivacyTargetError,
 } from '../privacy/index.js';
 import { budgetEpsilon, budgetRho, type PrivacyBudget } from './budget.js';
-
-/** Which accountant calibrates (and reports) a policy's noise. */
-export type AccountantName = 'exact' | 'zcdp' | 'rdp';
-
-/** The accountants, in the order the docs list them. */
-export const ACCOUNTANTS: readonly AccountantName[] = Object.freeze(['exact', 'zcdp', 'rdp']);
 
 /** How the releases of one policy use a record: m adaptive releases, each subsampled at rate q. */
 export interface ReleasePlan {
@@ -117,12 +115,22 @@ class MultiplierCalibration implements NoiseCalibration {
   }
 }
 
-/** Options of the RDP calibration. */
-export interface RdpOptions {
-  /** Order grid: 'paper' or 'extended' (default). */
+/** Options of a calibration. */
+export interface CalibrationOptions {
+  /** 'rdp': order grid, 'paper' or 'extended' (default). */
   readonly orders?: 'paper' | 'extended';
-  /** RDP to (epsilon, delta) conversion: 'classic' (default) or 'improved'. */
+  /** 'rdp': RDP to (epsilon, delta) conversion, 'classic' (default) or 'improved'. */
   readonly conversion?: Conversion;
+  /**
+   * 'exact': the noise the releases draw, 'discrete' (default: the secure sampler, whose proven
+   * margin over the continuous curve is included) or 'continuous' (Amp's float sampler).
+   */
+  readonly noise?: 'discrete' | 'continuous';
+}
+
+/** How a policy's ledger reports its releases under the exact accountant (null for the others). */
+export function exactReport(calibration: NoiseCalibration): { q: number; multiplier: number } | null {
+  return calibration.accountant === 'exact' ? { q: calibration.q, multiplier: calibration.multiplier } : null;
 }
 
 /**
@@ -138,7 +146,7 @@ export function calibrateGaussian(
   budget: PrivacyBudget,
   plan: ReleasePlan,
   accountant: AccountantName,
-  options: RdpOptions = {},
+  options: CalibrationOptions = {},
 ): NoiseCalibration {
   const m = plan.compositions;
   const q = plan.q;
@@ -168,10 +176,15 @@ export function calibrateGaussian(
       const c = calibrateSigma(epsilon, { q, delta: budget.delta, steps: m, orders, conversion });
       return new MultiplierCalibration('rdp', c.sigma, q, c.order);
     }
-    case 'exact':
-      throw new RangeError(
-        `${who}: accountant 'exact' is not available in this build yet; use accountant 'zcdp' or 'rdp'.`,
+    case 'exact': {
+      const c = calibrateGaussianNoise(
+        { epsilon: budgetEpsilon(budget), delta: budget.delta },
+        { sensitivity: 1, compositions: m, q },
+        'exact',
+        { noise: options.noise ?? 'discrete' },
       );
+      return new MultiplierCalibration('exact', c.sigma, q, null);
+    }
     default:
       throw new RangeError(
         `${who}: accountant must be one of 'exact', 'zcdp', 'rdp'. Got ${JSON.stringify(accountant)}.`,

@@ -43,6 +43,7 @@ export {
   isPolicyId,
   OPTION_RULES,
   POLICY_SCHEMAS,
+  paperAccountant,
   policyIds,
   policyInfo,
 } from './policyInfo.js';
@@ -50,4 +51,5 @@ export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
 export { savePolicyFile } from './savePolicyFile.js';
 export { snapshotChecksum } from './snapshotChecksum.js';
+export { withStoredAccountant } from './withStoredAccountant.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

@@ -22,13 +22,14 @@ import { createPolicy } from './createPolicy.js';
 import { STORE_SERIALISED } from './lineageRegistry.js';
 import type { Policy, PolicyId, PolicySnapshot } from './Policy.js';
 import type { PolicyOptionsFor } from './PolicyOptions.js';
+import { withStoredAccountant } from './withStoredAccountant.js';
 
 export function restoreFromStore<I extends PolicyId>(
   id: I,
   options: PolicyOptionsFor<I>,
   snapshot: PolicySnapshot,
 ): Policy<I> {
-  const p = createPolicy(id, options);
+  const p = createPolicy(id, withStoredAccountant(id, options));
   if (!(p instanceof BasePolicy)) {
     throw new TypeError(`restoreFromStore: policy '${id}' is not built on BasePolicy.`);
   }

@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId } from '../policies/index.js';
-import { createPolicy, policyInfo } from '../policies/index.js';
+import { createPolicy, policyInfo, withStoredAccountant } from '../policies/index.js';
 import type { ModelRow, Store } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
@@ -90,7 +90,8 @@ export class ModelRuntime implements ServedModel {
     if (row === null) return null;
     const state = await ctx.store.loadModelState(name);
     if (state === null) return null;
-    const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never);
+    const id = row.policy as PolicyId;
+    const policy: Policy = createPolicy(id, withStoredAccountant(id, row.options) as never);
     policy.restore(JSON.parse(state.snapshot));
     const before = policy.privacy().releases;
     for (const p of state.pending) observe(policy, p.features, p.reward);
