@@ -4,8 +4,7 @@
  * the seeded-release count of the lineage. Built by {@link makeLedger}; only the room records in it.
  */
 import {
-  type AccountantName,
-  gaussianPlanEpsilon,
+  type NoiseDistribution,
   type NoiseKind,
   type NoiseSampler,
   type PrivacyEvent,
@@ -13,28 +12,15 @@ import {
   type PrivacySpent,
 } from '../privacy/index.js';
 
-/**
- * A policy's guarantee: the ledger's figures, with the accountant behind `epsilon` named and, when
- * that accountant is not the ledger's own (zCDP or RDP), the ledger's figure kept for comparison.
- */
-export interface AccountedSpent extends PrivacySpent {
-  /** The accountant behind `epsilon`: 'exact', 'zcdp' or 'rdp' (absent for non-private policies). */
-  readonly accountant?: AccountantName;
-  /** The same releases under the ledger's zCDP or RDP accounting (present when `accountant` is 'exact'). */
-  readonly comparison?: {
-    readonly accountant: AccountantName;
-    readonly epsilon: number;
-    readonly conversion: string;
-  };
-}
+/** A policy's guarantee: the ledger's figures (with the accountant behind them). */
+export type AccountedSpent = PrivacySpent;
 
 /**
- * What a ledger needs to report a policy's releases under the exact accountant: the releases'
- * Poisson rate q and, for q < 1, their noise multiplier (q = 1: Gaussian DP from the recorded rho).
+ * How a policy's ledger accounts its releases under the exact accountant: the noise distribution
+ * its calibration assumed ('discrete' for the secure sampler; 'continuous' for Amp's float sampler).
  */
 export interface ExactReport {
-  readonly q: number;
-  readonly multiplier: number;
+  readonly noise: NoiseDistribution;
 }
 
 /** The guarantee reported by non-private policies: (infinity, 0)-DP, i.e. none. */
@@ -78,19 +64,11 @@ class PolicyLedger implements LedgerLike {
 
   /** The RDP order of the noise calibration (Amp), reported by `spent()` until a release names one. */
   private readonly calibratedOrder: number | null;
-  /** Set when the policy's accountant is 'exact': `spent()` then reports the exact curve. */
-  private readonly exact: ExactReport | null;
 
-  constructor(
-    ledger: PrivacyLedger,
-    seededReleases = 0,
-    calibratedOrder: number | null = null,
-    exact: ExactReport | null = null,
-  ) {
+  constructor(ledger: PrivacyLedger, seededReleases = 0, calibratedOrder: number | null = null) {
     this.ledger = ledger;
     this.seeded = seededReleases;
     this.calibratedOrder = calibratedOrder;
-    this.exact = exact;
   }
 
   get seededReleases(): number {
@@ -117,66 +95,12 @@ class PolicyLedger implements LedgerLike {
     const c = this.cache;
     if (c !== null && c.inner === inner) return c.outer;
     const noise: NoiseKind = this.noise === 'seeded' || this.seeded > 0 ? 'seeded' : 'secure';
-    const order = inner.order ?? this.calibratedOrder;
-    const where = noise === 'secure' ? { noise, sampler: this.sampler } : { noise };
-    const own: AccountantName = inner.rho === null ? 'rdp' : 'zcdp';
-    const exact = this.exact === null ? null : this.exactEpsilon(inner, noise);
-    const outer: AccountedSpent = Object.freeze(
-      exact === null
-        ? { ...inner, order, ...where, accountant: own }
-        : {
-            ...inner,
-            epsilon: exact.epsilon,
-            conversion: exact.method,
-            order: null,
-            orderAtEdge: false,
-            ...where,
-            accountant: 'exact' as const,
-            comparison: Object.freeze({
-              accountant: own,
-              epsilon: inner.epsilon,
-              conversion: inner.conversion,
-            }),
-          },
+    const order = inner.accountant === 'exact' ? inner.order : (inner.order ?? this.calibratedOrder);
+    const outer = Object.freeze(
+      noise === 'secure' ? { ...inner, order, noise, sampler: this.sampler } : { ...inner, order, noise },
     );
     this.cache = { inner, outer };
     return outer;
-  }
-
-  /**
-   * The exact epsilon(delta) of the recorded releases. Gaussian releases (q = 1): Gaussian DP with
-   * mu^2 = sum (Delta_i / sigma_i)^2 = 2 rho (sequential: summed; parallel: the largest partition),
-   * by the exact curve (with the proven margin of the discrete sampler when the noise was drawn by
-   * it). Subsampled releases (Amp): one release per partition has the closed-form curve; when a
-   * rewind put several releases in one partition, at most releases - partitions + 1 of them are in
-   * the same partition, composed by privacy loss distributions (an upper bound).
-   */
-  private exactEpsilon(inner: PrivacySpent, noise: NoiseKind): { epsilon: number; method: string } | null {
-    const plan = this.exact!;
-    if (inner.releases === 0) return { epsilon: 0, method: 'exact' };
-    const distribution = noise === 'secure' && this.sampler === 'discrete' ? 'discrete' : 'continuous';
-    if (plan.q >= 1) {
-      const rho = inner.rho;
-      if (rho === null) return null;
-      if (rho === 0) return { epsilon: 0, method: 'gdp' };
-      const g = gaussianPlanEpsilon(
-        1 / Math.sqrt(2 * rho),
-        { sensitivity: 1, compositions: 1, q: 1 },
-        inner.delta,
-        'exact',
-        { noise: distribution },
-      );
-      return { epsilon: g.epsilon, method: g.method };
-    }
-    const count = Math.max(1, inner.releases - inner.partitions + 1);
-    const g = gaussianPlanEpsilon(
-      plan.multiplier,
-      { sensitivity: 1, compositions: count, q: plan.q },
-      inner.delta,
-      'exact',
-      { noise: distribution },
-    );
-    return { epsilon: g.epsilon, method: g.method };
   }
 
   toJSON(): unknown {
@@ -192,10 +116,10 @@ class PolicyLedger implements LedgerLike {
         conversion: l.conversion,
         orders: l.orders,
         logLimit: l.logLimit,
+        ...(l.accountant === null ? {} : { accountant: l.accountant, noise: l.noise }),
       }),
       0,
       this.calibratedOrder,
-      this.exact,
     );
     out.noise = this.noise;
     out.sampler = this.sampler;
@@ -208,12 +132,7 @@ class PolicyLedger implements LedgerLike {
         `restore: seededReleases must be a non-negative integer. Got ${String(seededReleases)}.`,
       );
     }
-    const out = new PolicyLedger(
-      PrivacyLedger.fromJSON(json),
-      seededReleases,
-      this.calibratedOrder,
-      this.exact,
-    );
+    const out = new PolicyLedger(PrivacyLedger.fromJSON(json), seededReleases, this.calibratedOrder);
     out.noise = this.noise;
     out.sampler = this.sampler;
     return out;
@@ -235,10 +154,10 @@ export function makeLedger(
   calibratedOrder: number | null = null,
   exact: ExactReport | null = null,
 ): LedgerLike {
+  const accountant = exact === null ? {} : { accountant: 'exact' as const, noise: exact.noise };
   return new PolicyLedger(
-    new PrivacyLedger({ delta, composition, conversion, orders }),
+    new PrivacyLedger({ delta, composition, conversion, orders, ...accountant }),
     0,
     calibratedOrder,
-    exact,
   );
 }

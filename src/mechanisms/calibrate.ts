@@ -50,6 +50,8 @@ export interface NoiseCalibration {
   readonly q: number;
   /** The RDP order that met the target (RDP calibrations), else null. */
   readonly order: number | null;
+  /** The noise distribution an exact calibration assumed ('discrete' otherwise). */
+  readonly noise: 'discrete' | 'continuous';
   /** zCDP rho of one release (at any sensitivity: the noise follows it), 1 / (2 multiplier^2). */
   readonly rhoPerRelease: number;
   /** The noise standard deviation of a release of L2 sensitivity `sensitivity` (> 0, finite). */
@@ -63,6 +65,7 @@ class ZcdpCalibration implements NoiseCalibration {
   readonly accountant = 'zcdp' as const;
   readonly q = 1;
   readonly order = null;
+  readonly noise = 'discrete' as const;
   readonly multiplier: number;
   readonly rhoPerRelease: number;
   constructor(rhoPerRelease: number) {
@@ -84,7 +87,14 @@ class MultiplierCalibration implements NoiseCalibration {
   readonly q: number;
   readonly order: number | null;
   readonly rhoPerRelease: number;
-  constructor(accountant: AccountantName, multiplier: number, q: number, order: number | null) {
+  readonly noise: 'discrete' | 'continuous';
+  constructor(
+    accountant: AccountantName,
+    multiplier: number,
+    q: number,
+    order: number | null,
+    noise: 'discrete' | 'continuous' = 'discrete',
+  ) {
     if (!(multiplier > 0 && multiplier < Number.POSITIVE_INFINITY)) {
       throw new RangeError(
         `noise calibration: the multiplier must be positive and finite. Got ${multiplier}.`,
@@ -94,6 +104,7 @@ class MultiplierCalibration implements NoiseCalibration {
     this.multiplier = multiplier;
     this.q = q;
     this.order = order;
+    this.noise = noise;
     this.rhoPerRelease = 1 / (2 * multiplier * multiplier);
   }
   sigma(sensitivity: number): number {
@@ -128,9 +139,12 @@ export interface CalibrationOptions {
   readonly noise?: 'discrete' | 'continuous';
 }
 
-/** How a policy's ledger reports its releases under the exact accountant (null for the others). */
-export function exactReport(calibration: NoiseCalibration): { q: number; multiplier: number } | null {
-  return calibration.accountant === 'exact' ? { q: calibration.q, multiplier: calibration.multiplier } : null;
+/**
+ * How a policy's ledger accounts its releases under the exact accountant (null for the others: the
+ * ledger's zCDP/RDP accounting): the noise distribution the calibration assumed.
+ */
+export function exactReport(calibration: NoiseCalibration): { noise: 'discrete' | 'continuous' } | null {
+  return calibration.accountant === 'exact' ? { noise: calibration.noise } : null;
 }
 
 /**
@@ -177,13 +191,19 @@ export function calibrateGaussian(
       return new MultiplierCalibration('rdp', c.sigma, q, c.order);
     }
     case 'exact': {
+      const noise = options.noise ?? 'discrete';
       const c = calibrateGaussianNoise(
         { epsilon: budgetEpsilon(budget), delta: budget.delta },
         { sensitivity: 1, compositions: m, q },
         'exact',
-        { noise: options.noise ?? 'discrete' },
+        { noise },
       );
-      return new MultiplierCalibration('exact', c.sigma, q, null);
+      if (!(c.sigma > 0 && c.sigma < Number.POSITIVE_INFINITY)) {
+        throw new RangeError(
+          `${who}: the exact accountant found no finite noise scale for epsilon ${budgetEpsilon(budget)} (delta ${budget.delta}); use accountant 'zcdp' for such a budget.`,
+        );
+      }
+      return new MultiplierCalibration('exact', c.sigma, q, null, noise);
     }
     default:
       throw new RangeError(

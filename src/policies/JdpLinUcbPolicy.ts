@@ -263,6 +263,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
    * from the passes (rewinds) and the rounds.
    */
   protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.passFrom > this.rounds) return `passFrom is ${this.passFrom}, after rounds ${this.rounds}`;
     const cap = 2 ** this.levels - 1;
     const want = treeReleases(this.passes, this.passFrom, Math.min(this.rounds, cap), this.levels);
     for (let j = 0; j < this.levels; j++) {
@@ -346,9 +347,6 @@ export class JdpLinUcbPolicy extends BasePolicy {
     }
     this.passes = passes.slice() as number[];
     this.passFrom = this.readCount(st, 'passFrom');
-    if (this.passFrom > this.rounds) {
-      throw new RangeError(`${this.name}: snapshot field 'state.own.passFrom' is after its rounds.`);
-    }
     this.dirty = true;
   }
 }

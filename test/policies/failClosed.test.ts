@@ -99,10 +99,10 @@ describe('a release that fails midway leaves nothing unreleased readable (every 
   }
 });
 
-describe('a release the exact sampler refuses is refused whole (priorMean [0, 3e9] at d = 2)', () => {
+describe('a release the exact sampler refuses is refused whole (priorMean [0, 3e10] at d = 2)', () => {
   for (const id of ['dgs-linucb', 'zcdp-episodic'] as PolicyId[]) {
     test(`${id}: the estimate is refused, not released exact; the error names no value`, () => {
-      const extra = { priorMean: [0, 3e9] };
+      const extra = { priorMean: [0, 3e10] };
       const fresh = ledgerOf(createPolicy(id, options(id, extra)));
       const a = playUntilRefused(createPolicy(id, options(id, extra)), 0.25);
       const b = playUntilRefused(createPolicy(id, options(id, extra)), 1);
@@ -116,7 +116,7 @@ describe('a release the exact sampler refuses is refused whole (priorMean [0, 3e
 
   test('dgs-linucb: every later select is refused too while the estimate cannot be released', () => {
     const id: PolicyId = 'dgs-linucb';
-    const p = createPolicy(id, options(id, { priorMean: [0, 3e9] }));
+    const p = createPolicy(id, options(id, { priorMean: [0, 3e10] }));
     p.select(arms(0), K);
     p.update(1);
     for (let i = 0; i < 3; i++) assert.throws(() => p.select(arms(1), K), ReleaseRefusedError);
