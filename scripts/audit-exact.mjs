@@ -10,7 +10,9 @@ const samples = Number(process.argv[2] ?? 20000);
 const t0 = performance.now();
 const c0 = process.cpuUsage();
 const r = audit({ policy: 'adaprivate-ts', epsilon: 1, samples });
-const real = policyReleaseMechanism('adaprivate-ts', { policyOptions: { epsilon: 1, batchSize: 4, horizon: 4 } });
+const real = policyReleaseMechanism('adaprivate-ts', {
+  policyOptions: { epsilon: 1, batchSize: 4, horizon: 4 },
+});
 const half = {
   name: 'adaprivate-ts with half the noise',
   claim: () => real.claim(),

@@ -1,3 +1,4 @@
+import type { PolicyRuntime } from './BasePolicy.js';
 import { createPolicy } from './createPolicy.js';
 import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
 import type { PolicyOptions } from './PolicyOptions.js';
@@ -24,7 +25,11 @@ import { withStoredAccountant } from './withStoredAccountant.js';
  * const copy = loadPolicy(text);
  * copy.privacy().releases === policy.privacy().releases; // returns true
  */
-export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOptions = {}): Policy {
+export function loadPolicy(
+  snapshot: PolicySnapshot | string,
+  options: RestoreOptions = {},
+  runtime?: PolicyRuntime,
+): Policy {
   let snap: unknown = snapshot;
   if (typeof snapshot === 'string') {
     try {
@@ -52,7 +57,7 @@ export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOp
   }
   // a configuration without `accountant` was written before the option existed: the paper's accountant
   const given = withStoredAccountant(s.id, s.config);
-  const policy = createPolicy(s.id, given as unknown as PolicyOptions);
+  const policy = createPolicy(s.id, given as unknown as PolicyOptions, runtime);
   policy.restore(s as PolicySnapshot, options);
   return policy;
 }
