@@ -134,15 +134,28 @@ export function exactEpsilon(
   if (c.mu2 === 0 && parts.length === 0) return { epsilon: 0, epsilonLower: 0, method: 'none' };
   const marginMu2 = discrete ? exactMarginMu2(c) : 0;
   const margin = (e: number): number => (marginMu2 > 0 ? discreteGaussianDeltaMargin(e, marginMu2) : 0);
-  const logDelta = Math.log(delta);
-  const meetsWith = (logDeltaOf: (e: number) => number) => (e: number) => {
-    const extra = margin(e);
-    if (extra >= delta) return false;
-    return logDeltaOf(e) <= (extra === 0 ? logDelta : Math.log(delta - extra));
+  // epsilon of a decreasing curve at delta, with the margin (increasing in epsilon) taken out of delta:
+  // solve at delta - margin(cap) and accept when the answer is below cap (then margin(answer) <= margin(cap))
+  const withMargin = (solve: (d: number) => number): number => {
+    const e0 = solve(delta);
+    if (marginMu2 === 0) return e0;
+    for (let k = 0; k < 8 && Number.isFinite(e0); k++) {
+      const cap = e0 + 0.01 * 2 ** k;
+      const extra = margin(cap);
+      if (extra >= delta / 2) break;
+      const e1 = solve(delta - extra);
+      if (e1 <= cap) return e1;
+    }
+    return Number.POSITIVE_INFINITY;
   };
+  const curveEpsilon = (logDeltaOf: (e: number) => number) =>
+    withMargin((d) => {
+      const logD = Math.log(d);
+      return smallestEpsilon((e) => logDeltaOf(e) <= logD);
+    });
   if (parts.length === 0) {
     const mu = Math.sqrt(c.mu2);
-    const epsilon = smallestEpsilon(meetsWith((e) => gaussianLogDelta(e, mu)));
+    const epsilon = curveEpsilon((e) => gaussianLogDelta(e, mu));
     if (discrete) {
       // the discrete Gaussian release is also mu^2/2-zCDP (CKS 2020, Thm 14): at large epsilon, where the
       // margin's e^eps factor dominates, that bound (CKS conversion) is the better of the two valid ones
@@ -153,7 +166,7 @@ export function exactEpsilon(
   }
   if (c.mu2 === 0 && parts.length === 1 && parts[0]!.count === 1) {
     const { q, s } = parts[0]!;
-    const epsilon = smallestEpsilon(meetsWith((e) => subsampledGaussianLogDelta(e, q, s)));
+    const epsilon = curveEpsilon((e) => subsampledGaussianLogDelta(e, q, s));
     return { epsilon, epsilonLower: epsilon, method: 'subsampled-exact' };
   }
   const pld = subsampledCompositionPld(
@@ -161,6 +174,6 @@ export function exactEpsilon(
     c.mu2,
     pldOptions,
   );
-  const b = pld.epsilon(delta, margin);
-  return { epsilon: b.upper, epsilonLower: b.lower, method: 'pld' };
+  const upper = withMargin((d) => pld.epsilon(d).upper);
+  return { epsilon: upper, epsilonLower: Math.min(upper, pld.epsilon(delta).lower), method: 'pld' };
 }
