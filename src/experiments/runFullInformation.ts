@@ -6,7 +6,7 @@
  */
 import type { Environment } from '../envs/Environment.js';
 import type { Policy, PolicyOptions } from '../policies/index.js';
-import { createPolicy, isPolicyId, policyInfo } from '../policies/index.js';
+import { createPolicy, isPolicyId, paperAccountant, policyInfo } from '../policies/index.js';
 import type { CellConfig, Checkpoint } from './types.js';
 
 /** A cell's warm-start prior (real data): mean and weight, or null each (synthetic: cold start). */
@@ -34,6 +34,10 @@ export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Pol
   // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
   // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
   if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
+  // Experiments reproduce the paper: its accounting unless the cell's params name an accountant
+  // (new policies elsewhere default to the exact accountant, docs/policies.md)
+  const paper = paperAccountant(cell.policy);
+  if (paper !== undefined && cell.params.accountant === undefined) options.accountant = paper;
   if (cell.params.lambda === undefined && prior.weight !== null) options.lambda = prior.weight;
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;

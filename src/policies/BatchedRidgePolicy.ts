@@ -63,6 +63,8 @@ export class BatchedRidgePolicy extends BasePolicy {
   private readonly tilde: Float64Array;
   /** The released (noisy, subsampled) batch sum of the last release, before the 1/q rescaling. */
   private readonly released: Float64Array;
+  /** Scratch: the batch sum with the round that completes the batch, before it is learned. */
+  private readonly pendingSum: Float64Array;
   private readonly eigWork: Float64Array;
   private readonly exploration: Exploration;
   private readonly batch: BatchRelease | null;
@@ -113,6 +115,7 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.pert = new Float64Array(d);
     this.tilde = new Float64Array(d);
     this.released = new Float64Array(d);
+    this.pendingSum = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
     if (exploration.kind === 'ts') this.vk = exploration.v;
     else if (exploration.kind === 'ts-decay') {
@@ -322,21 +325,45 @@ export class BatchedRidgePolicy extends BasePolicy {
     return best;
   }
 
+  /**
+   * Private variants: a round that completes a batch releases s + r x (in scratch) before anything
+   * is learned, so a refused release leaves the policy as it was (the round is not learned and
+   * `roundsLearned` does not move; the error says why).
+   */
   protected learn(x: Float64Array, reward: number): void {
     const d = this.d;
-    this.factor.add(x);
-    this.dirty = true;
     const batch = this.batch;
     if (batch === null) {
+      this.factor.add(x);
+      this.dirty = true;
       for (let i = 0; i < d; i++) this.b[i] = this.b[i]! + reward * x[i]!;
       return;
     }
-    // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
-    if (this.q >= 1 || (this.unitDraw ?? this.mechanism!.sample(this.q))) {
-      for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
+    let keep = true;
+    try {
+      // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
+      if (this.q < 1) keep = this.unitDraw ?? this.mechanism!.sample(this.q);
+    } catch (e) {
+      this.rounds--; // the noise source failed: nothing of this round was learned
+      throw e;
     }
+    if (this.inBatch + 1 >= batch.batchSize) {
+      const sum = this.pendingSum;
+      for (let i = 0; i < d; i++) sum[i] = keep ? this.s[i]! + reward * x[i]! : this.s[i]!;
+      try {
+        this.release(sum);
+      } catch (e) {
+        this.rounds--; // nothing of this round was learned
+        throw e;
+      }
+      this.factor.add(x);
+      this.afterRelease();
+      return;
+    }
+    this.factor.add(x);
+    this.dirty = true;
+    if (keep) for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
     this.inBatch++;
-    if (this.inBatch >= batch.batchSize) this.release();
   }
 
   protected override unitSample(q: number): boolean {
@@ -350,7 +377,10 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   protected onFinish(): void {
-    if (this.batch !== null && this.inBatch > 0) this.release();
+    if (this.batch !== null && this.inBatch > 0) {
+      this.release(this.s);
+      this.afterRelease();
+    }
   }
 
   /**
@@ -358,13 +388,13 @@ export class BatchedRidgePolicy extends BasePolicy {
    * the mechanism (noise, ledger, released sum); b and the batch counters change only after it
    * succeeded (a refused release throws and leaves them, and the raw sum s, as they were).
    */
-  private release(): void {
+  private release(sum: Float64Array): void {
     const batch = this.batch!;
     const d = this.d;
     const out = this.released;
     // sensitivity 1 per reward; c for a user-level policy (a unit's at most c rewards in the batch)
     this.mechanism!.release(
-      this.s,
+      sum,
       0,
       d,
       this.releaseSensitivity,
@@ -382,6 +412,11 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.inBatch = 0;
     this.batchIndex++;
     this.dirty = true;
+  }
+
+  /** After a release and its round's features: the decaying TS scale of the next batch. */
+  private afterRelease(): void {
+    const d = this.d;
     const ex = this.exploration;
     if (ex.kind === 'ts-decay') {
       if (ex.v0 === null && Number.isNaN(this.tunedV0)) {

@@ -45,6 +45,7 @@ export {
   isPolicyId,
   OPTION_RULES,
   POLICY_SCHEMAS,
+  paperAccountant,
   policyIds,
   policyInfo,
 } from './policyInfo.js';
@@ -61,4 +62,5 @@ export {
   unitSettings,
   userLevelStatement,
 } from './UserLevelPrivacy.js';
+export { withStoredAccountant } from './withStoredAccountant.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';
