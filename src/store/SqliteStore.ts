@@ -25,9 +25,15 @@
  * already copied and synced nearly all of the frames), and the WAL starts again from its beginning.
  * If the worker fails, SQLite's own checkpoints come back.
  *
- * One server per file (`lock: true`): an exclusive SQLite lock on `<path>.lock`, held until
- * `close()` and released by the kernel when the process dies (a crashed server's lock never blocks a
- * restart); the owner's pid, host and start time are kept in the `meta` table for the error message.
+ * One server per file (`lock: true`): an exclusive SQLite lock on `<real path>.lock`, taken before
+ * the database is opened (./takeDatabaseLock.ts: any path to the file names the same lock; a refused
+ * store writes nothing), held until `close()` and released by the kernel when the process dies (a
+ * crashed server's lock never blocks a restart); the owner's pid, host and start time are kept in
+ * the `meta` table for the error message.
+ *
+ * Data at rest: a missing database file is created 0600 (./prepareDatabaseFile.ts; the WAL and
+ * shared-memory files take its mode); `secure_delete` is on and every commit with a release is
+ * followed by a TRUNCATE checkpoint, so released raw rewards leave the files ({@link SqliteStore.scrubbed}).
  */
 import { renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -46,6 +52,7 @@ import {
   toModel,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
+import { prepareDatabaseFile } from './prepareDatabaseFile.js';
 import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
 import type {
   ExportOptions,
@@ -57,6 +64,7 @@ import type {
   Store,
 } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
+import { takeDatabaseLock } from './takeDatabaseLock.js';
 
 /** Version of the schema below (kept in the `meta` table; a newer file is refused). */
 export const SQLITE_SCHEMA_VERSION = 1;
@@ -162,26 +170,6 @@ function newGroup(): WriteGroup {
   return { writes: 0, done, resolve, reject };
 }
 
-/** Takes the exclusive lock of `<path>.lock`; throws naming the holder (from `meta`) when taken. */
-function takeLock(path: string, db: Database.Database): Database.Database {
-  const lock = new Database(`${path}.lock`, { timeout: 0 }); // fail at once when held
-  try {
-    lock.pragma('locking_mode = EXCLUSIVE');
-    lock.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (x INTEGER) STRICT; COMMIT');
-  } catch (err) {
-    lock.close();
-    const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw err;
-    const owner = db.prepare("SELECT value FROM meta WHERE key = 'owner'").get() as
-      | { value: string }
-      | undefined;
-    throw new Error(
-      `SqliteStore: ${path} is in use by another server (${owner === undefined ? 'owner unknown' : owner.value}); one server per database file. Stop it first (a crashed server's lock is released by the system).`,
-    );
-  }
-  return lock;
-}
-
 export class SqliteStore implements Store {
   readonly engine = 'sqlite';
   private readonly db: Database.Database;
@@ -202,6 +190,13 @@ export class SqliteStore implements Store {
   /** WAL frames at the start of the worker's last checkpoint. */
   private walFrames = 0;
   private catchUps = 0;
+  /** A release committed whose deleted raw rewards may still be in the WAL (until a TRUNCATE checkpoint). */
+  private unscrubbed = false;
+  /** Committed releases (counted for the scrub below). */
+  private releaseCommits = 0;
+  /** `releaseCommits` when the running TRUNCATE checkpoint was asked of the worker (-1: none runs). */
+  private scrubAsked = -1;
+  private scrubWaiters: (() => void)[] = [];
 
   private constructor(
     db: Database.Database,
@@ -257,10 +252,23 @@ export class SqliteStore implements Store {
         `SqliteStore: checkpoint must be 'auto' or 'background'. Got ${JSON.stringify(checkpoint)}.`,
       );
     }
-    const db = new Database(path);
     let lockDb: Database.Database | null = null;
+    if (path !== ':memory:') {
+      // before SQLite opens the file: created 0600, and a refused second server writes nothing
+      const file = prepareDatabaseFile(path);
+      if (options.lock === true) lockDb = takeDatabaseLock(path, file);
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(path);
+    } catch (err) {
+      lockDb?.close();
+      throw err;
+    }
     try {
       db.pragma('journal_mode = WAL');
+      // deleted rows (raw rewards at their release) are overwritten in the file, not left in free space
+      db.pragma('secure_delete = ON');
       db.pragma(`synchronous = ${sync.toUpperCase()}`);
       db.pragma('busy_timeout = 5000');
       db.exec(SCHEMA);
@@ -276,8 +284,7 @@ export class SqliteStore implements Store {
           `SqliteStore: ${path} has schema version ${row.value}; this version of adaprivate reads up to ${SQLITE_SCHEMA_VERSION}.`,
         );
       }
-      if (options.lock === true && path !== ':memory:') {
-        lockDb = takeLock(path, db);
+      if (lockDb !== null) {
         const owner = `pid ${process.pid} on ${hostname()}, started ${new Date().toISOString()}`;
         db.prepare(
           "INSERT INTO meta (key, value) VALUES ('owner', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -300,12 +307,23 @@ export class SqliteStore implements Store {
       if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
     };
     worker.on('message', (r: CheckpointReport) => {
+      const asked = this.scrubAsked;
+      if (r.truncate === true) {
+        this.scrubAsked = -1;
+        worker.unref();
+      }
       if (r.error !== undefined) {
         fallBack();
         void worker.terminate();
+        if (this.unscrubbed) this.scrub();
         return;
       }
-      if (r.busy === 0) this.walFrames = r.log;
+      if (r.busy === 0) this.walFrames = r.truncate === true ? 0 : r.log;
+      if (r.truncate === true && this.unscrubbed) {
+        // done when no release committed after it was asked; else (or when busy) ask again
+        if (r.busy === 0 && asked === this.releaseCommits) this.scrubDone();
+        else this.scrub();
+      }
     });
     worker.on('error', fallBack);
     worker.on('exit', fallBack);
@@ -319,8 +337,60 @@ export class SqliteStore implements Store {
     return this.catchUps;
   }
 
+  /** True between a release's write and the commit that follows it. */
+  private releasePending = false;
+
+  /**
+   * After a commit with a release: a TRUNCATE checkpoint, so that the released raw rewards (deleted
+   * and overwritten in their pages: `secure_delete`) leave the WAL too. On the worker in background
+   * mode (asked again after later commits until it succeeds), else on this thread.
+   */
+  private scrub(): void {
+    const w = this.checkpointer;
+    if (w !== null) {
+      if (this.scrubAsked === -1) {
+        this.scrubAsked = this.releaseCommits;
+        w.ref(); // until its report: a caller may be waiting in scrubbed()
+        w.postMessage('truncate');
+      }
+      return;
+    }
+    if (!this.db.open || this.db.inTransaction) return;
+    const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (r?.busy === 0) {
+      this.walFrames = 0;
+      this.scrubDone();
+    }
+  }
+
+  private scrubDone(): void {
+    this.unscrubbed = false;
+    const waiters = this.scrubWaiters;
+    this.scrubWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /**
+   * Resolves when no raw reward released before this call is left in the database or WAL files: after
+   * the TRUNCATE checkpoint that follows the last committed release (at once when there is none).
+   * Commits the open group first.
+   */
+  async scrubbed(): Promise<void> {
+    this.commitGroup();
+    if (!this.unscrubbed) return;
+    const done = new Promise<void>((resolve) => this.scrubWaiters.push(resolve));
+    this.scrub();
+    return done;
+  }
+
   /** After a commit: asks the worker for a checkpoint now and then; catches up when the WAL is long. */
   private committed(): void {
+    if (this.releasePending) {
+      this.releasePending = false;
+      this.unscrubbed = true;
+      this.releaseCommits++;
+    }
+    if (this.unscrubbed) this.scrub();
     const w = this.checkpointer;
     if (w === null) return;
     if (++this.commits % CHECKPOINT_EVERY_COMMITS === 0) w.postMessage('checkpoint');
@@ -546,6 +616,7 @@ export class SqliteStore implements Store {
       JSON.stringify(release.spent),
     );
     st.setSnapshot.run(release.version, release.rounds, release.snapshot, model);
+    this.releasePending = true;
     if (this.hook !== null) this.hook();
   }
 
@@ -646,8 +717,9 @@ export class SqliteStore implements Store {
     }
     if (this.db.open) {
       this.commitGroup();
-      this.db.close();
+      this.db.close(); // the last connection: checkpoints and deletes the WAL
     }
+    this.scrubDone();
     if (this.lockDb?.open === true) this.lockDb.close();
   }
 }

@@ -6,7 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -31,11 +40,16 @@ interface Proc {
   readonly url: Promise<string | null>;
 }
 
-function serve(db: string, logLevel = 'info', extra: readonly string[] = []): Proc {
+function serve(
+  db: string,
+  logLevel = 'info',
+  extra: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = { ADAPRIVATE_API_KEY: KEY },
+): Proc {
   const child = spawn(
     process.execPath,
     [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', logLevel, ...extra],
-    { env: { ...process.env, ADAPRIVATE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ADAPRIVATE_API_KEY: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (b: Buffer) => {
@@ -138,4 +152,36 @@ test('serve: --max-batch sets the events per batch request (400 above it); 0 is 
   assert.match(((await over.json()) as { message: string }).message, /more than 2 items/);
   ok.child.kill('SIGTERM');
   assert.equal((await ok.exited).code, 0);
+});
+
+test('serve: every file it writes is 0600; a refused second server (through a symlink, no key given) writes no key file; a generated key has 32 random bytes', async () => {
+  const sub = join(dir, 'rest');
+  mkdirSync(sub);
+  const db = join(sub, 'a.db');
+  const first = serve(db, 'error', [], {});
+  after(() => first.child.kill('SIGKILL')); // a failed assertion must not leave it running
+  const url = await first.url;
+  assert.ok(url !== null, 'first server started');
+  const key = readFileSync(`${db}.api-key`, 'utf8').trim();
+  assert.ok(Buffer.from(key, 'base64url').length >= 32, `key of ${key.length} characters`);
+  const put = await fetch(`${url}/v1/models/m`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ policy: 'linucb', options: { dim: 1, horizon: 10, seed: 1 } }),
+  });
+  assert.equal(put.status, 201);
+  for (const f of readdirSync(sub)) {
+    assert.equal((statSync(join(sub, f)).mode & 0o777).toString(8), '600', f);
+  }
+  assert.ok(existsSync(`${db}-wal`) && existsSync(`${db}.lock`));
+  symlinkSync(db, join(dir, 'rest-link.db'));
+  const before = readdirSync(dir).sort();
+  const second = serve(join(dir, 'rest-link.db'), 'error', [], {});
+  const e2 = await second.exited;
+  assert.equal(await second.url, null);
+  assert.equal(e2.code, 1, e2.stderr);
+  assert.match(e2.stderr, /in use by another server/);
+  assert.deepEqual(readdirSync(dir).sort(), before, 'no new file (no rest-link.db.api-key)');
+  first.child.kill('SIGTERM');
+  assert.equal((await first.exited).code, 0);
 });

@@ -12,7 +12,7 @@
  * "Several replicas"); the schema must be current (`adaprivate migrate`), else serve refuses.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ReleaseCommitInfo } from '../../store/index.js';
 import { isPostgresUrl } from '../../store/isPostgresUrl.js';
@@ -108,14 +108,27 @@ function survivePipeLoss(): void {
   }
 }
 
-/** The key file next to the database: created with a random key (mode 0600) when missing. */
-function defaultKeyFile(db: string): { path: string; created: boolean } {
+/** Random bytes of a generated API key (256 bits; 43 base64url characters). */
+export const GENERATED_KEY_BYTES = 32;
+
+/**
+ * The key file next to the database: its keys when it exists, else a new random key, written (mode
+ * 0600) by `save` only once the server has started, so a refused server writes no key file.
+ */
+function defaultKeyFile(db: string): { path: string; key: string | null; save: () => void } {
   const path = `${db === ':memory:' ? 'adaprivate-memory' : db}.api-key`;
-  if (existsSync(path)) return { path, created: false };
-  const fd = openSync(path, 'wx', 0o600);
-  writeSync(fd, `${randomBytes(24).toString('base64url')}\n`);
-  fsyncSync(fd);
-  return { path, created: true };
+  if (existsSync(path)) return { path, key: null, save: () => undefined };
+  const key = randomBytes(GENERATED_KEY_BYTES).toString('base64url');
+  const save = () => {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeSync(fd, `${key}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  return { path, key, save };
 }
 
 export function registerServe(program: Command): void {
@@ -171,6 +184,8 @@ export function registerServe(program: Command): void {
     .option('--json', 'print the startup line as one JSON object')
     .action(async (f: ServeFlags) => {
       survivePipeLoss();
+      // every file this process creates (database, WAL, lock, key file, backups) is private to its user
+      process.umask(0o077);
       if (f.synchronous !== 'normal' && f.synchronous !== 'full') {
         throw new UsageError(`--synchronous must be normal or full. Got ${JSON.stringify(f.synchronous)}.`);
       }
@@ -187,6 +202,7 @@ export function registerServe(program: Command): void {
       const { ApiKeys, createServer } = await import('../../service/index.js');
       let keys: InstanceType<typeof ApiKeys> | null;
       let keySource: string;
+      let saveKey = (): void => undefined;
       try {
         if (f.apiKeyFile !== undefined) {
           keys = ApiKeys.load({ file: f.apiKeyFile, envName: API_KEY_ENV, env: {} });
@@ -201,8 +217,12 @@ export function registerServe(program: Command): void {
           }
           if (keys === null) {
             const k = defaultKeyFile(f.db);
-            keys = ApiKeys.load({ file: k.path, envName: API_KEY_ENV, env: {} });
-            keySource = `${k.path}${k.created ? ' (created)' : ''}`;
+            keys =
+              k.key === null
+                ? ApiKeys.load({ file: k.path, envName: API_KEY_ENV, env: {} })
+                : new ApiKeys([k.key]);
+            keySource = `${k.path}${k.key === null ? '' : ' (created)'}`;
+            saveKey = k.save;
           }
         }
       } catch (e) {
@@ -238,6 +258,12 @@ export function registerServe(program: Command): void {
           throw new UsageError(e instanceof RangeError ? msg : `cannot open ${dbShown}: ${msg}`);
         }
         throw e;
+      }
+      try {
+        saveKey(); // the database is ours (locked): only now is a new key file written
+      } catch (e) {
+        await server.close();
+        throw new UsageError(`cannot write the API key file: ${e instanceof Error ? e.message : String(e)}`);
       }
       const url = await server.listen({ port: f.port, host: f.host });
       const info = {
