@@ -226,7 +226,6 @@ export class ModelRuntime implements ServedModel {
       const name = this.row.name;
       const d = await this.ctx.store.rewardTarget(name, eventId);
       if (d === null) {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'unknown_event' });
         throw new ServiceError(
           404,
           'event_not_found',
@@ -235,7 +234,6 @@ export class ModelRuntime implements ServedModel {
       }
       const window = this.row.settings.rewardWindowSeconds;
       if (this.ctx.now() > d.time + window * 1000) {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'window_closed' });
         throw new ServiceError(
           410,
           'reward_window_closed',
@@ -243,7 +241,6 @@ export class ModelRuntime implements ServedModel {
         );
       }
       if (d.rewardState !== 'none') {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'duplicate' });
         throw new ServiceError(
           409,
           'duplicate_reward',
@@ -251,7 +248,6 @@ export class ModelRuntime implements ServedModel {
         );
       }
       if (!this.learning) {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'not_learning' });
         throw new ServiceError(
           409,
           'horizon_exhausted',
@@ -259,7 +255,6 @@ export class ModelRuntime implements ServedModel {
         );
       }
       const released = await this.apply(eventId, d.chosenFeatures, reward, 'given');
-      this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
       return { eventId, status: 'recorded', released, modelVersion: this.version };
     });
   }
@@ -280,7 +275,6 @@ export class ModelRuntime implements ServedModel {
     for (const r of rows) {
       if (!this.learning) return;
       await this.apply(r.eventId, r.chosenFeatures, def, 'default');
-      this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }
   }
 

@@ -352,20 +352,18 @@ export class ReplicaRuntime implements ServedModel {
         `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
       );
     }
-    this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
     // The reward is durable and pending: it is acknowledged even when the release fails (a lost
     // connection, a conflict); the batch stays pending and the next reward or restart releases it.
     if (r === null || r.pending < this.batch)
       return { eventId, status: 'recorded', released: false, modelVersion: this.version };
     const released = await this.releaseDue().catch(() => {
-      this.ctx.metrics.rewards.inc({ model: name, outcome: 'release_failed' });
+      this.ctx.metrics.releaseFailures.inc({ model: name });
       return false;
     });
     return { eventId, status: 'recorded', released, modelVersion: this.version };
   }
 
   private refused(outcome: string, status: number, code: string, message: string): ServiceError {
-    this.ctx.metrics.rewards.inc({ model: this.row.name, outcome });
     return new ServiceError(status, code, message);
   }
 
@@ -391,7 +389,6 @@ export class ReplicaRuntime implements ServedModel {
       if (outcome === 'horizon-exhausted') break;
       if (outcome !== 'recorded') continue; // another replica
       recorded++;
-      this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }
     if (recorded > 0) await this.releaseDue();
   }

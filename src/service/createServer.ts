@@ -7,7 +7,12 @@
  * no stack trace ever leaves the server (5xx are logged with their stack and answered generically).
  */
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  LogController,
+  type onRequestHookHandler,
+} from 'fastify';
 import type { ReleaseCommitInfo, Store } from '../store/index.js';
 import { isPostgresUrl } from '../store/isPostgresUrl.js';
 import { SqliteStore } from '../store/SqliteStore.js';
@@ -23,7 +28,7 @@ import { metricsPlugin } from './plugins/metricsPlugin.js';
 import { modelsPlugin } from './plugins/modelsPlugin.js';
 import { rewardsPlugin } from './plugins/rewardsPlugin.js';
 import { ServiceError } from './ServiceError.js';
-import { ServiceMetrics } from './ServiceMetrics.js';
+import { isRewardRoute, ServiceMetrics } from './ServiceMetrics.js';
 import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
 
 /** Options of {@link createServer}. */
@@ -49,6 +54,11 @@ export interface ServerOptions {
   readonly now?: () => number;
   /** Milliseconds between default-reward sweeps (default 1000; 0: at every reward). */
   readonly sweepIntervalMs?: number;
+  /**
+   * Serve GET /metrics without the API key (default false: the key is required, like /v1). The
+   * metrics carry no per-reward signal either way (ServiceMetrics).
+   */
+  readonly openMetrics?: boolean;
   /** Collect the process metrics of prom-client (default true). */
   readonly defaultMetrics?: boolean;
   /**
@@ -195,6 +205,11 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   );
   // callback-style hooks (here and the API key check): no promise per request
   app.addHook('onResponse', (req, reply, done) => {
+    // no per-reward signal: the reward routes are not counted
+    if (isRewardRoute(req.routeOptions.url)) {
+      done();
+      return;
+    }
     metrics.requestSeconds.observe(
       { method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
@@ -214,22 +229,21 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
     },
   });
+  const auth: onRequestHookHandler = (req, reply, done) => {
+    if (keys.check(req.headers.authorization)) {
+      done();
+      return;
+    }
+    // answered here: the request goes no further (done is not called)
+    reply
+      .code(401)
+      .send(errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'));
+  };
   await app.register(healthPlugin, { store });
-  await app.register(metricsPlugin, { metrics });
+  await app.register(metricsPlugin, { metrics, auth: options.openMetrics === true ? null : auth });
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', (req, reply, done) => {
-        if (keys.check(req.headers.authorization)) {
-          done();
-          return;
-        }
-        // answered here: the request goes no further (done is not called)
-        reply
-          .code(401)
-          .send(
-            errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'),
-          );
-      });
+      v1.addHook('onRequest', auth);
       await v1.register(modelsPlugin, { registry });
       await v1.register(decisionsPlugin, { registry, store, limits });
       await v1.register(rewardsPlugin, { registry });

@@ -36,6 +36,7 @@ interface ServeFlags {
   readonly checkpoint: string;
   readonly versionCheckMs?: number;
   readonly json?: boolean;
+  readonly openMetrics?: boolean;
 }
 
 /** Environment variable holding the API key(s), comma-separated. */
@@ -182,6 +183,10 @@ export function registerServe(program: Command): void {
       'background',
     )
     .option('--json', 'print the startup line as one JSON object')
+    .option(
+      '--open-metrics',
+      'serve GET /metrics without the API key (default: the key is required; the metrics carry no per-reward signal either way)',
+    )
     .action(async (f: ServeFlags) => {
       survivePipeLoss();
       // every file this process creates (database, WAL, lock, key file, backups) is private to its user
@@ -247,6 +252,7 @@ export function registerServe(program: Command): void {
           limits,
           logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
           logRequests: f.logRequests === true,
+          openMetrics: f.openMetrics === true,
           ...(hook === undefined ? {} : { beforeReleaseCommit: hook }),
           ...(f.versionCheckMs === undefined ? {} : { versionCheckMs: f.versionCheckMs }),
         });
