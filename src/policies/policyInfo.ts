@@ -16,7 +16,8 @@ export type OptionRule =
       readonly maxOpen: boolean;
     }
   | { readonly kind: 'enum'; readonly values: readonly string[] }
-  | { readonly kind: 'vector' };
+  | { readonly kind: 'vector' }
+  | { readonly kind: 'boolean' };
 
 /** Everything the runner and the CLI need to know about a policy before creating it. */
 export interface PolicyInfo {
@@ -87,11 +88,19 @@ export const OPTION_RULES = {
   failureProb: num(0, 1, true, true),
   thetaBound: num(0, INF, false, true),
   maxPending: { kind: 'positiveInt' },
+  allowLargeDelta: { kind: 'boolean' },
 } as const satisfies Readonly<Record<string, OptionRule>>;
 
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
 const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
+
+/**
+ * Largest delta accepted without `allowLargeDelta: true`. A delta near 1/n (n protected records) lets
+ * a mechanism publish a record outright with that probability, and a large delta silently cuts the
+ * calibrated noise (delta = 0.5 cuts it about 3x at epsilon = 1).
+ */
+export const MAX_DELTA = 1e-3;
 
 const UCB_ALPHA = [0.1, 0.5, 1, 2] as const;
 const TS_V = [0.5, 1, 1.5, 2] as const;
@@ -225,7 +234,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     ...REQUIRED,
     ...Object.keys(defaults),
     'priorMean',
-    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed'] : []),
+    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed', 'allowLargeDelta'] : []),
     ...(e.optionalNoDefault ?? []),
   ]);
   const grid: Record<string, readonly number[]> = {};

@@ -7,17 +7,13 @@
  * no stack trace ever leaves the server (5xx are logged with their stack and answered generically).
  */
 import swagger from '@fastify/swagger';
-import Fastify, {
-  type FastifyError,
-  type FastifyInstance,
-  LogController,
-  type onRequestHookHandler,
-} from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
 import type { ReleaseCommitInfo, Store } from '../store/index.js';
 import { isPostgresUrl } from '../store/isPostgresUrl.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
+import { type AuthFailureLimit, authGuard, DEFAULT_AUTH_FAILURE_LIMIT } from './authGuard.js';
 import { errorBody, internalErrorBody } from './errorBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
 import { batchPlugin } from './plugins/batchPlugin.js';
@@ -42,8 +38,13 @@ export interface ServerOptions {
   readonly store?: Store;
   /** SQLite durability: 'normal' (default; survives a process crash) or 'full' (fsync per commit). */
   readonly synchronous?: 'normal' | 'full';
-  /** The API keys (at least one, each >= 16 characters) required on every /v1 route. */
+  /** The API keys (at least one, each >= 32 characters) required on every /v1 route. */
   readonly apiKeys: readonly string[] | ApiKeys;
+  /**
+   * Failed authentication per client address: after `maxFailures` (default 20) missing or wrong keys
+   * within `windowMs` (default 60000), 429 for every request from it until the window ends.
+   */
+  readonly authFailureLimit?: Partial<AuthFailureLimit>;
   /** Request limits; defaults: 1 MiB body, 1000 arms, 1000 features, 1000 events per batch. */
   readonly limits?: Partial<ServiceLimits>;
   /** pino logger options, or false for no log (default: info level on stdout). */
@@ -229,16 +230,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
     },
   });
-  const auth: onRequestHookHandler = (req, reply, done) => {
-    if (keys.check(req.headers.authorization)) {
-      done();
-      return;
-    }
-    // answered here: the request goes no further (done is not called)
-    reply
-      .code(401)
-      .send(errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'));
-  };
+  const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });
   await app.register(healthPlugin, { store });
   await app.register(metricsPlugin, { metrics, auth: options.openMetrics === true ? null : auth });
   await app.register(

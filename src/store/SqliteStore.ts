@@ -310,7 +310,7 @@ export class SqliteStore implements Store {
       const asked = this.scrubAsked;
       if (r.truncate === true) {
         this.scrubAsked = -1;
-        worker.unref();
+        if (this.checkpointer === worker) worker.unref(); // (close() keeps it referenced until it exits)
       }
       if (r.error !== undefined) {
         fallBack();

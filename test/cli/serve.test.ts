@@ -23,7 +23,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const KEY = 'serve-test-key-0123456789abcdef';
+const KEY = 'serve-test-key-0123456789abcdefghijk';
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-serve-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -184,4 +184,52 @@ test('serve: every file it writes is 0600; a refused second server (through a sy
   assert.deepEqual(readdirSync(dir).sort(), before, 'no new file (no rest-link.db.api-key)');
   first.child.kill('SIGTERM');
   assert.equal((await first.exited).code, 0);
+});
+
+test('serve: the kill hook acts only under the test-only switch (warning at start); without it, ignored with a warning', async () => {
+  const db = join(dir, 'hook.db');
+  const p = serve(db, 'error', [], { ADAPRIVATE_API_KEY: KEY, ADAPRIVATE_TEST_KILL_IN_RELEASE: '1:1' });
+  after(() => p.child.kill('SIGKILL'));
+  const url = await p.url;
+  assert.ok(url !== null, 'started');
+  const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+  const put = await fetch(`${url}/v1/models/h`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({
+      policy: 'adaprivate-ts',
+      options: { dim: 1, horizon: 10, seed: 1, epsilon: 1, batchSize: 1 },
+    }),
+  });
+  assert.equal(put.status, 201);
+  const rank = await fetch(`${url}/v1/models/h/rank`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ eventId: 'e', arms: [{ id: 'a', features: [1] }] }),
+  });
+  assert.equal(rank.status, 200);
+  const reward = await fetch(`${url}/v1/models/h/rewards`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ eventId: 'e', reward: 1 }),
+  });
+  assert.equal(reward.status, 200, 'a release with the hook variable set and no switch: the server lives');
+  assert.equal(((await reward.json()) as { released: boolean }).released, true);
+  p.child.kill('SIGTERM');
+  const e = await p.exited;
+  assert.equal(e.code, 0);
+  assert.match(
+    e.stderr,
+    /ADAPRIVATE_TEST_KILL_IN_RELEASE is ignored \(test hooks act only with ADAPRIVATE_TEST_HOOKS=1/,
+  );
+  const on = serve(join(dir, 'hook2.db'), 'error', [], {
+    ADAPRIVATE_API_KEY: KEY,
+    ADAPRIVATE_TEST_KILL_IN_RELEASE: '0:1',
+    ADAPRIVATE_TEST_HOOKS: '1',
+  });
+  after(() => on.child.kill('SIGKILL'));
+  assert.ok((await on.url) !== null);
+  on.child.kill('SIGTERM');
+  const e2 = await on.exited;
+  assert.match(e2.stderr, /WARNING: test hooks are on .*never in production/);
 });

@@ -115,8 +115,12 @@ describe('decision service API', () => {
     );
     assert.deepEqual(
       await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, lambda: 2 } })),
-      [409, 'model_exists'],
+      [409, 'privacy_parameters_changed'],
     );
+    assert.deepEqual(await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, v: 2 } })), [
+      409,
+      'model_exists',
+    ]);
     assert.deepEqual(await codeOf(t.client.createModel('m1', { ...TS, rewardWindowSeconds: 5 })), [
       409,
       'model_exists',

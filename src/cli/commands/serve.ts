@@ -53,6 +53,29 @@ export const API_KEY_ENV = 'ADAPRIVATE_API_KEY';
  */
 export const KILL_IN_RELEASE_ENV = 'ADAPRIVATE_TEST_KILL_IN_RELEASE';
 
+/**
+ * The test-only switch: the test hooks above act only when this variable is `1`, and then `serve`
+ * prints a warning at start. Without it a hook variable is ignored (with a warning): a production
+ * server never kills itself because of a stray environment variable.
+ */
+export const TEST_HOOKS_ENV = 'ADAPRIVATE_TEST_HOOKS';
+
+/** The kill hook's spec when the test-only switch is on (warning printed), else undefined. */
+function testHookSpec(env: NodeJS.ProcessEnv): string | undefined {
+  const spec = env[KILL_IN_RELEASE_ENV];
+  if (spec === undefined || spec === '') return undefined;
+  if (env[TEST_HOOKS_ENV] !== '1') {
+    process.stderr.write(
+      `adaprivate serve: warning: ${KILL_IN_RELEASE_ENV} is ignored (test hooks act only with ${TEST_HOOKS_ENV}=1, in tests).\n`,
+    );
+    return undefined;
+  }
+  process.stderr.write(
+    `adaprivate serve: WARNING: test hooks are on (${TEST_HOOKS_ENV}=1, ${KILL_IN_RELEASE_ENV}=${spec}): this server kills itself inside release transactions. For crash tests only, never in production.\n`,
+  );
+  return spec;
+}
+
 function parsePort(raw: string): number {
   const v = Number(raw);
   if (!Number.isSafeInteger(v) || v < 0 || v > 65535) {
@@ -234,7 +257,7 @@ export function registerServe(program: Command): void {
         throw new UsageError(e instanceof Error ? e.message : String(e));
       }
       if (keys === null) throw new UsageError('no API key.');
-      const hook = killInReleaseHook(process.env[KILL_IN_RELEASE_ENV]);
+      const hook = killInReleaseHook(testHookSpec(process.env));
       const limits = {
         ...(f.maxBodyBytes === undefined ? {} : { bodyBytes: f.maxBodyBytes }),
         ...(f.maxArms === undefined ? {} : { arms: f.maxArms }),

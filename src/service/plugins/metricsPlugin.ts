@@ -2,13 +2,13 @@
  * Prometheus metrics at GET /metrics (text exposition format): behind the API key unless `open`
  * (ServerOptions.openMetrics). What they show, and what they do not: ../ServiceMetrics.ts.
  */
-import type { FastifyPluginAsync, onRequestHookHandler } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { ServiceMetrics } from '../ServiceMetrics.js';
 
 export const metricsPlugin: FastifyPluginAsync<{
   readonly metrics: ServiceMetrics;
   /** The API key check of the /v1 routes, or null when the metrics are open. */
-  readonly auth: onRequestHookHandler | null;
+  readonly auth: ((req: FastifyRequest, reply: FastifyReply) => Promise<void>) | null;
 }> = async (app, opts) => {
   const { metrics, auth } = opts;
   app.get(
