@@ -1,7 +1,7 @@
 // Public API of the policies module: one interface, a registry and a factory.
 
 export { argmaxFirst } from './argmaxFirst.js';
-export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
+export { CLIP_COUNT_TOLERANCE, copyClip, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
 export { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 export { createPolicy } from './createPolicy.js';
 export { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';

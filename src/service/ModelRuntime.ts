@@ -21,6 +21,7 @@ import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
+import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
@@ -223,37 +224,13 @@ export class ModelRuntime implements ServedModel {
   reward(eventId: string, reward: number): Promise<RewardResponse> {
     return this.exclusive(async () => {
       await this.sweepLocked();
-      const name = this.row.name;
-      const d = await this.ctx.store.rewardTarget(name, eventId);
-      if (d === null) {
-        throw new ServiceError(
-          404,
-          'event_not_found',
-          `eventId '${eventId}' has no decision in model '${name}'.`,
-        );
-      }
-      const window = this.row.settings.rewardWindowSeconds;
-      if (this.ctx.now() > d.time + window * 1000) {
-        throw new ServiceError(
-          410,
-          'reward_window_closed',
-          `the reward window of eventId '${eventId}' (${window} s after its decision) has closed; the reward was not recorded.`,
-        );
-      }
-      if (d.rewardState !== 'none') {
-        throw new ServiceError(
-          409,
-          'duplicate_reward',
-          `eventId '${eventId}' already has a reward (duplicate rule: first wins); this one was not recorded.`,
-        );
-      }
-      if (!this.learning) {
-        throw new ServiceError(
-          409,
-          'horizon_exhausted',
-          `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
-        );
-      }
+      const d = admitReward(
+        this.row,
+        eventId,
+        await this.ctx.store.rewardTarget(this.row.name, eventId),
+        this.ctx.now(),
+      );
+      if (!this.learning) throw horizonExhausted(this.row.name, this.horizon);
       const released = await this.apply(eventId, d.chosenFeatures, reward, 'given');
       return { eventId, status: 'recorded', released, modelVersion: this.version };
     });
@@ -292,11 +269,7 @@ export class ModelRuntime implements ServedModel {
     );
     if (outcome !== 'recorded') {
       // another writer got there first (not possible with one server per database): state is stale
-      throw new ServiceError(
-        409,
-        outcome === 'duplicate' ? 'duplicate_reward' : 'event_not_found',
-        `eventId '${eventId}': the database changed under this server (${outcome}); nothing was recorded.`,
-      );
+      throw outcome === 'duplicate' ? duplicateReward(eventId) : eventNotFound(this.row.name, eventId);
     }
     this.staleFlag = false;
     this.rounds = rounds;
