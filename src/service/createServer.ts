@@ -85,6 +85,11 @@ export interface ServerOptions {
   readonly versionCheckMs?: number;
 }
 
+/** The server could not start because a stored model could not be loaded (the message names it). */
+export class ModelLoadError extends Error {
+  override readonly name = 'ModelLoadError';
+}
+
 /** A running (or ready to listen) decision service. */
 export interface AdaPrivateServer {
   readonly app: FastifyInstance;
@@ -246,8 +251,25 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  // load every model now so that default-reward sweeps run after a restart too
-  for (const m of await store.listModels()) await registry.get(m.name);
+  // load every model now so that default-reward sweeps run after a restart too. A model that cannot
+  // be loaded (a snapshot of a newer format, a damaged row) stops the start with a message naming
+  // it, after the store (and its connections) is closed: the process exits instead of hanging.
+  try {
+    for (const m of await store.listModels()) {
+      try {
+        await registry.get(m.name);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new ModelLoadError(`cannot load model '${m.name}' (policy ${m.policy}): ${why}`, {
+          cause: err,
+        });
+      }
+    }
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
   const timer = setInterval(
     () => {
       registry.sweepAll().catch((err: unknown) => app.log.error({ err }, 'default-reward sweep failed'));

@@ -227,7 +227,7 @@ export function registerServe(program: Command): void {
       }
       const postgres = isPostgresUrl(f.db);
       const dbShown = redactDbUrl(f.db);
-      const { ApiKeys, createServer } = await import('../../service/index.js');
+      const { ApiKeys, createServer, ModelLoadError } = await import('../../service/index.js');
       let keys: InstanceType<typeof ApiKeys> | null;
       let keySource: string;
       let saveKey = (): void => undefined;
@@ -280,6 +280,8 @@ export function registerServe(program: Command): void {
           ...(f.versionCheckMs === undefined ? {} : { versionCheckMs: f.versionCheckMs }),
         });
       } catch (e) {
+        // a stored model that this version cannot load (createServer closed the store): one line
+        if (e instanceof ModelLoadError) throw new UsageError(e.message.replaceAll(f.db, dbShown));
         // a PostgreSQL schema that is not current, or a database that cannot be reached: one line
         const code = (e as { code?: unknown }).code;
         if (postgres && e instanceof Error && (e instanceof RangeError || typeof code === 'string')) {
