@@ -64,61 +64,47 @@ import type {
   Store,
 } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
+import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
 import { takeDatabaseLock } from './takeDatabaseLock.js';
 
-/** Version of the schema below (kept in the `meta` table; a newer file is refused). */
-export const SQLITE_SCHEMA_VERSION = 1;
+/**
+ * The store format this version writes and reads (`meta.schema_version`): the schema's version
+ * (./schema.ts), independent of the package version. Older files are brought to it by the schema's
+ * migration steps when opened; a newer file is refused with a message naming both versions.
+ */
+export const SQLITE_SCHEMA_VERSION = SCHEMA_VERSION;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS models (
-  name TEXT PRIMARY KEY,
-  policy TEXT NOT NULL,
-  options TEXT NOT NULL,
-  settings TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  version INTEGER NOT NULL DEFAULT 0,
-  rounds INTEGER NOT NULL DEFAULT 0,
-  snapshot TEXT NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS decisions (
-  seq INTEGER PRIMARY KEY,
-  model TEXT NOT NULL,
-  event_id TEXT NOT NULL,
-  time INTEGER NOT NULL,
-  arm_ids TEXT NOT NULL,
-  features BLOB NOT NULL,
-  dim INTEGER NOT NULL,
-  chosen INTEGER NOT NULL,
-  chosen_features BLOB NOT NULL,
-  probabilities TEXT NOT NULL,
-  model_version INTEGER NOT NULL,
-  reward_state INTEGER NOT NULL DEFAULT 0,
-  reward REAL,
-  reward_source TEXT,
-  release INTEGER
-) STRICT;
-CREATE UNIQUE INDEX IF NOT EXISTS decisions_event ON decisions (model, event_id);
-CREATE INDEX IF NOT EXISTS decisions_open ON decisions (model, time) WHERE reward_state = 0;
-CREATE TABLE IF NOT EXISTS pending_rewards (
-  seq INTEGER PRIMARY KEY,
-  model TEXT NOT NULL,
-  event_id TEXT NOT NULL,
-  reward REAL NOT NULL,
-  features BLOB NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS pending_model ON pending_rewards (model, seq);
-CREATE TABLE IF NOT EXISTS ledger (
-  model TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  time INTEGER NOT NULL,
-  releases INTEGER NOT NULL,
-  rounds INTEGER NOT NULL,
-  rewards INTEGER NOT NULL,
-  spent TEXT NOT NULL,
-  PRIMARY KEY (model, version)
-) STRICT;
-`;
+/** The format version of an open database (0: a new file without tables). */
+function readFormatVersion(db: Database.Database): number {
+  const meta = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (meta === undefined) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+    | { value: string }
+    | undefined;
+  return row === undefined ? 0 : Number(row.value);
+}
+
+/**
+ * Brings the database to {@link SQLITE_SCHEMA_VERSION}, one migration step per transaction (each
+ * records its version), and returns the version it found. Refuses a newer file.
+ */
+function migrateSqlite(db: Database.Database, path: string): number {
+  const from = readFormatVersion(db);
+  if (!Number.isSafeInteger(from) || from < 0 || from > SCHEMA_VERSION) {
+    throw new RangeError(
+      `SqliteStore: ${path} has schema version ${from}; this version of adaprivate reads up to ${SCHEMA_VERSION} (a newer adaprivate wrote it: upgrade, or restore a backup taken before that upgrade).`,
+    );
+  }
+  for (const m of MIGRATIONS.slice(from)) {
+    db.transaction(() => {
+      for (const sql of migrationStatements(m, 'sqlite')) db.exec(sql);
+      db.prepare(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      ).run(String(m.version));
+    })();
+  }
+  return from;
+}
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
@@ -259,6 +245,7 @@ export class SqliteStore implements Store {
       if (options.lock === true) lockDb = takeDatabaseLock(path, file);
     }
     let db: Database.Database;
+    let formatFound = 0;
     try {
       db = new Database(path);
     } catch (err) {
@@ -271,19 +258,7 @@ export class SqliteStore implements Store {
       db.pragma('secure_delete = ON');
       db.pragma(`synchronous = ${sync.toUpperCase()}`);
       db.pragma('busy_timeout = 5000');
-      db.exec(SCHEMA);
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-        | { value: string }
-        | undefined;
-      if (row === undefined) {
-        db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(
-          String(SQLITE_SCHEMA_VERSION),
-        );
-      } else if (Number(row.value) > SQLITE_SCHEMA_VERSION) {
-        throw new RangeError(
-          `SqliteStore: ${path} has schema version ${row.value}; this version of adaprivate reads up to ${SQLITE_SCHEMA_VERSION}.`,
-        );
-      }
+      formatFound = migrateSqlite(db, path);
       if (lockDb !== null) {
         const owner = `pid ${process.pid} on ${hostname()}, started ${new Date().toISOString()}`;
         db.prepare(
@@ -295,7 +270,43 @@ export class SqliteStore implements Store {
       db.close();
       throw err;
     }
-    return new SqliteStore(db, options, lockDb, path);
+    const store = new SqliteStore(db, options, lockDb, path);
+    store.formatFound = formatFound;
+    return store;
+  }
+
+  /** The store format this version writes ({@link SQLITE_SCHEMA_VERSION}). */
+  static readonly FORMAT_VERSION: number = SCHEMA_VERSION;
+
+  /** The format version the file had when opened (0: new); {@link formatVersion} is the current one. */
+  formatFound = 0;
+
+  /** The file's store format version now (after the migration steps run at open). */
+  get formatVersion(): number {
+    return this.read(() => readFormatVersion(this.db));
+  }
+
+  /**
+   * Rewrites every stored policy snapshot with `migrate` (old text in, current text out), in one
+   * transaction: the hook of `adaprivate migrate` for snapshot formats, which the policies own
+   * (src/store does not import them). Returns how many rows changed.
+   */
+  migrateSnapshots(migrate: (snapshot: string, model: string) => string): number {
+    return this.write(() =>
+      this.db.transaction(() => {
+        let changed = 0;
+        const rows = this.db.prepare('SELECT name, snapshot FROM models').all() as {
+          name: string;
+          snapshot: string;
+        }[];
+        const set = this.db.prepare('UPDATE models SET snapshot = ? WHERE name = ?');
+        for (const r of rows) {
+          const next = migrate(r.snapshot, r.name);
+          if (next !== r.snapshot) changed += set.run(next, r.name).changes;
+        }
+        return changed;
+      })(),
+    );
   }
 
   /** Moves checkpoints to a worker thread; SQLite's own come back if the worker fails. */
