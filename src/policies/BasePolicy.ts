@@ -17,18 +17,22 @@
  * so their output is post-processing of released data; they draw nothing from the exploration or
  * noise streams and leave the ledger and the snapshot unchanged.
  */
+
+import {
+  GaussianMechanism,
+  type LedgerLike,
+  NON_PRIVATE_SPENT,
+  type NoiseCalibration,
+  type NoiseHost,
+} from '../mechanisms/index.js';
 import type { PrivacyEvent } from '../privacy/events.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
+import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
 import { rngStreams } from '../random/createRng.js';
 import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
-import {
-  discreteGaussianRelease,
-  discreteGridStep,
-  discreteNoiseRefusal,
-} from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import {
@@ -50,8 +54,27 @@ import type {
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
-import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 import { snapshotChecksum } from './snapshotChecksum.js';
+import {
+  EVENT_LEVEL_STATEMENT,
+  NON_PRIVATE_STATEMENT,
+  type UnitReleaseNoise,
+  UserLevelPrivacy,
+  type UserLevelState,
+  unitPlanEpsilon,
+  unitSettings,
+  userLevelStatement,
+} from './UserLevelPrivacy.js';
+
+/**
+ * What a user-level policy takes from its environment (`createPolicy(id, options, runtime)`,
+ * `loadPolicy(text, runtime)`): the clock of `epochDays` epochs (ms since 1970; default `Date.now`)
+ * and the store of its units' contribution counts (default: in memory, saved in snapshots).
+ */
+export interface PolicyRuntime {
+  readonly clock?: () => number;
+  readonly counters?: UnitCounterStore;
+}
 
 /**
  * Vectors whose squared norm exceeds 1 by at most this are rescaled but not counted as clipped
@@ -133,6 +156,8 @@ interface BaseState {
   readonly seededReleases: number;
   /** True when the lineage descends from a research-mode branch (`restore(s, { branch: true })`); absent otherwise. */
   readonly branched?: boolean;
+  /** privacyUnit 'user': counts, dropped rewards and the releases per epoch; absent otherwise. */
+  readonly unit?: UserLevelState;
 }
 
 export abstract class BasePolicy implements Policy {
@@ -170,6 +195,15 @@ export abstract class BasePolicy implements Policy {
   private secureWords: SecureRng | null;
   /** The ledger of releases (null for non-private policies). */
   protected ledger: LedgerLike | null;
+  /** The noise sources and ledger as the mechanisms see them (they follow restores). */
+  private readonly noiseHost: NoiseHost = {
+    noiseRng: () => this.noiseRng,
+    secureWords: () => this.secureWords,
+    ledger: () => {
+      if (this.ledger === null) throw new Error(`${this.name}: internal error, no ledger.`);
+      return this.ledger;
+    },
+  };
   /** Random id of the lineage (adopted from a snapshot on restore) and of this object. */
   private lineage = randomId();
   private readonly instance = randomId();
@@ -203,6 +237,16 @@ export abstract class BasePolicy implements Policy {
   /** Ticket number held by each slot, -1 when empty (slot 0: 0 when occupied). */
   private readonly pendingTicket: Float64Array;
   private readonly xObs: Float64Array;
+  /** privacyUnit 'user': the contribution bounds, counts and user-level ledger; null otherwise. */
+  protected readonly unitLevel: UserLevelPrivacy | null;
+  /**
+   * privacyUnit 'user' with subsampled releases: whether the unit of the reward being learned was
+   * drawn into the open release (one draw per unit and release); null otherwise (the subclass draws
+   * per reward, event-level).
+   */
+  protected unitDraw: boolean | null = null;
+  /** L2 sensitivity of a release: 1 per reward, c = contributionsPerRelease for a user-level policy. */
+  protected readonly releaseSensitivity: number;
 
   protected constructor(id: PolicyId, config: PolicyConfig, ledger: LedgerLike | null) {
     this.id = id;
@@ -227,6 +271,43 @@ export abstract class BasePolicy implements Policy {
     this.pendingTicket = new Float64Array(this.maxPending + 1).fill(-1);
     this.xObs = new Float64Array(this.d);
     this.feats = new Float64Array(0);
+    const unit = ledger !== null && 'delta' in config ? unitSettings(config) : null;
+    this.unitLevel = unit === null ? null : new UserLevelPrivacy(unit);
+    this.releaseSensitivity = unit === null ? 1 : unit.c;
+  }
+
+  /** The noise of a release at this policy's release sensitivity under `calibration` (for the user-level report). */
+  protected noiseOf(calibration: NoiseCalibration): UnitReleaseNoise {
+    return {
+      sigma: calibration.sigma(this.releaseSensitivity),
+      q: calibration.q,
+      accountant: calibration.accountant,
+    };
+  }
+
+  /** Poisson sampling of a unit into the open release (user-level subsampled releases): true with probability q. */
+  protected unitSample(q: number): boolean {
+    return this.noiseRng.uniform() < q;
+  }
+
+  /**
+   * Sets the clock and the unit-count store of a user-level policy (before its first reward; see
+   * {@link PolicyRuntime}). Ignored by event-level policies.
+   */
+  useRuntime(runtime: PolicyRuntime): void {
+    const ul = this.unitLevel;
+    if (ul === null) return;
+    if (runtime.clock !== undefined) {
+      if (typeof runtime.clock !== 'function')
+        throw new TypeError(`${this.name}: runtime clock must be a function returning ms since 1970.`);
+      ul.clock = runtime.clock;
+    }
+    if (runtime.counters !== undefined) ul.useCounters(runtime.counters);
+  }
+
+  /** The noise of one release (sigma, sampling rate q) for the user-level report; private subclasses with user-level support override it. */
+  protected unitReleaseNoise(): UnitReleaseNoise {
+    throw new Error(`${this.name}: internal error, no user-level release noise.`);
   }
 
   get clippedCount(): number {
@@ -234,60 +315,19 @@ export abstract class BasePolicy implements Policy {
   }
 
   /**
-   * The Gaussian mechanism on values[start..end) in place (L2 sensitivity `sensitivity`, noise scale
-   * `sigma`; the caller records gaussian(sensitivity, sigma) in the ledger). Secure noise: the exact
-   * discrete Gaussian release on a fine grid (`discreteGaussianRelease`, same rho), unless `discrete`
-   * is false (the subsampled release of Amp, whose RDP analysis is for the continuous Gaussian), in
-   * which case polar normals from the secure bits. Research mode: values[i] + sigma z_i with z from
-   * the seeded stream (bit-identical to the policies before the discrete sampler existed).
-   * `scratch` (length >= end) receives the continuous normals. No allocation in the seeded path.
+   * The Gaussian mechanism of this policy's releases (src/mechanisms): the only way a policy draws
+   * privacy noise. `n` is the most coordinates one release has; `discrete` false makes secure noise
+   * continuous (polar normals from the secure bits: Amp's subsampled release, whose RDP analysis is
+   * for the continuous Gaussian), and `privacy().sampler` then says 'float'. Throws, when the policy
+   * is built, for a noise scale the exact discrete sampler could not release (a privacy parameter so
+   * small that the noise leaves the range of exactly representable grid points).
    */
-  protected addGaussianNoise(
-    values: Float64Array,
-    sensitivity: number,
-    sigma: number,
-    scratch: Float64Array,
-    start = 0,
-    end: number = values.length,
-    discrete = true,
-  ): void {
-    if (this.secureWords !== null && discrete) {
-      discreteGaussianRelease(values, start, end, sensitivity, sigma, this.secureWords);
-      return;
-    }
-    this.noiseRng.fillNormal(scratch, start, end);
-    for (let i = start; i < end; i++) values[i] = values[i]! + sigma * scratch[i]!;
-  }
-
-  /**
-   * The grid step of the discrete release of n coordinates of L2 sensitivity `sensitivity` when the
-   * noise is secure (the discrete sampler), else 0 (research mode: continuous normals). A mechanism
-   * that accumulates its statistic itself (JDP-LinUCB's tree) rounds each contribution to this grid,
-   * so that the statistic, every node and every prefix sum are exact grid points.
-   */
-  protected secureGridStep(sensitivity: number, n: number): number {
-    return this.secureWords === null ? 0 : discreteGridStep(sensitivity, n);
-  }
-
-  /**
-   * Refuses, when the policy is built, a Gaussian release of n coordinates at noise scale `ratio`
-   * times its sensitivity that the exact discrete sampler could not make (a privacy parameter so
-   * small that the noise leaves the range of exactly representable grid points). Checked for secure
-   * noise on the discrete sampler only (`discrete` false: the float sampler; seeded research noise
-   * is continuous too). Without it such a policy would fail at its first release, after learning.
-   */
-  protected refuseUnreleasableNoise(ratio: number, n: number, discrete = true): void {
-    if (this.secureWords === null || !discrete) return;
-    const why = discreteNoiseRefusal(ratio, n);
-    if (why !== null) throw new RangeError(`${this.name}: ${why}`);
-  }
-
-  /**
-   * Marks this policy's secure noise as drawn in floating point (polar normals from the secure bits,
-   * `addGaussianNoise(..., discrete = false)`): `privacy().sampler` says 'float'.
-   */
-  protected useFloatSampler(): void {
-    this.ledger?.setNoise(this.noiseKind, 'float');
+  protected createMechanism(calibration: NoiseCalibration, n: number, discrete = true): GaussianMechanism {
+    const ledger = this.ledger;
+    if (ledger === null)
+      throw new Error(`${this.name}: internal error, a non-private policy has no mechanism.`);
+    if (!discrete) ledger.setNoise(this.noiseKind, 'float');
+    return new GaussianMechanism(this.name, this.noiseHost, calibration, n, discrete);
   }
 
   /**
@@ -367,6 +407,16 @@ export abstract class BasePolicy implements Policy {
   protected countWins(_k: number, _samples: number, _rng: Rng, _counts: Float64Array): boolean {
     return false;
   }
+  /**
+   * State that must follow the ledger rather than the snapshot when a restore keeps this policy's
+   * ledger (`restore(s, { rewind: true })`): captured before the snapshot's state is loaded and given
+   * back to {@link applyRewindCarry} after it was checked. Default: nothing (null).
+   */
+  protected rewindCarry(): unknown {
+    return null;
+  }
+  /** Applies {@link rewindCarry}'s value after a rewind (default: nothing). */
+  protected applyRewindCarry(_carry: unknown): void {}
   /** Adds the completed round (features `x`, length d; reward in [0, 1]) to the statistics. */
   protected abstract learn(x: Float64Array, reward: number): void;
   /** Releases whatever is pending at the end of the run (partial batch). Called once. */
@@ -405,14 +455,15 @@ export abstract class BasePolicy implements Policy {
     return Object.freeze({ arm, propensity, probabilities });
   }
 
-  update(reward: number): void {
+  update(reward: number, unit?: string): void {
     this.checkReward(reward);
     if (this.pendingTicket[0]! < 0) {
       throw new Error(`${this.name}: update called without a pending select (each select takes one update).`);
     }
+    this.checkUnit(unit, 'update');
     this.guardHorizon(1, 'update');
     this.pendingTicket[0] = -1;
-    this.complete(0, reward);
+    if (this.admitUnit(unit)) this.complete(0, reward);
   }
 
   discard(): void {
@@ -435,8 +486,9 @@ export abstract class BasePolicy implements Policy {
     return this.armProbabilities(k, samples, -1);
   }
 
-  observe(features: Float64Array, reward: number): void {
+  observe(features: Float64Array, reward: number, unit?: string): void {
     this.checkReward(reward);
+    this.checkUnit(unit, 'observe');
     const d = this.d;
     if (!(features instanceof Float64Array) || features.length !== d) {
       throw new RangeError(
@@ -444,12 +496,14 @@ export abstract class BasePolicy implements Policy {
       );
     }
     this.guardHorizon(1, 'observe');
+    if (!this.admitUnit(unit)) return;
     this.clipRow(features, 0, this.xObs, 0, 'observe: features', -1);
     this.rounds++;
     this.learn(this.xObs, reward);
+    this.noteUnitReleases();
   }
 
-  observeMany(features: Float64Array, rewards: ArrayLike<number>): void {
+  observeMany(features: Float64Array, rewards: ArrayLike<number>, units?: ArrayLike<string>): void {
     if (this.finished) throw new Error(`${this.name}: the run is finished; no more rounds.`);
     this.assertHolder();
     const d = this.d;
@@ -480,11 +534,21 @@ export abstract class BasePolicy implements Policy {
         );
       }
     }
+    if (units !== undefined || this.unitLevel !== null) {
+      if (units === undefined || units === null || units.length !== n) {
+        throw new RangeError(
+          `${this.name}: observeMany needs units as an array of n = ${n} unit ids (non-empty strings)${this.unitLevel !== null ? " (privacyUnit is 'user': every reward needs its unit)" : ''}. Got ${units === undefined ? 'none' : `length ${String(units?.length)}`}.`,
+        );
+      }
+      for (let r = 0; r < n; r++) this.checkUnit(units[r], `observeMany row ${r}`);
+    }
     this.guardHorizon(n, `observeMany of ${n} rounds`);
     for (let r = 0; r < n; r++) {
+      if (!this.admitUnit(units?.[r])) continue;
       this.clipRow(features, r * d, this.xObs, 0, 'observeMany: features', r);
       this.rounds++;
       this.learn(this.xObs, rewards[r]!);
+      this.noteUnitReleases();
     }
   }
 
@@ -499,7 +563,7 @@ export abstract class BasePolicy implements Policy {
     return { arm, ticket };
   }
 
-  updateTicket(ticket: number, reward: number): void {
+  updateTicket(ticket: number, reward: number, unit?: string): void {
     if (!Number.isSafeInteger(ticket) || ticket < 0) {
       throw new RangeError(
         `${this.name}: ticket must be a non-negative integer from selectTicket. Got ${ticket}.`,
@@ -512,9 +576,10 @@ export abstract class BasePolicy implements Policy {
         `${this.name}: ticket ${ticket} is unknown, already updated or expired (at most maxPending = ${this.maxPending} tickets wait at once).`,
       );
     }
+    this.checkUnit(unit, 'updateTicket');
     this.guardHorizon(1, 'updateTicket');
     this.pendingTicket[slot] = -1;
-    this.complete(slot, reward);
+    if (this.admitUnit(unit)) this.complete(slot, reward);
   }
 
   finish(): void {
@@ -522,10 +587,11 @@ export abstract class BasePolicy implements Policy {
     this.assertHolder();
     this.finished = true;
     this.onFinish();
+    this.noteUnitReleases();
   }
 
   privacy(): PolicyPrivacy {
-    const own = this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent();
+    const own = this.withUnit(this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent());
     const spent: PolicyPrivacy = this.branched ? Object.freeze({ ...own, branched: true as const }) : own;
     if (this.rounds <= this.horizon) return spent;
     const note =
@@ -536,6 +602,63 @@ export abstract class BasePolicy implements Policy {
       ...spent,
       beyondHorizon: Object.freeze({ rounds: this.rounds, horizon: this.horizon, note }),
     });
+  }
+
+  /**
+   * The ledger's guarantee with what it protects: `unit` and `statement` for event-level and
+   * non-private policies; for user-level ones the top-level epsilon and rho become the cumulative
+   * user-level guarantee, with the per-epoch one, the bounds, the epoch, the dropped counts and the
+   * per-reward (event-level) figure beside them.
+   */
+  private withUnit(own: PrivacySpent): PolicyPrivacy {
+    const ul = this.unitLevel;
+    if (this.ledger === null)
+      return Object.freeze({ ...own, unit: 'event' as const, statement: NON_PRIVATE_STATEMENT });
+    if (ul === null)
+      return Object.freeze({ ...own, unit: 'event' as const, statement: EVENT_LEVEL_STATEMENT });
+    const noise = this.unitReleaseNoise();
+    const cfg = this.config as {
+      readonly orders?: 'paper' | 'extended';
+      readonly conversion?: 'classic' | 'improved';
+    };
+    const accountant = noise.accountant;
+    const r = ul.report(noise, own.delta, accountant, cfg.orders ?? 'extended', cfg.conversion ?? 'classic');
+    return Object.freeze({
+      ...own,
+      epsilon: r.cumulative.epsilon,
+      rho: r.cumulative.rho,
+      composition: own.releases > 0 ? ('sequential' as const) : own.composition,
+      unit: 'user' as const,
+      bounds: r.bounds,
+      epoch: r.epoch,
+      perEpoch: r.perEpoch,
+      cumulative: r.cumulative,
+      dropped: r.dropped,
+      offered: r.offered,
+      unitAccountant: r.accountant,
+      eventLevel: this.oneRewardGuarantee(noise, own.delta, cfg),
+      statement: userLevelStatement(r),
+    });
+  }
+
+  /** One reward's guarantee in a user-level policy: one release at sensitivity 1 (0 before any release). */
+  private oneRewardGuarantee(
+    noise: UnitReleaseNoise,
+    delta: number,
+    cfg: { readonly orders?: 'paper' | 'extended'; readonly conversion?: 'classic' | 'improved' },
+  ): { readonly epsilon: number; readonly rho: number | null } {
+    const released = this.ledger !== null && this.ledger.spent().releases > 0 ? 1 : 0;
+    const g = unitPlanEpsilon(
+      noise.sigma,
+      1,
+      released,
+      noise.q,
+      delta,
+      noise.accountant,
+      cfg.orders ?? 'extended',
+      cfg.conversion ?? 'classic',
+    );
+    return { epsilon: g.epsilon, rho: g.rho };
   }
 
   snapshot(): PolicySnapshot {
@@ -559,6 +682,7 @@ export abstract class BasePolicy implements Policy {
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
       ...(this.branched ? { branched: true } : {}),
+      ...(this.unitLevel !== null ? { unit: this.unitLevel.toJSON() } : {}),
     };
     const content = {
       format: SNAPSHOT_FORMAT,
@@ -609,6 +733,11 @@ export abstract class BasePolicy implements Policy {
             `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, ahead of this policy's ${releasesBefore}.`,
           );
         }
+        if (snapReleases < releasesBefore && this.unitLevel !== null) {
+          throw new RangeError(
+            `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, behind this policy's ${releasesBefore}, and privacyUnit is 'user': going back would reset the units' contribution counts, so a unit could take part in more releases than its bound (option 'rewind' is refused for user-level policies). Continue from the newest snapshot.`,
+          );
+        }
         if (snapReleases < releasesBefore && options.rewind !== true) {
           throw new RangeError(
             `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, behind this policy's ${releasesBefore}: restoring it would re-spend budget on data already released. Pass { rewind: true } to restore anyway; the ledger then keeps all ${releasesBefore} releases and counts new ones on top.`,
@@ -623,6 +752,8 @@ export abstract class BasePolicy implements Policy {
         }
       }
     }
+    // a restore that keeps this policy's ledger (a rewind) keeps what the subclass counts with it
+    const carry = releasesBefore > 0 ? this.rewindCarry() : null;
     const backup = this.snapshotState();
     try {
       this.applyState(st);
@@ -636,6 +767,7 @@ export abstract class BasePolicy implements Policy {
         if (options.branch !== true && !fromStore) {
           this.checkLineageFrontier(snapshot.lineage, snapLedger.spent().releases);
         }
+        if (carry !== null) this.applyRewindCarry(carry);
       }
     } catch (e) {
       this.applyState(backup);
@@ -802,6 +934,8 @@ export abstract class BasePolicy implements Policy {
     this.branched = base.branched === true;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
+    if (this.unitLevel !== null)
+      this.unitLevel.load(base.unit, `${this.name}: snapshot field 'state.base.unit'`);
   }
 
   /**
@@ -943,6 +1077,55 @@ export abstract class BasePolicy implements Policy {
     for (let i = 0; i < d; i++) this.xObs[i] = this.pending[src + i]!;
     this.rounds++;
     this.learn(this.xObs, reward);
+    this.noteUnitReleases();
+  }
+
+  /**
+   * Refuses a unit that is not a non-empty string, and, for a user-level policy, a reward without
+   * a unit (before anything changes).
+   */
+  private checkUnit(unit: unknown, where: string): void {
+    if (unit === undefined) {
+      if (this.unitLevel !== null) {
+        throw new RangeError(
+          `${this.name}: ${where} needs the reward's unit (a user or device id, a non-empty string): privacyUnit is 'user', so each unit's contributions are bounded and all of them are protected together. Got none.`,
+        );
+      }
+      return;
+    }
+    if (typeof unit !== 'string' || unit.length === 0) {
+      throw new RangeError(
+        `${this.name}: ${where}: unit must be a non-empty string (a user or device id). Got ${JSON.stringify(unit) ?? String(unit)}.`,
+      );
+    }
+  }
+
+  /**
+   * The contribution bounds (user-level policies; true for the others): releases the open release
+   * first when the epoch has changed since its data arrived, then applies the one rule
+   * (`admitContribution`) to the unit's count. False: the reward is acknowledged and not learned
+   * (it enters no statistic; `privacy().dropped` counts it). Which rewards are kept depends only on
+   * the order of arrival, never on their values.
+   */
+  private admitUnit(unit: string | undefined): boolean {
+    const ul = this.unitLevel;
+    if (ul === null) return true;
+    const epoch = ul.epochNow();
+    if (ul.mustCloseBefore(epoch)) {
+      this.onFinish(); // releases the partial batch or episode of the old epoch
+      this.noteUnitReleases();
+      ul.closedOpenRelease();
+    }
+    const release = this.ledger!.spent().releases + 1;
+    const q = this.unitReleaseNoise().q;
+    const r = ul.admit(unit as string, epoch, release, q < 1 ? () => this.unitSample(q) : null);
+    this.unitDraw = q < 1 ? r.sampled : null;
+    return r.admission === 'kept';
+  }
+
+  /** Tells the user-level ledger how many releases the policy has made (the new ones hold the open epoch's data). */
+  private noteUnitReleases(): void {
+    if (this.unitLevel !== null) this.unitLevel.noteReleases(this.ledger!.spent().releases);
   }
 
   private checkReward(reward: number): void {

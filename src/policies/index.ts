@@ -1,6 +1,13 @@
 // Public API of the policies module: one interface, a registry and a factory.
 
+export {
+  budgetEpsilon,
+  budgetRho,
+  calibrateSubsampledSigma,
+  NON_PRIVATE_SPENT,
+} from '../mechanisms/index.js';
 export { argmaxFirst } from './argmaxFirst.js';
+export type { PolicyRuntime } from './BasePolicy.js';
 export { CLIP_COUNT_TOLERANCE, copyClip, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
 export { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 export { createPolicy } from './createPolicy.js';
@@ -32,10 +39,25 @@ export type {
   PolicyOptionsFor,
 } from './PolicyOptions.js';
 export type { OptionRule, PolicyInfo } from './policyInfo.js';
-export { isPolicyId, OPTION_RULES, POLICY_SCHEMAS, policyIds, policyInfo } from './policyInfo.js';
-export { budgetEpsilon, budgetRho, calibrateSubsampledSigma, NON_PRIVATE_SPENT } from './privacyAdapter.js';
+export {
+  DEFAULT_ACCOUNTANT,
+  isPolicyId,
+  OPTION_RULES,
+  POLICY_SCHEMAS,
+  policyIds,
+  policyInfo,
+} from './policyInfo.js';
 export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
 export { savePolicyFile } from './savePolicyFile.js';
 export { snapshotChecksum } from './snapshotChecksum.js';
+export type { UnitAccountant, UnitGuarantee, UnitReleaseNoise, UserLevelReport } from './UserLevelPrivacy.js';
+export {
+  EVENT_LEVEL_STATEMENT,
+  NON_PRIVATE_STATEMENT,
+  unitNoise,
+  unitPlanEpsilon,
+  unitSettings,
+  userLevelStatement,
+} from './UserLevelPrivacy.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

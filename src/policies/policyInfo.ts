@@ -38,6 +38,14 @@ export interface PolicyInfo {
    * decisions with the learning (docs/serving-replicas.md).
    */
   readonly releasesAtSelect: boolean;
+  /**
+   * True when the policy accepts `privacyUnit: 'user'` (contribution bounds and a user-level
+   * guarantee, docs/privacy.md "Privacy units"); false when it refuses it, and then
+   * `userLevelRefusal` says why and what to use.
+   */
+  readonly supportsUserLevel: boolean;
+  /** Why `privacyUnit: 'user'` is refused (null when it is supported or the policy is not private). */
+  readonly userLevelRefusal: string | null;
   /** SPEC section 4 grids (the paper's), e.g. `{ alpha: [0.1, 0.5, 1, 2] }`. */
   readonly tuningGrid: Readonly<Record<string, readonly number[]>>;
   /** Default value of every optional option the policy accepts (`undefined`-free). */
@@ -80,6 +88,7 @@ export const OPTION_RULES = {
   q: num(0, 1, true, false),
   orders: { kind: 'enum', values: ['paper', 'extended'] },
   conversion: { kind: 'enum', values: ['classic', 'improved'] },
+  accountant: { kind: 'enum', values: ['exact', 'zcdp', 'rdp'] },
   v0: num(0, INF, true, true),
   gamma: num(0, 1, true, false),
   adaptiveSetting: { kind: 'enum', values: ['default', 'tuned'] },
@@ -88,12 +97,42 @@ export const OPTION_RULES = {
   failureProb: num(0, 1, true, true),
   thetaBound: num(0, INF, false, true),
   maxPending: { kind: 'positiveInt' },
+  privacyUnit: { kind: 'enum', values: ['event', 'user'] },
+  contributionsPerRelease: { kind: 'positiveInt' },
+  releasesPerEpoch: { kind: 'positiveInt' },
+  epochDays: num(0, INF, true, true),
+  epochRounds: { kind: 'positiveInt' },
   allowLargeDelta: { kind: 'boolean' },
 } as const satisfies Readonly<Record<string, OptionRule>>;
 
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
 const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
+/**
+ * The accountant that calibrates a new private policy's noise (docs/policies.md, `accountant`).
+ * The reproduction pins the paper's ('zcdp', Amp's 'rdp').
+ */
+export const DEFAULT_ACCOUNTANT = 'zcdp' as const;
+/** AdaPrivate-TS-Amp's default accountant (zCDP has no amplification by subsampling). */
+const AMP_DEFAULT_ACCOUNTANT = 'rdp' as const;
+
+/**
+ * The privacy-unit options every private policy accepts (docs/privacy.md "Privacy units"). They have
+ * no entry in `defaults` so that an event-level configuration stays as it was: `privacyUnit` absent
+ * means 'event'; with 'user', `contributionsPerRelease` defaults to 1, `releasesPerEpoch` is required
+ * and the epoch is `epochDays` (clock), `epochRounds` (simulations) or, with neither, the lifetime.
+ */
+export const UNIT_OPTIONS = [
+  'privacyUnit',
+  'contributionsPerRelease',
+  'releasesPerEpoch',
+  'epochDays',
+  'epochRounds',
+] as const;
+
+/** Why the policies whose releases compose over all data refuse privacyUnit 'user'. */
+const COMPOSES_OVER_ALL =
+  "its releases compose sequentially over all the data (each reward enters many releases: a tree of partial sums, cumulative episode statistics or a per-step estimate), so its noise is calibrated per reward over the horizon and a per-release contribution bound does not limit what one user's rewards enter; use 'adaprivate-ts' (or -ucb, -ts-amp, -ts-adaptive), 'adac-oful-zcdp' or 'rarely-switching-zcdp' for a user-level guarantee, or keep privacyUnit 'event' and read the group-privacy figure in docs/privacy.md";
 
 /**
  * Largest delta accepted without `allowLargeDelta: true`. A delta near 1/n (n protected records) lets
@@ -112,6 +151,8 @@ interface Entry {
   readonly family: 'ts' | 'ucb';
   readonly boundedByHorizon?: boolean;
   readonly releasesAtSelect?: boolean;
+  /** Private policies: why privacyUnit 'user' is refused; absent when it is supported. */
+  readonly noUserLevel?: string;
   readonly grid: Readonly<Record<string, readonly number[]>>;
   /** Policy-specific defaults (common and private ones are added). */
   readonly own: Readonly<Record<string, unknown>>;
@@ -130,28 +171,41 @@ export const POLICY_SCHEMAS = {
     isPrivate: true,
     family: 'ts',
     grid: { v: TS_V, batchSize: BATCH },
-    own: { v: 1, batchSize: 300 },
+    own: { v: 1, batchSize: 300, accountant: DEFAULT_ACCOUNTANT },
   },
   'adaprivate-ucb': {
     displayName: 'AdaPrivate-UCB',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA, batchSize: BATCH },
-    own: { alpha: 1, batchSize: 300 },
+    own: { alpha: 1, batchSize: 300, accountant: DEFAULT_ACCOUNTANT },
   },
   'adaprivate-ts-amp': {
     displayName: 'AdaPrivate-TS-Amp',
     isPrivate: true,
     family: 'ts',
     grid: { q: [0.1, 0.3, 0.5, 0.7], v: TS_V, batchSize: BATCH },
-    own: { v: 1, batchSize: 300, q: 0.3, orders: 'extended', conversion: 'classic' },
+    own: {
+      v: 1,
+      batchSize: 300,
+      q: 0.3,
+      orders: 'extended',
+      conversion: 'classic',
+      accountant: AMP_DEFAULT_ACCOUNTANT,
+    },
   },
   'adaprivate-ts-adaptive': {
     displayName: 'AdaPrivate-TS-Adaptive',
     isPrivate: true,
     family: 'ts',
     grid: { v0: [1, 1.5, 2], gamma: [0.9, 0.95, 0.99], batchSize: BATCH },
-    own: { v0: 1.5, gamma: 0.95, batchSize: 300, adaptiveSetting: 'default' },
+    own: {
+      v0: 1.5,
+      gamma: 0.95,
+      batchSize: 300,
+      adaptiveSetting: 'default',
+      accountant: DEFAULT_ACCOUNTANT,
+    },
     optionalNoDefault: ['lambda0'],
   },
   linucb: {
@@ -169,6 +223,7 @@ export const POLICY_SCHEMAS = {
     own: { v: 1 },
   },
   'jdp-linucb': {
+    noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     displayName: 'JDP-LinUCB',
     isPrivate: true,
@@ -177,35 +232,37 @@ export const POLICY_SCHEMAS = {
     own: { alpha: 1, failureProb: 0.05, thetaBound: 1 },
   },
   'zcdp-episodic': {
+    noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     displayName: 'zCDP-Episodic',
     isPrivate: true,
     family: 'ucb',
     grid: { cTrigger: [1, 2, 4], alpha: UCB_ALPHA },
-    own: { alpha: 1, cTrigger: 2 },
+    own: { alpha: 1, cTrigger: 2, accountant: DEFAULT_ACCOUNTANT },
   },
   'adac-oful-zcdp': {
     displayName: 'AdaC-OFUL-zCDP',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA },
-    own: { alpha: 1, cTrigger: 2 },
+    own: { alpha: 1, cTrigger: 2, accountant: DEFAULT_ACCOUNTANT },
   },
   'rarely-switching-zcdp': {
     displayName: 'RarelySwitching-zCDP',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA },
-    own: { alpha: 1, cTrigger: 2 },
+    own: { alpha: 1, cTrigger: 2, accountant: DEFAULT_ACCOUNTANT },
   },
   'dgs-linucb': {
+    noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     releasesAtSelect: true,
     displayName: 'DGS-LinUCB',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA },
-    own: { alpha: 1 },
+    own: { alpha: 1, accountant: DEFAULT_ACCOUNTANT },
   },
 } as const satisfies Readonly<Record<PolicyId, Entry>>;
 
@@ -234,7 +291,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     ...REQUIRED,
     ...Object.keys(defaults),
     'priorMean',
-    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed', 'allowLargeDelta'] : []),
+    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed', 'allowLargeDelta', ...UNIT_OPTIONS] : []),
     ...(e.optionalNoDefault ?? []),
   ]);
   const grid: Record<string, readonly number[]> = {};
@@ -246,6 +303,8 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     family: e.family,
     boundedByHorizon: e.boundedByHorizon === true,
     releasesAtSelect: e.releasesAtSelect === true,
+    supportsUserLevel: e.isPrivate && e.noUserLevel === undefined,
+    userLevelRefusal: e.isPrivate ? (e.noUserLevel ?? null) : null,
     tuningGrid: Object.freeze(grid),
     defaults,
     options,

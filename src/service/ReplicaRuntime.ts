@@ -49,6 +49,7 @@ import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from '.
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
+import { rewardUnit } from './unitModel.js';
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
@@ -306,13 +307,17 @@ export class ReplicaRuntime implements ServedModel {
     return { row, samples };
   }
 
-  /** Stores the reward of `eventId` as pending (durable before this resolves); releases a full batch. */
-  async reward(eventId: string, reward: number): Promise<RewardResponse> {
+  /**
+   * Stores the reward of `eventId` as pending (durable before this resolves); releases a full batch.
+   * `unit` is logged with the event (user-level models are not served by replicas).
+   */
+  async reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
-    admitReward(this.row, eventId, await this.store.rewardTarget(name, eventId), this.ctx.now());
+    const d = admitReward(this.row, eventId, await this.store.rewardTarget(name, eventId), this.ctx.now());
+    const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, false);
     // rules 1, 3 and 4 again at the write: another replica may have recorded it or the last round
-    const r = await this.record(eventId, reward, 'given');
+    const r = await this.record(eventId, reward, 'given', named);
     if (r.outcome === 'duplicate') throw duplicateReward(eventId);
     if (r.outcome === 'unknown-event') throw eventNotFound(name, eventId);
     if (r.outcome === 'horizon-exhausted') throw horizonExhausted(name, this.horizon);
@@ -327,9 +332,12 @@ export class ReplicaRuntime implements ServedModel {
     return { eventId, status: 'recorded', released, modelVersion: this.version };
   }
 
-  private record(eventId: string, reward: number, source: 'given' | 'default') {
+  private record(eventId: string, reward: number, source: 'given' | 'default', unit: string | null = null) {
     return this.store.recordPending(
-      rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+      {
+        ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+        ...(unit !== null ? { unit } : {}),
+      },
       this.bounded ? this.horizon : null,
     );
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { SqliteStore } from '../../src/store/index.js';
+import { SCHEMA_VERSION, SqliteStore } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -38,10 +38,10 @@ test('migrate --db brings an empty database to the current version, then has not
   const url = await server.createDatabase();
   const first = await run(['migrate', '--db', url, '--json']);
   assert.equal(first.status, 0, first.stderr);
-  assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: 1 });
+  assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION });
   const second = await run(['migrate', '--db', url]);
   assert.equal(second.status, 0, second.stderr);
-  assert.match(second.stdout, /schema is at version 1; nothing to do/);
+  assert.match(second.stdout, new RegExp(`schema is at version ${SCHEMA_VERSION}; nothing to do`));
 });
 
 test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 fixture at 1); a newer, missing or served file is refused (exit 2, one line)', async () => {
@@ -51,15 +51,20 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     writeFileSync(empty, '');
     const first = await run(['migrate', '--db', empty, '--json']);
     assert.equal(first.status, 0, first.stderr);
-    assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: 1, snapshots: null });
+    assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION, snapshots: null });
     const fixture = join(dir, 'fixture.db');
     copyFileSync(
       fileURLToPath(new URL('../../../test/fixtures/service-db-0.1.0/adaprivate-0.1.0.db', import.meta.url)),
       fixture,
     );
+    // the 0.1.0 file is at version 1: each step up to this version runs
+    const step = await run(['migrate', '--db', fixture]);
+    assert.equal(step.status, 0, step.stderr);
+    assert.equal(SCHEMA_VERSION > 1, true, 'a step beyond 0.1.0');
+    assert.match(step.stdout, new RegExp(`schema migrated from version 1 to ${SCHEMA_VERSION}`));
     const again = await run(['migrate', '--db', fixture]);
     assert.equal(again.status, 0, again.stderr);
-    assert.match(again.stdout, /schema is at version 1; nothing to do/);
+    assert.match(again.stdout, new RegExp(`schema is at version ${SCHEMA_VERSION}; nothing to do`));
     const s = SqliteStore.open(fixture, { lock: true });
     const held = await run(['migrate', '--db', fixture]);
     await s.close();
@@ -71,13 +76,16 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     const newer = await run(['migrate', '--db', fixture]);
     assert.equal(newer.status, 2);
     assert.equal(newer.stderr.trim().split('\n').length, 1, newer.stderr);
-    assert.match(newer.stderr, /has schema version 99; this version of adaprivate reads up to 1/);
+    assert.match(
+      newer.stderr,
+      new RegExp(`has schema version 99; this version of adaprivate reads up to ${SCHEMA_VERSION}`),
+    );
     const missing = await run(['migrate', '--db', join(dir, 'none.db')]);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /no such file/);
     const help = await run(['migrate', '--help']);
     assert.equal(help.status, 0);
-    assert.match(help.stdout, /schema\) version 1/);
+    assert.match(help.stdout, new RegExp(`schema\\) version ${SCHEMA_VERSION}`));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -80,6 +80,7 @@ test('the 0.1.0 fixture database serves after the upgrade with its ledger intact
   }
   // the file now carries this version's store format
   const s = SqliteStore.open(db);
+  assert.equal(s.formatFound, SqliteStore.FORMAT_VERSION, 'migrated when the server opened it');
   assert.equal(s.formatVersion, SqliteStore.FORMAT_VERSION);
   await s.close();
 });
