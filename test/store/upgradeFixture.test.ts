@@ -27,6 +27,55 @@ interface Expected {
   };
 }
 
+test('the 0.1.0 fixture database opens at this store format (migration steps) with its rows intact', async () => {
+  const expected = JSON.parse(readFileSync(join(fixtureDir, 'expected.json'), 'utf8')) as Expected;
+  const db = join(dir, 'store.db');
+  copyFileSync(join(fixtureDir, 'adaprivate-0.1.0.db'), db);
+  const s = SqliteStore.open(db, { lock: true });
+  try {
+    assert.equal(s.formatFound, 1, '0.1.0 wrote store format 1');
+    assert.equal(s.formatVersion, SqliteStore.FORMAT_VERSION);
+    assert.deepEqual((await s.listModels()).map((m) => m.name).sort(), Object.keys(expected).sort());
+    for (const [name, want] of Object.entries(expected)) {
+      const rows = await s.ledger(name);
+      assert.deepEqual(
+        rows.map((r) => ({
+          version: r.version,
+          time: new Date(r.time).toISOString(),
+          rewards: r.rewards,
+          releases: r.releases,
+          rounds: r.rounds,
+          spent: r.spent,
+        })),
+        want.ledger.releases,
+        `${name}: ledger rows`,
+      );
+      const c = await s.counts(name);
+      assert.deepEqual(
+        [c.decisions, c.pendingRewards, c.releasedRewards, c.defaultRewards],
+        [
+          want.status.decisions,
+          want.status.pendingRewards,
+          want.status.releasedRewards,
+          want.status.defaultRewards,
+        ],
+        `${name}: counts`,
+      );
+    }
+    const news = await s.loadModelState('news');
+    assert.deepEqual(
+      news?.pending.map((p) => [p.eventId, p.reward]),
+      [['n4', 0.625]],
+    );
+  } finally {
+    await s.close();
+  }
+});
+
+// Fails on main at 2026-12-02 09:30 UTC: mech's `accountant` option (default 'zcdp') made the
+// 0.1.0 policy snapshots unreadable ("field 'config.accountant' is absent"); snap's snapshot
+// migration 2 -> 3 (branch snapshot-format) pins it. Passes once that migration is applied to stored
+// rows (the hook migrateStoredSnapshot in src/cli/commands/migrate.ts, or at load).
 test('the 0.1.0 fixture database serves after the upgrade with its ledger intact', async () => {
   const expected = JSON.parse(readFileSync(join(fixtureDir, 'expected.json'), 'utf8')) as Expected;
   const db = join(dir, 'a.db');
