@@ -241,6 +241,10 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', auth);
+      // the OpenAPI document says so: every /v1 operation requires the bearer key
+      v1.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ apiKey: [] }] };
+      });
       await v1.register(modelsPlugin, { registry });
       await v1.register(decisionsPlugin, { registry, store, limits });
       await v1.register(rewardsPlugin, { registry });

@@ -136,3 +136,24 @@ test('failed authentication is rate-limited per address: after the limit every r
     await t.close();
   }
 });
+
+test('the OpenAPI document puts the API-key requirement on every /v1 operation and on /metrics, not on /health', async () => {
+  const t = await startTestServer();
+  try {
+    const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { security?: unknown }>>;
+    };
+    let n = 0;
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (path.startsWith('/v1/') || path === '/metrics') {
+          assert.deepEqual(op.security, [{ apiKey: [] }], `${method} ${path}`);
+          n++;
+        } else assert.equal(op.security, undefined, `${method} ${path}`);
+      }
+    }
+    assert.ok(n >= 9, `${n} operations`);
+  } finally {
+    await t.close();
+  }
+});

@@ -14,7 +14,12 @@ export const metricsPlugin: FastifyPluginAsync<{
   app.get(
     '/metrics',
     {
-      schema: { summary: 'Prometheus metrics', tags: ['metrics'], produces: ['text/plain'] },
+      schema: {
+        summary: 'Prometheus metrics',
+        tags: ['metrics'],
+        produces: ['text/plain'],
+        ...(auth === null ? {} : { security: [{ apiKey: [] }] }),
+      },
       ...(auth === null ? {} : { onRequest: auth }),
     },
     async (_req, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
