@@ -23,6 +23,7 @@ import { ledgerPlugin } from './plugins/ledgerPlugin.js';
 import { metricsPlugin } from './plugins/metricsPlugin.js';
 import { modelsPlugin } from './plugins/modelsPlugin.js';
 import { rewardsPlugin } from './plugins/rewardsPlugin.js';
+import { uiPlugin } from './plugins/uiPlugin.js';
 import { ServiceError } from './ServiceError.js';
 import { isRewardRoute, ServiceMetrics } from './ServiceMetrics.js';
 import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
@@ -238,6 +239,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });
   await app.register(healthPlugin, { store });
   await app.register(metricsPlugin, { metrics, auth: options.openMetrics === true ? null : auth });
+  await app.register(uiPlugin, { registry, store, keys });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', auth);
