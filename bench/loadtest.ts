@@ -29,7 +29,7 @@ import { type PolicyId, policyInfo } from '../src/policies/index.js';
 import { armsPool, cpuSeconds, flag, type PairRun, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const KEY = 'loadtest-key-0123456789abcdef';
+const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
 const duration = Number(flag('duration', '10'));
 const connections = Number(flag('connections', '8'));

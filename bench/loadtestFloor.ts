@@ -16,7 +16,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { armsPool, flag, runPairs, threadCpuSeconds } from './loadClient.js';
 
-const KEY = 'loadtest-key-0123456789abcdef';
+const KEY = 'loadtest-key-0123456789abcdefghijklm';
 const MODES = ['bare', 'service-noop'] as const;
 type Mode = (typeof MODES)[number];
 

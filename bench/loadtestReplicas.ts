@@ -27,7 +27,7 @@ import { type PostgresServer, startPostgres } from '../test/support/postgres.js'
 import { armsPool, cpuSeconds, flag, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
-const KEY = 'loadtest-key-0123456789abcdef';
+const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
 const duration = Number(flag('duration', '10'));
 const connections = Number(flag('connections', '8'));

@@ -135,7 +135,7 @@ export class AdaPrivateClient {
   /** The decision log (NDJSON export), parsed. */
   async exportDecisions(
     name: string,
-    options: { after?: number; limit?: number } = {},
+    options: { after?: string | number; limit?: number } = {},
   ): Promise<DecisionLogLine[]> {
     const q = new URLSearchParams();
     if (options.after !== undefined) q.set('after', String(options.after));
@@ -147,6 +147,33 @@ export class AdaPrivateClient {
       .split('\n')
       .filter((l) => l !== '')
       .map((l) => JSON.parse(l) as DecisionLogLine);
+  }
+
+  /**
+   * Every decision of model `name` after `after` (a line's `cursor`; default: from the first), in
+   * pages of `pageSize` lines (default 1000), each page asked after the last line of the one before.
+   *
+   * @example
+   * for await (const line of client.iterateDecisions('news')) console.log(line.eventId);
+   */
+  async *iterateDecisions(
+    name: string,
+    options: { after?: string; pageSize?: number } = {},
+  ): AsyncGenerator<DecisionLogLine, void, undefined> {
+    const pageSize = options.pageSize ?? 1000;
+    if (!Number.isSafeInteger(pageSize) || pageSize < 1) {
+      throw new RangeError(`iterateDecisions: pageSize must be a positive integer. Got ${String(pageSize)}.`);
+    }
+    let after = options.after;
+    for (;;) {
+      const page = await this.exportDecisions(name, {
+        limit: pageSize,
+        ...(after === undefined ? {} : { after }),
+      });
+      yield* page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]!.cursor;
+    }
   }
 
   /** GET /health (no key needed). */

@@ -120,8 +120,9 @@ const EXACT_INVERSE_PROPENSITY: InversePropensity = Object.freeze({
  * 1. Returns the squared norm before clipping (Number.MAX_VALUE when it overflows although every
  * value is finite: then the values are first divided by the largest magnitude, so 1e200 clips to a
  * unit vector instead of zero; not finite when a value is not finite). Cost 2d (4d on overflow).
+ * The one clipping rule of the library and the service (which stores the chosen arm's clipped features).
  */
-function copyClip(src: Float64Array, so: number, dst: Float64Array, doff: number, d: number): number {
+export function copyClip(src: Float64Array, so: number, dst: Float64Array, doff: number, d: number): number {
   let n2 = 0;
   for (let i = 0; i < d; i++) {
     const v = src[so + i]!;

@@ -17,7 +17,9 @@ type ValueOfRule<R> = R extends { readonly kind: 'enum'; readonly values: readon
   ? V
   : R extends { readonly kind: 'vector' }
     ? readonly number[]
-    : number;
+    : R extends { readonly kind: 'boolean' }
+      ? boolean
+      : number;
 /** The value type of option `K`, inferred from its validation rule. */
 export type OptionValue<K extends OptionName> = ValueOfRule<Rules[K]>;
 
@@ -39,8 +41,16 @@ export interface OptionDocs {
   readonly noiseSeed: OptionValue<'noiseSeed'>;
   /** Privacy budget epsilon > 0 (private policies: this or `rho` is required). */
   readonly epsilon: OptionValue<'epsilon'>;
-  /** Privacy parameter delta in (0, 1); default 1e-5 (private policies only). */
+  /**
+   * Privacy parameter delta in (0, 1e-3] (`MAX_DELTA`; up to 1 with `allowLargeDelta`); default 1e-5
+   * (private policies only). Keep it well below 1/n for n protected records (rewards or users).
+   */
   readonly delta: OptionValue<'delta'>;
+  /**
+   * Accept a delta above 1e-3 (private policies only; default false). A large delta cuts the noise
+   * (delta = 0.5 about 3x at epsilon = 1) and allows publishing a record outright with probability delta.
+   */
+  readonly allowLargeDelta: OptionValue<'allowLargeDelta'>;
   /** zCDP budget rho > 0, an alternative to `epsilon` (private policies only). */
   readonly rho: OptionValue<'rho'>;
   /** Ridge regulariser lambda > 0; default 1. */
@@ -124,7 +134,7 @@ type IsPrivate<I extends PolicyId> = Schemas[I]['isPrivate'];
 type CommonRequired = Pick<OptionDocs, 'dim' | 'horizon' | 'seed'>;
 type CommonOptional = Partial<Pick<OptionDocs, 'lambda' | 'priorMean' | 'maxPending'>>;
 /** Private policies: delta and noiseSeed optional, exactly one of epsilon or rho. */
-type BudgetOptions = Partial<Pick<OptionDocs, 'delta' | 'noiseSeed' | UnitKeys>> &
+type BudgetOptions = Partial<Pick<OptionDocs, 'delta' | 'noiseSeed' | 'allowLargeDelta' | UnitKeys>> &
   (
     | (Pick<OptionDocs, 'epsilon'> & { readonly rho?: never })
     | (Pick<OptionDocs, 'rho'> & { readonly epsilon?: never })

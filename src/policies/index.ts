@@ -8,7 +8,12 @@ export {
 } from '../mechanisms/index.js';
 export { argmaxFirst } from './argmaxFirst.js';
 export type { PolicyRuntime } from './BasePolicy.js';
-export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES, DEFAULT_RESAMPLING_CAP } from './BasePolicy.js';
+export {
+  CLIP_COUNT_TOLERANCE,
+  copyClip,
+  DEFAULT_PROBABILITY_SAMPLES,
+  DEFAULT_RESAMPLING_CAP,
+} from './BasePolicy.js';
 export { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 export { createPolicy } from './createPolicy.js';
 export { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';

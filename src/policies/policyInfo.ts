@@ -16,7 +16,8 @@ export type OptionRule =
       readonly maxOpen: boolean;
     }
   | { readonly kind: 'enum'; readonly values: readonly string[] }
-  | { readonly kind: 'vector' };
+  | { readonly kind: 'vector' }
+  | { readonly kind: 'boolean' };
 
 /** Everything the runner and the CLI need to know about a policy before creating it. */
 export interface PolicyInfo {
@@ -101,6 +102,7 @@ export const OPTION_RULES = {
   releasesPerEpoch: { kind: 'positiveInt' },
   epochDays: num(0, INF, true, true),
   epochRounds: { kind: 'positiveInt' },
+  allowLargeDelta: { kind: 'boolean' },
 } as const satisfies Readonly<Record<string, OptionRule>>;
 
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
@@ -129,6 +131,13 @@ export const UNIT_OPTIONS = [
 /** Why the policies whose releases compose over all data refuse privacyUnit 'user'. */
 const COMPOSES_OVER_ALL =
   "its releases compose sequentially over all the data (each reward enters many releases: a tree of partial sums, cumulative episode statistics or a per-step estimate), so its noise is calibrated per reward over the horizon and a per-release contribution bound does not limit what one user's rewards enter; use 'adaprivate-ts' (or -ucb, -ts-amp, -ts-adaptive), 'adac-oful-zcdp' or 'rarely-switching-zcdp' for a user-level guarantee, or keep privacyUnit 'event' and read the group-privacy figure in docs/privacy.md";
+
+/**
+ * Largest delta accepted without `allowLargeDelta: true`. A delta near 1/n (n protected records) lets
+ * a mechanism publish a record outright with that probability, and a large delta silently cuts the
+ * calibrated noise (delta = 0.5 cuts it about 3x at epsilon = 1).
+ */
+export const MAX_DELTA = 1e-3;
 
 const UCB_ALPHA = [0.1, 0.5, 1, 2] as const;
 const TS_V = [0.5, 1, 1.5, 2] as const;
@@ -280,7 +289,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     ...REQUIRED,
     ...Object.keys(defaults),
     'priorMean',
-    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed', ...UNIT_OPTIONS] : []),
+    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed', 'allowLargeDelta', ...UNIT_OPTIONS] : []),
     ...(e.optionalNoDefault ?? []),
   ]);
   const grid: Record<string, readonly number[]> = {};

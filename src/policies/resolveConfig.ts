@@ -5,7 +5,7 @@
  */
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigMap } from './PolicyOptions.js';
-import { OPTION_RULES, type OptionRule, type PolicyInfo, policyInfo } from './policyInfo.js';
+import { MAX_DELTA, OPTION_RULES, type OptionRule, type PolicyInfo, policyInfo } from './policyInfo.js';
 
 function show(value: unknown): string {
   if (typeof value === 'number') return String(value);
@@ -26,6 +26,8 @@ function describeRule(rule: OptionRule): string {
       return `one of ${rule.values.map((v) => `'${v}'`).join(', ')}`;
     case 'vector':
       return 'an array of dim finite numbers';
+    case 'boolean':
+      return 'true or false';
     case 'number': {
       const lo = rule.min === Number.NEGATIVE_INFINITY ? '(-inf' : `${rule.minOpen ? '(' : '['}${rule.min}`;
       const hi = rule.max === Number.POSITIVE_INFINITY ? 'inf)' : `${rule.max}${rule.maxOpen ? ')' : ']'}`;
@@ -48,6 +50,8 @@ function valid(rule: OptionRule, value: unknown, dim: number): boolean {
         value.length === dim &&
         value.every((x) => typeof x === 'number' && Number.isFinite(x))
       );
+    case 'boolean':
+      return typeof value === 'boolean';
     case 'number': {
       if (typeof value !== 'number' || !Number.isFinite(value)) return false;
       if (rule.minOpen ? value <= rule.min : value < rule.min) return false;
@@ -106,6 +110,11 @@ export function resolveConfig<I extends PolicyId>(id: I, options: unknown): Poli
         }.`,
       );
     }
+  }
+  if (info.isPrivate && (out.delta as number) > MAX_DELTA && out.allowLargeDelta !== true) {
+    throw new RangeError(
+      `${who}: delta must be at most ${MAX_DELTA} (and well below 1/n for n protected records; horizon ${String(out.horizon)} gives 1/n = ${1 / (out.horizon as number)}). Got ${show(out.delta)}. A large delta cuts the noise (delta = 0.5 about 3x at epsilon = 1) and allows publishing a record outright with probability delta; set allowLargeDelta: true to accept it anyway.`,
+    );
   }
   if (info.isPrivate) resolveUnitOptions(who, info, out);
   if (out.adaptiveSetting !== 'tuned' && out.lambda0 !== undefined) {

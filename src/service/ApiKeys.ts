@@ -7,7 +7,7 @@ import * as crypto from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 /** Shortest key accepted (a guessable key is refused at start). */
-export const MIN_API_KEY_LENGTH = 16;
+export const MIN_API_KEY_LENGTH = 32;
 
 /** SHA-256 of the UTF-8 bytes of `s`: one-shot `crypto.hash` where Node has it (>= 20.12), about 2x faster. */
 const digest: (s: string) => Buffer =
@@ -18,7 +18,7 @@ const digest: (s: string) => Buffer =
 export class ApiKeys {
   private readonly digests: readonly Buffer[];
 
-  /** @param keys at least one key of at least 16 characters. */
+  /** @param keys at least one key of at least 32 characters (e.g. 32 random bytes in base64url: 43). */
   constructor(keys: readonly string[]) {
     if (keys.length === 0) throw new RangeError('API keys: at least one key is required.');
     keys.forEach((k, i) => {

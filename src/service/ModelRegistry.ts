@@ -26,25 +26,22 @@ export const MODEL_DEFAULTS = {
   probabilitySamples: 200,
 } as const;
 
-/** Options whose change would change the privacy guarantee or its calibration. */
-const PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
-  'epsilon',
-  'delta',
-  'rho',
-  'q',
-  'horizon',
-  'batchSize',
-  'orders',
-  'conversion',
-  'failureProb',
-  'cTrigger',
-  'noiseSeed',
-  'privacyUnit',
-  'contributionsPerRelease',
-  'releasesPerEpoch',
-  'epochDays',
-  'epochRounds',
-  'accountant',
+/**
+ * Options that change neither the privacy guarantee nor its calibration (exploration, the seed of the
+ * policy's own randomness, the warm start, buffers, the dimension). A change of any other option
+ * (epsilon, delta, rho, lambda, lambda0, q, horizon, batchSize, ... and options added later) is
+ * answered `privacy_parameters_changed`: unknown options count as privacy parameters.
+ */
+const NON_PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
+  'dim',
+  'seed',
+  'alpha',
+  'v',
+  'v0',
+  'gamma',
+  'adaptiveSetting',
+  'priorMean',
+  'maxPending',
 ]);
 
 function view(row: ModelRow, created: boolean): CreateModelResponse {
@@ -225,7 +222,7 @@ export class ModelRegistry {
     const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     for (const k of keys) {
       if (JSON.stringify(old[k]) !== JSON.stringify(now[k])) {
-        const privacy = PRIVACY_OPTIONS.has(k);
+        const privacy = !NON_PRIVACY_OPTIONS.has(k);
         throw new ServiceError(
           409,
           privacy ? 'privacy_parameters_changed' : 'model_exists',

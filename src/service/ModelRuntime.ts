@@ -21,6 +21,7 @@ import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
+import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
@@ -246,44 +247,15 @@ export class ModelRuntime implements ServedModel {
   reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     return this.exclusive(async () => {
       await this.sweepLocked();
-      const name = this.row.name;
-      const d = await this.ctx.store.rewardTarget(name, eventId);
-      if (d === null) {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'unknown_event' });
-        throw new ServiceError(
-          404,
-          'event_not_found',
-          `eventId '${eventId}' has no decision in model '${name}'.`,
-        );
-      }
-      const window = this.row.settings.rewardWindowSeconds;
-      if (this.ctx.now() > d.time + window * 1000) {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'window_closed' });
-        throw new ServiceError(
-          410,
-          'reward_window_closed',
-          `the reward window of eventId '${eventId}' (${window} s after its decision) has closed; the reward was not recorded.`,
-        );
-      }
-      if (d.rewardState !== 'none') {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'duplicate' });
-        throw new ServiceError(
-          409,
-          'duplicate_reward',
-          `eventId '${eventId}' already has a reward (duplicate rule: first wins); this one was not recorded.`,
-        );
-      }
-      if (!this.learning) {
-        this.ctx.metrics.rewards.inc({ model: name, outcome: 'not_learning' });
-        throw new ServiceError(
-          409,
-          'horizon_exhausted',
-          `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
-        );
-      }
+      const d = admitReward(
+        this.row,
+        eventId,
+        await this.ctx.store.rewardTarget(this.row.name, eventId),
+        this.ctx.now(),
+      );
+      if (!this.learning) throw horizonExhausted(this.row.name, this.horizon);
       const effective = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
       const r = await this.apply(eventId, d.chosenFeatures, reward, 'given', effective);
-      this.ctx.metrics.rewards.inc({ model: name, outcome: r.dropped === null ? 'recorded' : 'dropped' });
       return {
         eventId,
         status: 'recorded',
@@ -311,7 +283,6 @@ export class ModelRuntime implements ServedModel {
       if (!this.learning) return;
       if (this.units !== null && r.unit == null) continue; // never learned without a unit (ranks need one)
       await this.apply(r.eventId, r.chosenFeatures, def, 'default', r.unit ?? null);
-      this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }
   }
 
@@ -364,11 +335,7 @@ export class ModelRuntime implements ServedModel {
     );
     if (outcome !== 'recorded') {
       // another writer got there first (not possible with one server per database): state is stale
-      throw new ServiceError(
-        409,
-        outcome === 'duplicate' ? 'duplicate_reward' : 'event_not_found',
-        `eventId '${eventId}': the database changed under this server (${outcome}); nothing was recorded.`,
-      );
+      throw outcome === 'duplicate' ? duplicateReward(eventId) : eventNotFound(this.row.name, eventId);
     }
     this.staleFlag = false;
     this.rounds = rounds;

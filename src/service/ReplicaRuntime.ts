@@ -45,6 +45,7 @@ import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
+import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
@@ -313,65 +314,22 @@ export class ReplicaRuntime implements ServedModel {
   async reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
-    const d = await this.store.rewardTarget(name, eventId);
-    if (d === null)
-      throw this.refused(
-        'unknown_event',
-        404,
-        'event_not_found',
-        `eventId '${eventId}' has no decision in model '${name}'.`,
-      );
-    const window = this.row.settings.rewardWindowSeconds;
-    if (this.ctx.now() > d.time + window * 1000) {
-      throw this.refused(
-        'window_closed',
-        410,
-        'reward_window_closed',
-        `the reward window of eventId '${eventId}' (${window} s after its decision) has closed; the reward was not recorded.`,
-      );
-    }
+    const d = admitReward(this.row, eventId, await this.store.rewardTarget(name, eventId), this.ctx.now());
     const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, false);
-    const r = d.rewardState === 'none' ? await this.record(eventId, reward, 'given', named) : null;
-    const outcome = r === null ? 'duplicate' : r.outcome;
-    if (outcome === 'duplicate') {
-      throw this.refused(
-        'duplicate',
-        409,
-        'duplicate_reward',
-        `eventId '${eventId}' already has a reward (duplicate rule: first wins); this one was not recorded.`,
-      );
-    }
-    if (outcome === 'unknown-event') {
-      throw this.refused(
-        'unknown_event',
-        404,
-        'event_not_found',
-        `eventId '${eventId}' has no decision in model '${name}'.`,
-      );
-    }
-    if (outcome === 'horizon-exhausted') {
-      throw this.refused(
-        'not_learning',
-        409,
-        'horizon_exhausted',
-        `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
-      );
-    }
-    this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
+    // rules 1, 3 and 4 again at the write: another replica may have recorded it or the last round
+    const r = await this.record(eventId, reward, 'given', named);
+    if (r.outcome === 'duplicate') throw duplicateReward(eventId);
+    if (r.outcome === 'unknown-event') throw eventNotFound(name, eventId);
+    if (r.outcome === 'horizon-exhausted') throw horizonExhausted(name, this.horizon);
     // The reward is durable and pending: it is acknowledged even when the release fails (a lost
     // connection, a conflict); the batch stays pending and the next reward or restart releases it.
-    if (r === null || r.pending < this.batch)
+    if (r.pending < this.batch)
       return { eventId, status: 'recorded', released: false, modelVersion: this.version };
     const released = await this.releaseDue().catch(() => {
-      this.ctx.metrics.rewards.inc({ model: name, outcome: 'release_failed' });
+      this.ctx.metrics.releaseFailures.inc({ model: name });
       return false;
     });
     return { eventId, status: 'recorded', released, modelVersion: this.version };
-  }
-
-  private refused(outcome: string, status: number, code: string, message: string): ServiceError {
-    this.ctx.metrics.rewards.inc({ model: this.row.name, outcome });
-    return new ServiceError(status, code, message);
   }
 
   private record(eventId: string, reward: number, source: 'given' | 'default', unit: string | null = null) {
@@ -399,7 +357,6 @@ export class ReplicaRuntime implements ServedModel {
       if (outcome === 'horizon-exhausted') break;
       if (outcome !== 'recorded') continue; // another replica
       recorded++;
-      this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }
     if (recorded > 0) await this.releaseDue();
   }

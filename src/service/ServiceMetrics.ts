@@ -1,13 +1,20 @@
 /**
  * The service's Prometheus metrics (prom-client), on a registry of their own (never the global one,
- * so two servers in one process do not collide). Exposed by the metrics plugin at GET /metrics.
+ * so two servers in one process do not collide). Exposed by the metrics plugin at GET /metrics
+ * (behind the API key unless the server is built with `openMetrics`).
+ *
+ * No per-reward signal: whether a given reward arrived is the protected data (with a `defaultReward`
+ * pattern, a reward request is itself the signal), so no metric moves with a reward. Rewards show
+ * only through `adaprivate_releases_total` (one per release, after a batch), the request histogram
+ * leaves out the reward routes, and refused rewards are not counted (a `duplicate_reward` refusal
+ * would tell that a reward came). Decisions (ranks) are counted: they are not the protected data.
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 export class ServiceMetrics {
   readonly registry = new Registry();
   readonly decisions: Counter<'model'>;
-  readonly rewards: Counter<'model' | 'outcome'>;
+  readonly releaseFailures: Counter<'model'>;
   readonly releases: Counter<'model'>;
   readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
 
@@ -19,10 +26,10 @@ export class ServiceMetrics {
       labelNames: ['model'],
       registers,
     });
-    this.rewards = new Counter({
-      name: 'adaprivate_rewards_total',
-      help: 'Rewards by outcome: recorded, default, duplicate, unknown_event, window_closed, not_learning.',
-      labelNames: ['model', 'outcome'],
+    this.releaseFailures = new Counter({
+      name: 'adaprivate_release_failures_total',
+      help: 'Replicas: releases that failed after their reward was stored (the batch stays pending and is released later).',
+      labelNames: ['model'],
       registers,
     });
     this.releases = new Counter({
@@ -33,11 +40,16 @@ export class ServiceMetrics {
     });
     this.requestSeconds = new Histogram({
       name: 'adaprivate_http_request_duration_seconds',
-      help: 'HTTP request duration by route and status.',
+      help: 'HTTP request duration by route and status (the reward routes are left out: no per-reward signal).',
       labelNames: ['method', 'route', 'status'],
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1],
       registers,
     });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
+}
+
+/** True for the routes whose requests carry rewards (left out of the request histogram). */
+export function isRewardRoute(route: string | undefined): boolean {
+  return route !== undefined && /\/rewards(\/|$)/.test(route);
 }

@@ -179,6 +179,10 @@ export interface ModelStatus {
   readonly releasedRewards: number;
   readonly defaultRewards: number;
   readonly batchesReleased: number;
+  /** False for a non-private policy (linucb, lints): then `guarantee` says so and `privacy` holds no guarantee. */
+  readonly private: boolean;
+  /** The guarantee in words: what is protected, or that nothing is (non-private policies). */
+  readonly guarantee: string;
   readonly privacy: PrivacyView;
   readonly budget: {
     /** True for policies whose guarantee is calibrated for `horizon` rounds (they stop learning after it). */
@@ -227,6 +231,8 @@ export interface DecisionLogLine {
   readonly unit?: string;
   readonly model: string;
   readonly modelVersion: number;
+  /** Paging cursor of this line: `?after=<cursor>` exports the lines after it (opaque decimal string). */
+  readonly cursor: string;
 }
 
 /** Body of every 4xx/5xx response. */

@@ -13,6 +13,7 @@ import { isPostgresUrl } from '../store/isPostgresUrl.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
+import { type AuthFailureLimit, authGuard, DEFAULT_AUTH_FAILURE_LIMIT } from './authGuard.js';
 import { errorBody, internalErrorBody } from './errorBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
 import { batchPlugin } from './plugins/batchPlugin.js';
@@ -24,7 +25,7 @@ import { modelsPlugin } from './plugins/modelsPlugin.js';
 import { rewardsPlugin } from './plugins/rewardsPlugin.js';
 import { uiPlugin } from './plugins/uiPlugin.js';
 import { ServiceError } from './ServiceError.js';
-import { ServiceMetrics } from './ServiceMetrics.js';
+import { isRewardRoute, ServiceMetrics } from './ServiceMetrics.js';
 import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
 
 /** Options of {@link createServer}. */
@@ -38,8 +39,13 @@ export interface ServerOptions {
   readonly store?: Store;
   /** SQLite durability: 'normal' (default; survives a process crash) or 'full' (fsync per commit). */
   readonly synchronous?: 'normal' | 'full';
-  /** The API keys (at least one, each >= 16 characters) required on every /v1 route. */
+  /** The API keys (at least one, each >= 32 characters) required on every /v1 route. */
   readonly apiKeys: readonly string[] | ApiKeys;
+  /**
+   * Failed authentication per client address: after `maxFailures` (default 20) missing or wrong keys
+   * within `windowMs` (default 60000), 429 for every request from it until the window ends.
+   */
+  readonly authFailureLimit?: Partial<AuthFailureLimit>;
   /** Request limits; defaults: 1 MiB body, 1000 arms, 1000 features, 1000 events per batch. */
   readonly limits?: Partial<ServiceLimits>;
   /** pino logger options, or false for no log (default: info level on stdout). */
@@ -50,6 +56,11 @@ export interface ServerOptions {
   readonly now?: () => number;
   /** Milliseconds between default-reward sweeps (default 1000; 0: at every reward). */
   readonly sweepIntervalMs?: number;
+  /**
+   * Serve GET /metrics without the API key (default false: the key is required, like /v1). The
+   * metrics carry no per-reward signal either way (ServiceMetrics).
+   */
+  readonly openMetrics?: boolean;
   /** Collect the process metrics of prom-client (default true). */
   readonly defaultMetrics?: boolean;
   /**
@@ -73,6 +84,11 @@ export interface ServerOptions {
    * (release notifications may be lost); default 100.
    */
   readonly versionCheckMs?: number;
+}
+
+/** The server could not start because a stored model could not be loaded (the message names it). */
+export class ModelLoadError extends Error {
+  override readonly name = 'ModelLoadError';
 }
 
 /** A running (or ready to listen) decision service. */
@@ -196,6 +212,11 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   );
   // callback-style hooks (here and the API key check): no promise per request
   app.addHook('onResponse', (req, reply, done) => {
+    // no per-reward signal: the reward routes are not counted
+    if (isRewardRoute(req.routeOptions.url)) {
+      done();
+      return;
+    }
     metrics.requestSeconds.observe(
       { method: req.method, route: req.routeOptions.url ?? 'unknown', status: String(reply.statusCode) },
       reply.elapsedTime / 1000,
@@ -215,22 +236,16 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
     },
   });
+  const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });
   await app.register(healthPlugin, { store });
-  await app.register(metricsPlugin, { metrics });
+  await app.register(metricsPlugin, { metrics, auth: options.openMetrics === true ? null : auth });
   await app.register(uiPlugin, { registry, store, keys });
   await app.register(
     async (v1) => {
-      v1.addHook('onRequest', (req, reply, done) => {
-        if (keys.check(req.headers.authorization)) {
-          done();
-          return;
-        }
-        // answered here: the request goes no further (done is not called)
-        reply
-          .code(401)
-          .send(
-            errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'),
-          );
+      v1.addHook('onRequest', auth);
+      // the OpenAPI document says so: every /v1 operation requires the bearer key
+      v1.addHook('onRoute', (route) => {
+        route.schema = { ...route.schema, security: [{ apiKey: [] }] };
       });
       await v1.register(modelsPlugin, { registry });
       await v1.register(decisionsPlugin, { registry, store, limits });
@@ -242,8 +257,25 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  // load every model now so that default-reward sweeps run after a restart too
-  for (const m of await store.listModels()) await registry.get(m.name);
+  // load every model now so that default-reward sweeps run after a restart too. A model that cannot
+  // be loaded (a snapshot of a newer format, a damaged row) stops the start with a message naming
+  // it, after the store (and its connections) is closed: the process exits instead of hanging.
+  try {
+    for (const m of await store.listModels()) {
+      try {
+        await registry.get(m.name);
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        throw new ModelLoadError(`cannot load model '${m.name}' (policy ${m.policy}): ${why}`, {
+          cause: err,
+        });
+      }
+    }
+  } catch (err) {
+    await app.close().catch(() => undefined);
+    await store.close().catch(() => undefined);
+    throw err;
+  }
   const timer = setInterval(
     () => {
       registry.sweepAll().catch((err: unknown) => app.log.error({ err }, 'default-reward sweep failed'));

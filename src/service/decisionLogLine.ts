@@ -4,7 +4,7 @@
  * chosen arm), every arm's probability, the logged inverse propensity (`inversePropensity`,
  * `propensityKind`, `resamplingCap`; what off-policy evaluation weights by), the reward only when the
  * model logs rewards and one was recorded, the privacy unit when one was named, model and model
- * version.
+ * version, and the line's paging cursor (`?after=<cursor>` continues after it).
  */
 import type { DecisionRow } from '../store/index.js';
 import type { DecisionLogLine } from './apiTypes.js';
@@ -30,6 +30,11 @@ export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLo
           ...(r.inversePropensity.cap === null ? {} : { resamplingCap: r.inversePropensity.cap }),
         }),
   };
-  const tail = { ...(r.unit != null ? { unit: r.unit } : {}), model: r.model, modelVersion: r.modelVersion };
+  const tail = {
+    ...(r.unit != null ? { unit: r.unit } : {}),
+    model: r.model,
+    modelVersion: r.modelVersion,
+    cursor: String(r.seq),
+  };
   return logRewards && r.reward !== null ? { ...base, reward: r.reward, ...tail } : { ...base, ...tail };
 }

@@ -97,6 +97,10 @@ export function modelStatus(row: ModelRow, policy: Policy, s: StatusInput): Mode
     releasedRewards: s.counts.releasedRewards,
     defaultRewards: s.counts.defaultRewards,
     batchesReleased: s.version,
+    private: s.isPrivate,
+    guarantee: s.isPrivate
+      ? 'differential privacy of the rewards: the amount spent so far is privacy (epsilon, delta), computed from the ledger of releases.'
+      : `none: '${row.policy}' is not a private policy. Its rewards are learned without noise, and nothing it answers (decisions, probabilities, status, export) is protected by differential privacy.`,
     privacy: privacyView(policy, s.unitTotals ?? null),
     budget: {
       boundedByHorizon: s.bounded,

@@ -207,7 +207,7 @@ export const exportQuery = {
     after: {
       type: 'string',
       pattern: '^[0-9]{1,15}$',
-      description: 'Only decisions after this sequence number.',
+      description: 'Only decisions after this cursor (the `cursor` of the last line of the previous page).',
     },
     limit: {
       type: 'string',

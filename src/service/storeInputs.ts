@@ -4,9 +4,9 @@
  * answer to a rank whose event id is taken.
  */
 import type { Policy } from '../policies/index.js';
+import { copyClip } from '../policies/index.js';
 import type { DecisionRow, ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
 import type { RankRequest } from './apiTypes.js';
-import { clipToUnit } from './clipToUnit.js';
 import type { DriverDecision } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 
@@ -52,7 +52,7 @@ export function decisionRow(
   time: number,
 ): DecisionRow {
   const chosenFeatures = new Float64Array(dim);
-  clipToUnit(feats, dec.arm * dim, dim, chosenFeatures);
+  copyClip(feats, dec.arm * dim, chosenFeatures, 0, dim); // the library's clipping (1e200 -> unit vector)
   return {
     model: row.name,
     eventId,

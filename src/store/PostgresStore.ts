@@ -811,9 +811,21 @@ export class PostgresStore implements ReplicaStore {
       const at = n.payload.indexOf(':');
       listener(n.payload.slice(at + 1), Number(n.payload.slice(0, at)));
     });
-    await client.connect();
-    await client.query(`LISTEN ${RELEASE_CHANNEL}`);
+    // kept from the start, so that a close() during the connection ends it too (a LISTEN connection
+    // left open by a failed start kept the process alive: a replica that neither listened nor exited)
     this.listeners.add(client);
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${RELEASE_CHANNEL}`);
+    } catch (err) {
+      this.listeners.delete(client);
+      await client.end().catch(() => {});
+      throw err;
+    }
+    if (this.closed) {
+      this.listeners.delete(client);
+      await client.end().catch(() => {});
+    }
     return async () => {
       if (!this.listeners.delete(client)) return;
       await client.end();

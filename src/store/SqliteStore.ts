@@ -25,9 +25,15 @@
  * already copied and synced nearly all of the frames), and the WAL starts again from its beginning.
  * If the worker fails, SQLite's own checkpoints come back.
  *
- * One server per file (`lock: true`): an exclusive SQLite lock on `<path>.lock`, held until
- * `close()` and released by the kernel when the process dies (a crashed server's lock never blocks a
- * restart); the owner's pid, host and start time are kept in the `meta` table for the error message.
+ * One server per file (`lock: true`): an exclusive SQLite lock on `<real path>.lock`, taken before
+ * the database is opened (./takeDatabaseLock.ts: any path to the file names the same lock; a refused
+ * store writes nothing), held until `close()` and released by the kernel when the process dies (a
+ * crashed server's lock never blocks a restart); the owner's pid, host and start time are kept in
+ * the `meta` table for the error message.
+ *
+ * Data at rest: a missing database file is created 0600 (./prepareDatabaseFile.ts; the WAL and
+ * shared-memory files take its mode); `secure_delete` is on and every commit with a release is
+ * followed by a TRUNCATE checkpoint, so released raw rewards leave the files ({@link SqliteStore.scrubbed}).
  */
 import { renameSync, rmSync } from 'node:fs';
 import { hostname } from 'node:os';
@@ -49,6 +55,7 @@ import {
   type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
+import { prepareDatabaseFile } from './prepareDatabaseFile.js';
 import type {
   DecisionRow,
   LedgerRow,
@@ -70,78 +77,47 @@ import type {
   Store,
 } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
+import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
+import { takeDatabaseLock } from './takeDatabaseLock.js';
 
-/** Version of the schema below (kept in the `meta` table; a newer file is refused). */
-export const SQLITE_SCHEMA_VERSION = 2;
+/**
+ * The store format this version writes and reads (`meta.schema_version`): the schema's version
+ * (./schema.ts), independent of the package version. Older files are brought to it by the schema's
+ * migration steps when opened; a newer file is refused with a message naming both versions.
+ */
+export const SQLITE_SCHEMA_VERSION = SCHEMA_VERSION;
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
-CREATE TABLE IF NOT EXISTS models (
-  name TEXT PRIMARY KEY,
-  policy TEXT NOT NULL,
-  options TEXT NOT NULL,
-  settings TEXT NOT NULL,
-  created_at INTEGER NOT NULL,
-  version INTEGER NOT NULL DEFAULT 0,
-  rounds INTEGER NOT NULL DEFAULT 0,
-  snapshot TEXT NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS decisions (
-  seq INTEGER PRIMARY KEY,
-  model TEXT NOT NULL,
-  event_id TEXT NOT NULL,
-  time INTEGER NOT NULL,
-  arm_ids TEXT NOT NULL,
-  features BLOB NOT NULL,
-  dim INTEGER NOT NULL,
-  chosen INTEGER NOT NULL,
-  chosen_features BLOB NOT NULL,
-  probabilities TEXT NOT NULL,
-  model_version INTEGER NOT NULL,
-  reward_state INTEGER NOT NULL DEFAULT 0,
-  reward REAL,
-  reward_source TEXT,
-  release INTEGER
-) STRICT;
-CREATE UNIQUE INDEX IF NOT EXISTS decisions_event ON decisions (model, event_id);
-CREATE INDEX IF NOT EXISTS decisions_open ON decisions (model, time) WHERE reward_state = 0;
-CREATE TABLE IF NOT EXISTS pending_rewards (
-  seq INTEGER PRIMARY KEY,
-  model TEXT NOT NULL,
-  event_id TEXT NOT NULL,
-  reward REAL NOT NULL,
-  features BLOB NOT NULL
-) STRICT;
-CREATE INDEX IF NOT EXISTS pending_model ON pending_rewards (model, seq);
-CREATE TABLE IF NOT EXISTS ledger (
-  model TEXT NOT NULL,
-  version INTEGER NOT NULL,
-  time INTEGER NOT NULL,
-  releases INTEGER NOT NULL,
-  rounds INTEGER NOT NULL,
-  rewards INTEGER NOT NULL,
-  spent TEXT NOT NULL,
-  PRIMARY KEY (model, version)
-) STRICT;
-CREATE TABLE IF NOT EXISTS decision_units (model TEXT NOT NULL, event_id TEXT NOT NULL, unit TEXT NOT NULL, PRIMARY KEY (model, event_id)) STRICT;
-CREATE TABLE IF NOT EXISTS unit_counts (
-  model TEXT NOT NULL,
-  unit TEXT NOT NULL,
-  epoch INTEGER NOT NULL,
-  release INTEGER NOT NULL,
-  in_release INTEGER NOT NULL,
-  releases INTEGER NOT NULL,
-  sampled INTEGER,
-  PRIMARY KEY (model, unit)
-) STRICT;
-CREATE TABLE IF NOT EXISTS unit_totals (
-  model TEXT PRIMARY KEY,
-  dropped_release INTEGER NOT NULL DEFAULT 0,
-  dropped_epoch INTEGER NOT NULL DEFAULT 0,
-  open_epoch INTEGER NOT NULL DEFAULT -1
-) STRICT;
-CREATE INDEX IF NOT EXISTS unit_counts_epoch ON unit_counts (model, epoch);
-`;
+/** The format version of an open database (0: a new file without tables). */
+function readFormatVersion(db: Database.Database): number {
+  const meta = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (meta === undefined) return 0;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
+    | { value: string }
+    | undefined;
+  return row === undefined ? 0 : Number(row.value);
+}
+
+/**
+ * Brings the database to {@link SQLITE_SCHEMA_VERSION}, one migration step per transaction (each
+ * records its version), and returns the version it found. Refuses a newer file.
+ */
+function migrateSqlite(db: Database.Database, path: string): number {
+  const from = readFormatVersion(db);
+  if (!Number.isSafeInteger(from) || from < 0 || from > SCHEMA_VERSION) {
+    throw new RangeError(
+      `SqliteStore: ${path} has schema version ${from}; this version of adaprivate reads up to ${SCHEMA_VERSION} (a newer adaprivate wrote it: upgrade, or restore a backup taken before that upgrade).`,
+    );
+  }
+  for (const m of MIGRATIONS.slice(from)) {
+    db.transaction(() => {
+      for (const sql of migrationStatements(m, 'sqlite')) db.exec(sql);
+      db.prepare(
+        "INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+      ).run(String(m.version));
+    })();
+  }
+  return from;
+}
 
 /** Options of {@link SqliteStore.open}. */
 export interface SqliteStoreOptions {
@@ -193,26 +169,6 @@ function newGroup(): WriteGroup {
   return { writes: 0, done, resolve, reject };
 }
 
-/** Takes the exclusive lock of `<path>.lock`; throws naming the holder (from `meta`) when taken. */
-function takeLock(path: string, db: Database.Database): Database.Database {
-  const lock = new Database(`${path}.lock`, { timeout: 0 }); // fail at once when held
-  try {
-    lock.pragma('locking_mode = EXCLUSIVE');
-    lock.exec('BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS lock (x INTEGER) STRICT; COMMIT');
-  } catch (err) {
-    lock.close();
-    const code = (err as { code?: string }).code;
-    if (code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') throw err;
-    const owner = db.prepare("SELECT value FROM meta WHERE key = 'owner'").get() as
-      | { value: string }
-      | undefined;
-    throw new Error(
-      `SqliteStore: ${path} is in use by another server (${owner === undefined ? 'owner unknown' : owner.value}); one server per database file. Stop it first (a crashed server's lock is released by the system).`,
-    );
-  }
-  return lock;
-}
-
 export class SqliteStore implements Store {
   readonly engine = 'sqlite';
   private readonly db: Database.Database;
@@ -237,6 +193,13 @@ export class SqliteStore implements Store {
   /** WAL frames at the start of the worker's last checkpoint. */
   private walFrames = 0;
   private catchUps = 0;
+  /** A release committed whose deleted raw rewards may still be in the WAL (until a TRUNCATE checkpoint). */
+  private unscrubbed = false;
+  /** Committed releases (counted for the scrub below). */
+  private releaseCommits = 0;
+  /** `releaseCommits` when the running TRUNCATE checkpoint was asked of the worker (-1: none runs). */
+  private scrubAsked = -1;
+  private scrubWaiters: (() => void)[] = [];
 
   private constructor(
     db: Database.Database,
@@ -293,32 +256,28 @@ export class SqliteStore implements Store {
         `SqliteStore: checkpoint must be 'auto' or 'background'. Got ${JSON.stringify(checkpoint)}.`,
       );
     }
-    const db = new Database(path);
     let lockDb: Database.Database | null = null;
+    if (path !== ':memory:') {
+      // before SQLite opens the file: created 0600, and a refused second server writes nothing
+      const file = prepareDatabaseFile(path);
+      if (options.lock === true) lockDb = takeDatabaseLock(path, file);
+    }
+    let db: Database.Database;
+    let formatFound = 0;
+    try {
+      db = new Database(path);
+    } catch (err) {
+      lockDb?.close();
+      throw err;
+    }
     try {
       db.pragma('journal_mode = WAL');
+      // deleted rows (raw rewards at their release) are overwritten in the file, not left in free space
+      db.pragma('secure_delete = ON');
       db.pragma(`synchronous = ${sync.toUpperCase()}`);
       db.pragma('busy_timeout = 5000');
-      db.exec(SCHEMA);
-      const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-        | { value: string }
-        | undefined;
-      if (row === undefined) {
-        db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(
-          String(SQLITE_SCHEMA_VERSION),
-        );
-      } else if (Number(row.value) < SQLITE_SCHEMA_VERSION) {
-        // version 2 only adds tables (created above by CREATE ... IF NOT EXISTS)
-        db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(
-          String(SQLITE_SCHEMA_VERSION),
-        );
-      } else if (Number(row.value) > SQLITE_SCHEMA_VERSION) {
-        throw new RangeError(
-          `SqliteStore: ${path} has schema version ${row.value}; this version of adaprivate reads up to ${SQLITE_SCHEMA_VERSION}.`,
-        );
-      }
-      if (options.lock === true && path !== ':memory:') {
-        lockDb = takeLock(path, db);
+      formatFound = migrateSqlite(db, path);
+      if (lockDb !== null) {
         const owner = `pid ${process.pid} on ${hostname()}, started ${new Date().toISOString()}`;
         db.prepare(
           "INSERT INTO meta (key, value) VALUES ('owner', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -329,7 +288,43 @@ export class SqliteStore implements Store {
       db.close();
       throw err;
     }
-    return new SqliteStore(db, options, lockDb, path);
+    const store = new SqliteStore(db, options, lockDb, path);
+    store.formatFound = formatFound;
+    return store;
+  }
+
+  /** The store format this version writes ({@link SQLITE_SCHEMA_VERSION}). */
+  static readonly FORMAT_VERSION: number = SCHEMA_VERSION;
+
+  /** The format version the file had when opened (0: new); {@link formatVersion} is the current one. */
+  formatFound = 0;
+
+  /** The file's store format version now (after the migration steps run at open). */
+  get formatVersion(): number {
+    return this.read(() => readFormatVersion(this.db));
+  }
+
+  /**
+   * Rewrites every stored policy snapshot with `migrate` (old text in, current text out), in one
+   * transaction: the hook of `adaprivate migrate` for snapshot formats, which the policies own
+   * (src/store does not import them). Returns how many rows changed.
+   */
+  migrateSnapshots(migrate: (snapshot: string, model: string) => string): number {
+    return this.write(() =>
+      this.db.transaction(() => {
+        let changed = 0;
+        const rows = this.db.prepare('SELECT name, snapshot FROM models').all() as {
+          name: string;
+          snapshot: string;
+        }[];
+        const set = this.db.prepare('UPDATE models SET snapshot = ? WHERE name = ?');
+        for (const r of rows) {
+          const next = migrate(r.snapshot, r.name);
+          if (next !== r.snapshot) changed += set.run(next, r.name).changes;
+        }
+        return changed;
+      })(),
+    );
   }
 
   /** Moves checkpoints to a worker thread; SQLite's own come back if the worker fails. */
@@ -341,12 +336,23 @@ export class SqliteStore implements Store {
       if (this.db.open) this.db.pragma('wal_autocheckpoint = 1000');
     };
     worker.on('message', (r: CheckpointReport) => {
+      const asked = this.scrubAsked;
+      if (r.truncate === true) {
+        this.scrubAsked = -1;
+        if (this.checkpointer === worker) worker.unref(); // (close() keeps it referenced until it exits)
+      }
       if (r.error !== undefined) {
         fallBack();
         void worker.terminate();
+        if (this.unscrubbed) this.scrub();
         return;
       }
-      if (r.busy === 0) this.walFrames = r.log;
+      if (r.busy === 0) this.walFrames = r.truncate === true ? 0 : r.log;
+      if (r.truncate === true && this.unscrubbed) {
+        // done when no release committed after it was asked; else (or when busy) ask again
+        if (r.busy === 0 && asked === this.releaseCommits) this.scrubDone();
+        else this.scrub();
+      }
     });
     worker.on('error', fallBack);
     worker.on('exit', fallBack);
@@ -360,8 +366,60 @@ export class SqliteStore implements Store {
     return this.catchUps;
   }
 
+  /** True between a release's write and the commit that follows it. */
+  private releasePending = false;
+
+  /**
+   * After a commit with a release: a TRUNCATE checkpoint, so that the released raw rewards (deleted
+   * and overwritten in their pages: `secure_delete`) leave the WAL too. On the worker in background
+   * mode (asked again after later commits until it succeeds), else on this thread.
+   */
+  private scrub(): void {
+    const w = this.checkpointer;
+    if (w !== null) {
+      if (this.scrubAsked === -1) {
+        this.scrubAsked = this.releaseCommits;
+        w.ref(); // until its report: a caller may be waiting in scrubbed()
+        w.postMessage('truncate');
+      }
+      return;
+    }
+    if (!this.db.open || this.db.inTransaction) return;
+    const [r] = this.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (r?.busy === 0) {
+      this.walFrames = 0;
+      this.scrubDone();
+    }
+  }
+
+  private scrubDone(): void {
+    this.unscrubbed = false;
+    const waiters = this.scrubWaiters;
+    this.scrubWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /**
+   * Resolves when no raw reward released before this call is left in the database or WAL files: after
+   * the TRUNCATE checkpoint that follows the last committed release (at once when there is none).
+   * Commits the open group first.
+   */
+  async scrubbed(): Promise<void> {
+    this.commitGroup();
+    if (!this.unscrubbed) return;
+    const done = new Promise<void>((resolve) => this.scrubWaiters.push(resolve));
+    this.scrub();
+    return done;
+  }
+
   /** After a commit: asks the worker for a checkpoint now and then; catches up when the WAL is long. */
   private committed(): void {
+    if (this.releasePending) {
+      this.releasePending = false;
+      this.unscrubbed = true;
+      this.releaseCommits++;
+    }
+    if (this.unscrubbed) this.scrub();
     const w = this.checkpointer;
     if (w === null) return;
     if (++this.commits % CHECKPOINT_EVERY_COMMITS === 0) w.postMessage('checkpoint');
@@ -681,6 +739,7 @@ export class SqliteStore implements Store {
       JSON.stringify(release.spent),
     );
     st.setSnapshot.run(release.version, release.rounds, release.snapshot, model);
+    this.releasePending = true;
     if (this.hook !== null) this.hook();
   }
 
@@ -787,8 +846,9 @@ export class SqliteStore implements Store {
     }
     if (this.db.open) {
       this.commitGroup();
-      this.db.close();
+      this.db.close(); // the last connection: checkpoints and deletes the WAL
     }
+    this.scrubDone();
     if (this.lockDb?.open === true) this.lockDb.close();
   }
 }

@@ -5,8 +5,9 @@
  * hold up the event loop of the server. PASSIVE never blocks the writer and never waits for it; a
  * checkpoint interrupted by a crash is redone by SQLite at the next open, like any other.
  *
- * Messages in: `'checkpoint'` (run one now; requests that arrive while one runs are merged) and
- * `'close'` (close the connection and end). Messages out: {@link CheckpointReport} after each run.
+ * Messages in: `'checkpoint'` (run one now; requests that arrive while one runs are merged),
+ * `'truncate'` (a TRUNCATE checkpoint: after a release, so that the deleted raw rewards leave the
+ * WAL; it waits up to 5 s for the writer) and `'close'` (close the connection and end). Messages out: {@link CheckpointReport} after each run.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -19,6 +20,8 @@ export interface CheckpointReport {
   readonly log: number;
   /** Frames copied into the database (all of them when equal to `log`). */
   readonly checkpointed: number;
+  /** True for a TRUNCATE checkpoint (asked with `'truncate'`, after a release). */
+  readonly truncate?: boolean;
   /** The error message when the checkpoint failed (the store then checkpoints on its own thread). */
   readonly error?: string;
 }
@@ -29,15 +32,36 @@ const { path } = workerData as { readonly path: string };
 const db = new Database(path, { timeout: 0 });
 db.pragma('busy_timeout = 0');
 let requested = false;
+let truncate = false;
 
 function run(): void {
   requested = false;
+  const t = truncate;
+  truncate = false;
   if (!db.open) return; // closed while this run was queued
   try {
-    const [r] = db.pragma('wal_checkpoint(PASSIVE)') as { busy: number; log: number; checkpointed: number }[];
-    port?.postMessage({ busy: r?.busy ?? 1, log: r?.log ?? 0, checkpointed: r?.checkpointed ?? 0 });
+    // TRUNCATE waits (here, off the server's thread) for the writer's open transaction to commit
+    if (t) db.pragma('busy_timeout = 5000');
+    const [r] = db.pragma(`wal_checkpoint(${t ? 'TRUNCATE' : 'PASSIVE'})`) as {
+      busy: number;
+      log: number;
+      checkpointed: number;
+    }[];
+    if (t) db.pragma('busy_timeout = 0');
+    port?.postMessage({
+      busy: r?.busy ?? 1,
+      log: r?.log ?? 0,
+      checkpointed: r?.checkpointed ?? 0,
+      ...(t ? { truncate: true } : {}),
+    });
   } catch (err) {
-    port?.postMessage({ busy: 1, log: 0, checkpointed: 0, error: String((err as Error).message ?? err) });
+    port?.postMessage({
+      busy: 1,
+      log: 0,
+      checkpointed: 0,
+      error: String((err as Error).message ?? err),
+      ...(t ? { truncate: true } : {}),
+    });
   }
 }
 
@@ -47,7 +71,8 @@ port.on('message', (m: unknown) => {
     port.close();
     return;
   }
-  if (m === 'checkpoint' && !requested) {
+  if (m === 'truncate') truncate = true;
+  if ((m === 'checkpoint' || m === 'truncate') && !requested) {
     requested = true;
     setImmediate(run); // requests queued behind this one are merged into it
   }

@@ -6,7 +6,16 @@
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -14,7 +23,7 @@ import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const KEY = 'serve-test-key-0123456789abcdef';
+const KEY = 'serve-test-key-0123456789abcdefghijk';
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-serve-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -31,11 +40,16 @@ interface Proc {
   readonly url: Promise<string | null>;
 }
 
-function serve(db: string, logLevel = 'info', extra: readonly string[] = []): Proc {
+function serve(
+  db: string,
+  logLevel = 'info',
+  extra: readonly string[] = [],
+  env: Readonly<Record<string, string | undefined>> = { ADAPRIVATE_API_KEY: KEY },
+): Proc {
   const child = spawn(
     process.execPath,
     [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', logLevel, ...extra],
-    { env: { ...process.env, ADAPRIVATE_API_KEY: KEY }, stdio: ['ignore', 'pipe', 'pipe'] },
+    { env: { ...process.env, ADAPRIVATE_API_KEY: undefined, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderr = '';
   child.stderr!.on('data', (b: Buffer) => {
@@ -138,4 +152,84 @@ test('serve: --max-batch sets the events per batch request (400 above it); 0 is 
   assert.match(((await over.json()) as { message: string }).message, /more than 2 items/);
   ok.child.kill('SIGTERM');
   assert.equal((await ok.exited).code, 0);
+});
+
+test('serve: every file it writes is 0600; a refused second server (through a symlink, no key given) writes no key file; a generated key has 32 random bytes', async () => {
+  const sub = join(dir, 'rest');
+  mkdirSync(sub);
+  const db = join(sub, 'a.db');
+  const first = serve(db, 'error', [], {});
+  after(() => first.child.kill('SIGKILL')); // a failed assertion must not leave it running
+  const url = await first.url;
+  assert.ok(url !== null, 'first server started');
+  const key = readFileSync(`${db}.api-key`, 'utf8').trim();
+  assert.ok(Buffer.from(key, 'base64url').length >= 32, `key of ${key.length} characters`);
+  const put = await fetch(`${url}/v1/models/m`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ policy: 'linucb', options: { dim: 1, horizon: 10, seed: 1 } }),
+  });
+  assert.equal(put.status, 201);
+  for (const f of readdirSync(sub)) {
+    assert.equal((statSync(join(sub, f)).mode & 0o777).toString(8), '600', f);
+  }
+  assert.ok(existsSync(`${db}-wal`) && existsSync(`${db}.lock`));
+  symlinkSync(db, join(dir, 'rest-link.db'));
+  const before = readdirSync(dir).sort();
+  const second = serve(join(dir, 'rest-link.db'), 'error', [], {});
+  const e2 = await second.exited;
+  assert.equal(await second.url, null);
+  assert.equal(e2.code, 1, e2.stderr);
+  assert.match(e2.stderr, /in use by another server/);
+  assert.deepEqual(readdirSync(dir).sort(), before, 'no new file (no rest-link.db.api-key)');
+  first.child.kill('SIGTERM');
+  assert.equal((await first.exited).code, 0);
+});
+
+test('serve: the kill hook acts only under the test-only switch (warning at start); without it, ignored with a warning', async () => {
+  const db = join(dir, 'hook.db');
+  const p = serve(db, 'error', [], { ADAPRIVATE_API_KEY: KEY, ADAPRIVATE_TEST_KILL_IN_RELEASE: '1:1' });
+  after(() => p.child.kill('SIGKILL'));
+  const url = await p.url;
+  assert.ok(url !== null, 'started');
+  const auth = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+  const put = await fetch(`${url}/v1/models/h`, {
+    method: 'PUT',
+    headers: auth,
+    body: JSON.stringify({
+      policy: 'adaprivate-ts',
+      options: { dim: 1, horizon: 10, seed: 1, epsilon: 1, batchSize: 1 },
+    }),
+  });
+  assert.equal(put.status, 201);
+  const rank = await fetch(`${url}/v1/models/h/rank`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ eventId: 'e', arms: [{ id: 'a', features: [1] }] }),
+  });
+  assert.equal(rank.status, 200);
+  const reward = await fetch(`${url}/v1/models/h/rewards`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ eventId: 'e', reward: 1 }),
+  });
+  assert.equal(reward.status, 200, 'a release with the hook variable set and no switch: the server lives');
+  assert.equal(((await reward.json()) as { released: boolean }).released, true);
+  p.child.kill('SIGTERM');
+  const e = await p.exited;
+  assert.equal(e.code, 0);
+  assert.match(
+    e.stderr,
+    /ADAPRIVATE_TEST_KILL_IN_RELEASE is ignored \(test hooks act only with ADAPRIVATE_TEST_HOOKS=1/,
+  );
+  const on = serve(join(dir, 'hook2.db'), 'error', [], {
+    ADAPRIVATE_API_KEY: KEY,
+    ADAPRIVATE_TEST_KILL_IN_RELEASE: '0:1',
+    ADAPRIVATE_TEST_HOOKS: '1',
+  });
+  after(() => on.child.kill('SIGKILL'));
+  assert.ok((await on.url) !== null);
+  on.child.kill('SIGTERM');
+  const e2 = await on.exited;
+  assert.match(e2.stderr, /WARNING: test hooks are on .*never in production/);
 });

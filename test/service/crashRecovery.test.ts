@@ -17,7 +17,7 @@ import { AdaPrivateClient } from '../../src/client/index.js';
 import { createRng } from '../../src/random/index.js';
 import { type ServeExit, startServeChild } from '../support/serveChild.js';
 
-const KEY = 'crash-test-key-0123456789';
+const KEY = 'crash-test-key-0123456789abcdefghijk';
 const BATCH = 4;
 const LIVES = 21;
 const ARMS = [

@@ -32,7 +32,7 @@ describe('decision service API', () => {
   });
   after(() => t.close());
 
-  test('health, metrics and the OpenAPI document need no key', async () => {
+  test('health and the OpenAPI document need no key; metrics do', async () => {
     const h = await fetch(`${t.url}/health`);
     assert.equal(h.status, 200);
     assert.deepEqual(Object.keys((await h.json()) as object).sort(), ['engine', 'status', 'version']);
@@ -65,9 +65,10 @@ describe('decision service API', () => {
     await t.client.createModel('metrics-m', TS);
     const d = await t.client.rank('metrics-m', { arms: ARMS });
     await t.client.reward('metrics-m', { eventId: d.eventId, reward: 1 });
-    const m = await (await fetch(`${t.url}/metrics`)).text();
+    assert.equal((await fetch(`${t.url}/metrics`)).status, 401);
+    const m = (await t.raw('GET', '/metrics')).text;
     assert.match(m, /adaprivate_decisions_total\{model="metrics-m"\} 1/);
-    assert.match(m, /adaprivate_rewards_total\{model="metrics-m",outcome="recorded"\} 1/);
+    assert.doesNotMatch(m, /adaprivate_rewards_total/);
     assert.match(m, /adaprivate_http_request_duration_seconds_bucket/);
   });
 
@@ -114,8 +115,12 @@ describe('decision service API', () => {
     );
     assert.deepEqual(
       await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, lambda: 2 } })),
-      [409, 'model_exists'],
+      [409, 'privacy_parameters_changed'],
     );
+    assert.deepEqual(await codeOf(t.client.createModel('m1', { ...TS, options: { ...TS.options, v: 2 } })), [
+      409,
+      'model_exists',
+    ]);
     assert.deepEqual(await codeOf(t.client.createModel('m1', { ...TS, rewardWindowSeconds: 5 })), [
       409,
       'model_exists',

@@ -24,7 +24,7 @@ import { migratePostgres, PostgresStore } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 import { type ServeChild, startServeChild } from '../support/serveChild.js';
 
-const KEY = 'replica-crash-key-0123456789';
+const KEY = 'replica-crash-key-0123456789abcdefgh';
 const BATCH = 4;
 /** Lives of each of the replicas that are killed (even lives: killed in their first release). */
 const LIVES = 3;

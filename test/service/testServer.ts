@@ -3,7 +3,7 @@ import { AdaPrivateClient } from '../../src/client/index.js';
 import { type AdaPrivateServer, createServer, type ServerOptions } from '../../src/service/index.js';
 import type { Store } from '../../src/store/index.js';
 
-export const TEST_KEY = 'test-key-0123456789abcdef';
+export const TEST_KEY = 'test-key-0123456789abcdefghijklmnop';
 
 /**
  * When `open` is set (test/service/createServer.postgres.test.ts sets it), test servers started
@@ -40,6 +40,8 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
     defaultMetrics: false,
     now: () => clock,
     sweepIntervalMs: 0,
+    // the 401 tests send many wrong keys (test/service/operations.test.ts checks the limit itself)
+    authFailureLimit: { maxFailures: 1000 },
     ...options,
   });
   const url = await server.listen({ port: 0, host: '127.0.0.1' });

@@ -28,7 +28,12 @@ export function startServeChild(db: string, key: string, killInRelease: string):
     process.execPath,
     [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
     {
-      env: { ...process.env, ADAPRIVATE_API_KEY: key, ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease },
+      env: {
+        ...process.env,
+        ADAPRIVATE_API_KEY: key,
+        ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease,
+        ADAPRIVATE_TEST_HOOKS: '1',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

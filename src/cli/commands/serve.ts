@@ -12,7 +12,7 @@
  * "Several replicas"); the schema must be current (`adaprivate migrate`), else serve refuses.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ReleaseCommitInfo } from '../../store/index.js';
 import { isPostgresUrl } from '../../store/isPostgresUrl.js';
@@ -36,6 +36,7 @@ interface ServeFlags {
   readonly checkpoint: string;
   readonly versionCheckMs?: number;
   readonly json?: boolean;
+  readonly openMetrics?: boolean;
 }
 
 /** Environment variable holding the API key(s), comma-separated. */
@@ -51,6 +52,29 @@ export const API_KEY_ENV = 'ADAPRIVATE_API_KEY';
  * releases)`; SQLite's hook has no details and writes `(release)`).
  */
 export const KILL_IN_RELEASE_ENV = 'ADAPRIVATE_TEST_KILL_IN_RELEASE';
+
+/**
+ * The test-only switch: the test hooks above act only when this variable is `1`, and then `serve`
+ * prints a warning at start. Without it a hook variable is ignored (with a warning): a production
+ * server never kills itself because of a stray environment variable.
+ */
+export const TEST_HOOKS_ENV = 'ADAPRIVATE_TEST_HOOKS';
+
+/** The kill hook's spec when the test-only switch is on (warning printed), else undefined. */
+function testHookSpec(env: NodeJS.ProcessEnv): string | undefined {
+  const spec = env[KILL_IN_RELEASE_ENV];
+  if (spec === undefined || spec === '') return undefined;
+  if (env[TEST_HOOKS_ENV] !== '1') {
+    process.stderr.write(
+      `adaprivate serve: warning: ${KILL_IN_RELEASE_ENV} is ignored (test hooks act only with ${TEST_HOOKS_ENV}=1, in tests).\n`,
+    );
+    return undefined;
+  }
+  process.stderr.write(
+    `adaprivate serve: WARNING: test hooks are on (${TEST_HOOKS_ENV}=1, ${KILL_IN_RELEASE_ENV}=${spec}): this server kills itself inside release transactions. For crash tests only, never in production.\n`,
+  );
+  return spec;
+}
 
 function parsePort(raw: string): number {
   const v = Number(raw);
@@ -108,14 +132,27 @@ function survivePipeLoss(): void {
   }
 }
 
-/** The key file next to the database: created with a random key (mode 0600) when missing. */
-function defaultKeyFile(db: string): { path: string; created: boolean } {
+/** Random bytes of a generated API key (256 bits; 43 base64url characters). */
+export const GENERATED_KEY_BYTES = 32;
+
+/**
+ * The key file next to the database: its keys when it exists, else a new random key, written (mode
+ * 0600) by `save` only once the server has started, so a refused server writes no key file.
+ */
+function defaultKeyFile(db: string): { path: string; key: string | null; save: () => void } {
   const path = `${db === ':memory:' ? 'adaprivate-memory' : db}.api-key`;
-  if (existsSync(path)) return { path, created: false };
-  const fd = openSync(path, 'wx', 0o600);
-  writeSync(fd, `${randomBytes(24).toString('base64url')}\n`);
-  fsyncSync(fd);
-  return { path, created: true };
+  if (existsSync(path)) return { path, key: null, save: () => undefined };
+  const key = randomBytes(GENERATED_KEY_BYTES).toString('base64url');
+  const save = () => {
+    const fd = openSync(path, 'wx', 0o600);
+    try {
+      writeSync(fd, `${key}\n`);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  return { path, key, save };
 }
 
 export function registerServe(program: Command): void {
@@ -169,8 +206,14 @@ export function registerServe(program: Command): void {
       'background',
     )
     .option('--json', 'print the startup line as one JSON object')
+    .option(
+      '--open-metrics',
+      'serve GET /metrics without the API key (default: the key is required; the metrics carry no per-reward signal either way)',
+    )
     .action(async (f: ServeFlags) => {
       survivePipeLoss();
+      // every file this process creates (database, WAL, lock, key file, backups) is private to its user
+      process.umask(0o077);
       if (f.synchronous !== 'normal' && f.synchronous !== 'full') {
         throw new UsageError(`--synchronous must be normal or full. Got ${JSON.stringify(f.synchronous)}.`);
       }
@@ -184,9 +227,10 @@ export function registerServe(program: Command): void {
       }
       const postgres = isPostgresUrl(f.db);
       const dbShown = redactDbUrl(f.db);
-      const { ApiKeys, createServer } = await import('../../service/index.js');
+      const { ApiKeys, createServer, ModelLoadError } = await import('../../service/index.js');
       let keys: InstanceType<typeof ApiKeys> | null;
       let keySource: string;
+      let saveKey = (): void => undefined;
       try {
         if (f.apiKeyFile !== undefined) {
           keys = ApiKeys.load({ file: f.apiKeyFile, envName: API_KEY_ENV, env: {} });
@@ -201,15 +245,19 @@ export function registerServe(program: Command): void {
           }
           if (keys === null) {
             const k = defaultKeyFile(f.db);
-            keys = ApiKeys.load({ file: k.path, envName: API_KEY_ENV, env: {} });
-            keySource = `${k.path}${k.created ? ' (created)' : ''}`;
+            keys =
+              k.key === null
+                ? ApiKeys.load({ file: k.path, envName: API_KEY_ENV, env: {} })
+                : new ApiKeys([k.key]);
+            keySource = `${k.path}${k.key === null ? '' : ' (created)'}`;
+            saveKey = k.save;
           }
         }
       } catch (e) {
         throw new UsageError(e instanceof Error ? e.message : String(e));
       }
       if (keys === null) throw new UsageError('no API key.');
-      const hook = killInReleaseHook(process.env[KILL_IN_RELEASE_ENV]);
+      const hook = killInReleaseHook(testHookSpec(process.env));
       const limits = {
         ...(f.maxBodyBytes === undefined ? {} : { bodyBytes: f.maxBodyBytes }),
         ...(f.maxArms === undefined ? {} : { arms: f.maxArms }),
@@ -227,10 +275,13 @@ export function registerServe(program: Command): void {
           limits,
           logger: f.logLevel === 'silent' ? false : { level: f.logLevel },
           logRequests: f.logRequests === true,
+          openMetrics: f.openMetrics === true,
           ...(hook === undefined ? {} : { beforeReleaseCommit: hook }),
           ...(f.versionCheckMs === undefined ? {} : { versionCheckMs: f.versionCheckMs }),
         });
       } catch (e) {
+        // a stored model that this version cannot load (createServer closed the store): one line
+        if (e instanceof ModelLoadError) throw new UsageError(e.message.replaceAll(f.db, dbShown));
         // a PostgreSQL schema that is not current, or a database that cannot be reached: one line
         const code = (e as { code?: unknown }).code;
         if (postgres && e instanceof Error && (e instanceof RangeError || typeof code === 'string')) {
@@ -238,6 +289,12 @@ export function registerServe(program: Command): void {
           throw new UsageError(e instanceof RangeError ? msg : `cannot open ${dbShown}: ${msg}`);
         }
         throw e;
+      }
+      try {
+        saveKey(); // the database is ours (locked): only now is a new key file written
+      } catch (e) {
+        await server.close();
+        throw new UsageError(`cannot write the API key file: ${e instanceof Error ? e.message : String(e)}`);
       }
       const url = await server.listen({ port: f.port, host: f.host });
       const info = {

@@ -44,7 +44,7 @@ export const decisionsPlugin: FastifyPluginAsync<{
       schema: {
         summary: 'Export decisions (NDJSON)',
         description:
-          'One JSON object per line: eventId, time, arms (id + features), chosen, propensity, probabilities, reward (only for models created with logRewards), model, modelVersion; in decision order.',
+          'One JSON object per line: eventId, time, arms (id + features), chosen, propensity, probabilities, reward (only for models created with logRewards), model, modelVersion, cursor; in decision order. Page with ?limit=<n>&after=<cursor of the last line>.',
         tags: ['decisions'],
         params: modelNameParams,
         querystring: exportQuery,
