@@ -59,6 +59,7 @@ export type { ReplayEvaluation } from './experiments/evaluateReplay.js';
 export { evaluateReplay } from './experiments/evaluateReplay.js';
 export type {
   ArmProbabilities,
+  MigrateSnapshotOptions,
   OptionName,
   OptionValue,
   Policy,
@@ -73,16 +74,22 @@ export type {
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,
+  SnapshotKey,
+  SnapshotMac,
+  SnapshotOptions,
 } from './policies/index.js';
 export {
   createPolicy,
+  createSnapshotKey,
   DEFAULT_PROBABILITY_SAMPLES,
   HorizonExceededError,
   isPolicyId,
   loadPolicy,
   loadPolicyFile,
+  migrateSnapshot,
   policyIds,
   policyInfo,
+  SNAPSHOT_FORMAT_VERSION,
   savePolicyFile,
 } from './policies/index.js';
 export type { LedgerEntry, NoiseKind, NoiseSampler, PrivacyEvent, PrivacySpent } from './privacy/index.js';

@@ -13,7 +13,7 @@
  * knows nothing of the uncommitted release, so its noise was never used.
  */
 import { randomUUID } from 'node:crypto';
-import type { Policy, PolicyId } from '../policies/index.js';
+import type { Policy, PolicyId, SnapshotKey } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, Store } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
@@ -34,6 +34,8 @@ export interface RuntimeContext {
   readonly metrics: ServiceMetrics;
   /** Minimum milliseconds between two default-reward sweeps of a model (0: at every reward). */
   readonly sweepIntervalMs: number;
+  /** The key of the stored snapshots' MAC (createServer's `snapshotKey`). */
+  readonly snapshotKey: SnapshotKey;
 }
 
 /** Most expired decisions given their default reward in one sweep. */
@@ -91,7 +93,7 @@ export class ModelRuntime implements ServedModel {
     const state = await ctx.store.loadModelState(name);
     if (state === null) return null;
     const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never);
-    policy.restore(JSON.parse(state.snapshot));
+    policy.restore(JSON.parse(state.snapshot), { key: ctx.snapshotKey });
     const before = policy.privacy().releases;
     for (const p of state.pending) observe(policy, p.features, p.reward);
     if (policy.privacy().releases !== before) {
@@ -195,7 +197,9 @@ export class ModelRuntime implements ServedModel {
       // a release made by the select commits with the decision: the snapshot, the ledger row and the
       // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
       const release =
-        p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, this.rounds);
+        p.privacy().releases === before
+          ? null
+          : stepRelease(p, before, this.version + 1, this.rounds, this.ctx.snapshotKey);
       const version = release === null ? this.version : release.version;
       const row = decisionRow(this.row, req, eventId, feats, d, dec, version, this.ctx.now());
       const ok = await this.ctx.store.insertDecision(row, release);
@@ -291,7 +295,10 @@ export class ModelRuntime implements ServedModel {
     this.staleFlag = true; // until the store confirms
     observe(p, x, reward);
     const rounds = this.rounds + 1;
-    const release = p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, rounds);
+    const release =
+      p.privacy().releases === before
+        ? null
+        : stepRelease(p, before, this.version + 1, rounds, this.ctx.snapshotKey);
     const outcome = await this.ctx.store.recordReward(
       rewardInput(this.row, eventId, reward, this.ctx.now(), source),
       release,
