@@ -477,7 +477,7 @@ export abstract class BasePolicy implements Policy {
     this.assertHolder();
     const d = this.d;
     const n = rewards?.length;
-    if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
       throw new TypeError(
         `${this.name}: observeMany needs rewards as an array of numbers. Got ${String(rewards)}.`,
       );
@@ -487,17 +487,26 @@ export abstract class BasePolicy implements Policy {
         `${this.name}: observeMany needs features as a Float64Array of n x d = ${n} x ${d} = ${n * d} values (one row per reward). Got ${describeArray(features)}.`,
       );
     }
+    // Each input value is read exactly once, into copies that are then validated and learned from:
+    // an array-like (or a Proxy) that answers differently on a second read cannot slip an unchecked
+    // value past the checks.
+    const rs = new Float64Array(n);
+    const xs = new Float64Array(n * d);
     for (let r = 0; r < n; r++) {
-      const reward = rewards[r]!;
+      const reward: unknown = rewards[r];
       if (typeof reward !== 'number' || !(reward >= 0 && reward <= 1)) {
         throw new RangeError(
-          `${this.name}: rewards must be finite numbers in [0, 1]. Got ${reward} at row ${r}.`,
+          `${this.name}: rewards must be finite numbers in [0, 1]. Got ${String(reward)} at row ${r}.`,
         );
       }
+      rs[r] = reward;
+    }
+    for (let i = 0; i < n * d; i++) xs[i] = features[i]!; // not xs.set: it would read length again
+    for (let r = 0; r < n; r++) {
       let n2 = 0;
-      for (let i = 0; i < d; i++) n2 += features[r * d + i]! ** 2;
+      for (let i = 0; i < d; i++) n2 += xs[r * d + i]! ** 2;
       if (!(n2 < Number.POSITIVE_INFINITY)) {
-        this.checkFinite(features, r * d, 'row', r);
+        this.checkFinite(xs, r * d, 'row', r);
         throw new RangeError(
           `${this.name}: the squared norm of row ${r} overflows (${n2}); rescale the features.`,
         );
@@ -505,9 +514,9 @@ export abstract class BasePolicy implements Policy {
     }
     this.guardHorizon(n, `observeMany of ${n} rounds`);
     for (let r = 0; r < n; r++) {
-      this.clipRow(features, r * d, this.xObs, 0, 'observeMany: features', r);
+      this.clipRow(xs, r * d, this.xObs, 0, 'observeMany: features', r);
       this.rounds++;
-      this.learn(this.xObs, rewards[r]!);
+      this.learn(this.xObs, rs[r]!);
     }
   }
 

@@ -109,7 +109,10 @@ export interface Policy<I extends PolicyId = PolicyId> {
    * arm, `reward` in [0, 1]. Goes through the same clipping, batching, noise and ledger as `update`.
    */
   observe(features: Float64Array, reward: number): void;
-  /** `observe` for n rounds: `features` n x d row-major, `rewards` n values. All rows are validated first. */
+  /**
+   * `observe` for n rounds: `features` n x d row-major, `rewards` n values. Every value is read once
+   * into a copy; all rows of the copy are validated first, then learned from the copy.
+   */
   observeMany(features: Float64Array, rewards: ArrayLike<number>): void;
   /** Delayed feedback: like `select`, but returns a ticket to pass to `updateTicket`. */
   selectTicket(features: Float64Array, k: number): { readonly arm: number; readonly ticket: number };
