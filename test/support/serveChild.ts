@@ -28,7 +28,13 @@ export function startServeChild(db: string, key: string, killInRelease: string):
     process.execPath,
     [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
     {
-      env: { ...process.env, ADAPRIVATE_API_KEY: key, ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease },
+      env: {
+        ...process.env,
+        ADAPRIVATE_API_KEY: key,
+        // replicas on one PostgreSQL database need the same snapshot key (SQLite would make a file)
+        ADAPRIVATE_SNAPSHOT_KEY: `snapshot key of the test servers, ${key}`,
+        ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
