@@ -17,6 +17,14 @@
  * so their output is post-processing of released data; they draw nothing from the exploration or
  * noise streams and leave the ledger and the snapshot unchanged.
  */
+
+import {
+  GaussianMechanism,
+  type LedgerLike,
+  NON_PRIVATE_SPENT,
+  type NoiseCalibration,
+  type NoiseHost,
+} from '../mechanisms/index.js';
 import type { PrivacyEvent } from '../privacy/events.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
 import { rngStreams } from '../random/createRng.js';
@@ -24,11 +32,6 @@ import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
-import {
-  discreteGaussianRelease,
-  discreteGridStep,
-  discreteNoiseRefusal,
-} from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import {
@@ -51,7 +54,6 @@ import type {
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
-import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 import { openSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, signSnapshot } from './snapshotFormat.js';
 import { snapshotKeyBytes } from './snapshotKey.js';
 
@@ -187,6 +189,15 @@ export abstract class BasePolicy implements Policy {
   private secureWords: SecureRng | null;
   /** The ledger of releases (null for non-private policies). */
   protected ledger: LedgerLike | null;
+  /** The noise sources and ledger as the mechanisms see them (they follow restores). */
+  private readonly noiseHost: NoiseHost = {
+    noiseRng: () => this.noiseRng,
+    secureWords: () => this.secureWords,
+    ledger: () => {
+      if (this.ledger === null) throw new Error(`${this.name}: internal error, no ledger.`);
+      return this.ledger;
+    },
+  };
   /** Random id of the lineage (adopted from a snapshot on restore) and of this object. */
   private lineage = randomId();
   private readonly instance = randomId();
@@ -257,60 +268,19 @@ export abstract class BasePolicy implements Policy {
   }
 
   /**
-   * The Gaussian mechanism on values[start..end) in place (L2 sensitivity `sensitivity`, noise scale
-   * `sigma`; the caller records gaussian(sensitivity, sigma) in the ledger). Secure noise: the exact
-   * discrete Gaussian release on a fine grid (`discreteGaussianRelease`, same rho), unless `discrete`
-   * is false (the subsampled release of Amp, whose RDP analysis is for the continuous Gaussian), in
-   * which case polar normals from the secure bits. Research mode: values[i] + sigma z_i with z from
-   * the seeded stream (bit-identical to the policies before the discrete sampler existed).
-   * `scratch` (length >= end) receives the continuous normals. No allocation in the seeded path.
+   * The Gaussian mechanism of this policy's releases (src/mechanisms): the only way a policy draws
+   * privacy noise. `n` is the most coordinates one release has; `discrete` false makes secure noise
+   * continuous (polar normals from the secure bits: Amp's subsampled release, whose RDP analysis is
+   * for the continuous Gaussian), and `privacy().sampler` then says 'float'. Throws, when the policy
+   * is built, for a noise scale the exact discrete sampler could not release (a privacy parameter so
+   * small that the noise leaves the range of exactly representable grid points).
    */
-  protected addGaussianNoise(
-    values: Float64Array,
-    sensitivity: number,
-    sigma: number,
-    scratch: Float64Array,
-    start = 0,
-    end: number = values.length,
-    discrete = true,
-  ): void {
-    if (this.secureWords !== null && discrete) {
-      discreteGaussianRelease(values, start, end, sensitivity, sigma, this.secureWords);
-      return;
-    }
-    this.noiseRng.fillNormal(scratch, start, end);
-    for (let i = start; i < end; i++) values[i] = values[i]! + sigma * scratch[i]!;
-  }
-
-  /**
-   * The grid step of the discrete release of n coordinates of L2 sensitivity `sensitivity` when the
-   * noise is secure (the discrete sampler), else 0 (research mode: continuous normals). A mechanism
-   * that accumulates its statistic itself (JDP-LinUCB's tree) rounds each contribution to this grid,
-   * so that the statistic, every node and every prefix sum are exact grid points.
-   */
-  protected secureGridStep(sensitivity: number, n: number): number {
-    return this.secureWords === null ? 0 : discreteGridStep(sensitivity, n);
-  }
-
-  /**
-   * Refuses, when the policy is built, a Gaussian release of n coordinates at noise scale `ratio`
-   * times its sensitivity that the exact discrete sampler could not make (a privacy parameter so
-   * small that the noise leaves the range of exactly representable grid points). Checked for secure
-   * noise on the discrete sampler only (`discrete` false: the float sampler; seeded research noise
-   * is continuous too). Without it such a policy would fail at its first release, after learning.
-   */
-  protected refuseUnreleasableNoise(ratio: number, n: number, discrete = true): void {
-    if (this.secureWords === null || !discrete) return;
-    const why = discreteNoiseRefusal(ratio, n);
-    if (why !== null) throw new RangeError(`${this.name}: ${why}`);
-  }
-
-  /**
-   * Marks this policy's secure noise as drawn in floating point (polar normals from the secure bits,
-   * `addGaussianNoise(..., discrete = false)`): `privacy().sampler` says 'float'.
-   */
-  protected useFloatSampler(): void {
-    this.ledger?.setNoise(this.noiseKind, 'float');
+  protected createMechanism(calibration: NoiseCalibration, n: number, discrete = true): GaussianMechanism {
+    const ledger = this.ledger;
+    if (ledger === null)
+      throw new Error(`${this.name}: internal error, a non-private policy has no mechanism.`);
+    if (!discrete) ledger.setNoise(this.noiseKind, 'float');
+    return new GaussianMechanism(this.name, this.noiseHost, calibration, n, discrete);
   }
 
   /**
@@ -390,6 +360,16 @@ export abstract class BasePolicy implements Policy {
   protected countWins(_k: number, _samples: number, _rng: Rng, _counts: Float64Array): boolean {
     return false;
   }
+  /**
+   * State that must follow the ledger rather than the snapshot when a restore keeps this policy's
+   * ledger (`restore(s, { rewind: true })`): captured before the snapshot's state is loaded and given
+   * back to {@link applyRewindCarry} after it was checked. Default: nothing (null).
+   */
+  protected rewindCarry(): unknown {
+    return null;
+  }
+  /** Applies {@link rewindCarry}'s value after a rewind (default: nothing). */
+  protected applyRewindCarry(_carry: unknown): void {}
   /** Adds the completed round (features `x`, length d; reward in [0, 1]) to the statistics. */
   protected abstract learn(x: Float64Array, reward: number): void;
   /** Releases whatever is pending at the end of the run (partial batch). Called once. */
@@ -664,6 +644,8 @@ export abstract class BasePolicy implements Policy {
         }
       }
     }
+    // a restore that keeps this policy's ledger (a rewind) keeps what the subclass counts with it
+    const carry = releasesBefore > 0 ? this.rewindCarry() : null;
     const backup = this.snapshotState();
     try {
       this.applyState(st);
@@ -680,6 +662,7 @@ export abstract class BasePolicy implements Policy {
         }
         // the ledger kept (ledgerBefore after a rewind) may be ahead of the snapshot's: count the difference
         this.rewound += this.ledger!.spent().releases - snapLedger.spent().releases;
+        if (carry !== null) this.applyRewindCarry(carry);
       }
     } catch (e) {
       this.applyState(backup);
@@ -856,6 +839,8 @@ export abstract class BasePolicy implements Policy {
 
   private applyState(st: { base: BaseState; own: unknown }): void {
     const base = st.base;
+    // the base counters first: a subclass's loadOwnState may check its fields against them (rounds)
+    this.rounds = base.rounds;
     this.loadOwnState(st.own);
     decodeFloat64(base.pendingTicket, this.pendingTicket, 'pendingTicket');
     decodeFloat64(base.pending, this.pending, 'pending');

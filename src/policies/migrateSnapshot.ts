@@ -1,3 +1,5 @@
+import { createPolicy } from './createPolicy.js';
+import type { PolicyOptionsFor } from './PolicyOptions.js';
 import { snapshotChecksum } from './snapshotChecksum.js';
 import {
   FIRST_SIGNED_SNAPSHOT_VERSION,
@@ -94,5 +96,54 @@ export function migrateSnapshot(snapshot: string | object, options: MigrateSnaps
     );
   }
   const migrated = migrateSnapshotContentTo(s, version, SNAPSHOT_FORMAT_VERSION, who);
-  return JSON.stringify(signSnapshot(migrated, key));
+  return JSON.stringify(signSnapshot(migrated.id === 'jdp-linucb' ? jdpFromV2(migrated) : migrated, key));
+}
+
+/**
+ * JDP-LinUCB from format 2: 0.1.0 recorded one ledger release per tree level (`levelsUsed`), format
+ * 3 one per node (one per learned round, the nodes of a level composing in parallel), with the same
+ * total rho. The ledger and the tree counters of format 3 are those of a policy of the same
+ * configuration that learned the same number of rounds in one pass (they depend on nothing else);
+ * the migration is refused unless that ledger's rho equals the 0.1.0 one (the same guarantee).
+ */
+function jdpFromV2(content: Record<string, unknown>): Record<string, unknown> {
+  const who = 'migrateSnapshot';
+  // biome-ignore lint/suspicious/noExplicitAny: the fields of an old snapshot, checked below
+  const st = content.state as any;
+  const rounds = st?.base?.rounds;
+  const levelsUsed = st?.own?.levelsUsed;
+  const oldLedger = st?.base?.ledger;
+  if (
+    !Number.isSafeInteger(rounds) ||
+    !Number.isSafeInteger(levelsUsed) ||
+    oldLedger?.releases !== levelsUsed
+  ) {
+    throw new RangeError(
+      `${who}: JDP-LinUCB snapshot of format 2 is inconsistent (state.base.rounds, state.own.levelsUsed and the ledger's releases).`,
+    );
+  }
+  const twin = createPolicy('jdp-linucb', content.config as PolicyOptionsFor<'jdp-linucb'>);
+  const d = twin.config.dim;
+  twin.observeMany(new Float64Array(rounds * d), new Float64Array(rounds));
+  // biome-ignore lint/suspicious/noExplicitAny: reading the twin's own snapshot
+  const ts = twin.snapshot().state as any;
+  const rho = ts.base.ledger.rho as number;
+  const oldRho = oldLedger.rho as number;
+  if (!(Math.abs(rho - oldRho) <= 1e-12 * Math.max(rho, oldRho))) {
+    throw new RangeError(
+      `${who}: JDP-LinUCB snapshot of format 2: its ledger's rho ${oldRho} is not the ${rho} of ${rounds} rounds; not migrated.`,
+    );
+  }
+  const { levelsUsed: _l, ...own } = st.own;
+  return {
+    ...content,
+    state: {
+      base: {
+        ...st.base,
+        ledger: ts.base.ledger,
+        seededReleases: st.base.seededReleases > 0 ? ts.base.seededReleases : 0,
+      },
+      own: { ...own, levelCount: ts.own.levelCount, passes: ts.own.passes, passFrom: ts.own.passFrom },
+    },
+  };
 }

@@ -4,7 +4,8 @@
  * snapshot's data (without its MAC or checksum); it never reads the package version.
  *
  * - 2 -> 3 (adaprivate 0.1.0 -> signed snapshots): the FNV `checksum` goes (the caller verified it
- *   and signs the result), `version` becomes 3; configuration and state are unchanged.
+ *   and signs the result), `version` becomes 3, and the configuration of a private policy gains the
+ *   `accountant` that 0.1.0 calibrated with ('zcdp'; AdaPrivate-TS-Amp 'rdp'); the state is unchanged.
  *
  * To add format 4: write the step 3 -> 4 here, raise SNAPSHOT_FORMAT_VERSION (snapshotFormat.ts),
  * and commit a fixture of format 3 beside test/fixtures/snapshots-0.1.0.
@@ -12,11 +13,35 @@
 
 type Content = Record<string, unknown>;
 
+/**
+ * The private policies that have the `accountant` option since format 3, with the accountant that
+ * calibrated their noise in 0.1.0 (zCDP; Amp the paper's subsampled RDP): pinned so that a migrated
+ * policy keeps its noise scale (the default for new policies may differ).
+ */
+const V2_ACCOUNTANT: Readonly<Record<string, string>> = {
+  'adaprivate-ts': 'zcdp',
+  'adaprivate-ucb': 'zcdp',
+  'adaprivate-ts-amp': 'rdp',
+  'adaprivate-ts-adaptive': 'zcdp',
+  'zcdp-episodic': 'zcdp',
+  'adac-oful-zcdp': 'zcdp',
+  'rarely-switching-zcdp': 'zcdp',
+  'dgs-linucb': 'zcdp',
+};
+
+/** A format-2 configuration with the options format 3 added, at the values 0.1.0 used. */
+function v2Config(id: unknown, config: unknown): unknown {
+  if (typeof config !== 'object' || config === null || Array.isArray(config)) return config;
+  const accountant = typeof id === 'string' ? V2_ACCOUNTANT[id] : undefined;
+  if (accountant === undefined || 'accountant' in config) return config;
+  return { ...config, accountant };
+}
+
 /** Step from version `v` to `v + 1`, by `v`. */
 const STEPS: Readonly<Record<number, (content: Content) => Content>> = {
   2: (c) => {
     const { checksum: _checksum, ...rest } = c;
-    return { ...rest, version: 3 };
+    return { ...rest, config: v2Config(rest.id, rest.config), version: 3 };
   },
 };
 
