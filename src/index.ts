@@ -70,6 +70,7 @@ export type {
   PolicyOptions,
   PolicyOptionsFor,
   PolicyPrivacy,
+  PolicyRuntime,
   PolicySnapshot,
   ProbabilityOptions,
   RestoreOptions,
@@ -77,6 +78,8 @@ export type {
   SnapshotKey,
   SnapshotMac,
   SnapshotOptions,
+  UnitGuarantee,
+  UserLevelReport,
 } from './policies/index.js';
 export {
   createPolicy,
@@ -91,15 +94,31 @@ export {
   policyInfo,
   SNAPSHOT_FORMAT_VERSION,
   savePolicyFile,
+  unitNoise,
+  unitPlanEpsilon,
 } from './policies/index.js';
-export type { LedgerEntry, NoiseKind, NoiseSampler, PrivacyEvent, PrivacySpent } from './privacy/index.js';
+export type {
+  Admission,
+  ContributionBounds,
+  EpochSpec,
+  LedgerEntry,
+  NoiseKind,
+  NoiseSampler,
+  PrivacyEvent,
+  PrivacySpent,
+  UnitCount,
+  UnitCounterStore,
+} from './privacy/index.js';
 export {
+  admitContribution,
   calibrateSigma,
   composedEvent,
+  epochIndex,
   epsilonToRho,
   gaussianEvent,
   gaussianRho,
   groupRho,
+  MemoryUnitCounters,
   PrivacyLedger,
   parallelEvent,
   selfComposedEvent,

@@ -106,9 +106,11 @@ class MultiplierCalibration implements NoiseCalibration {
   }
   event(sensitivity: number): PrivacyEvent {
     if (this.q < 1) {
-      if (sensitivity !== 1) {
+      // sigma = sensitivity x multiplier: the subsampled release's privacy depends on the multiplier
+      // only (a user-level release of a unit's c rewards: sensitivity c, noise c x multiplier)
+      if (!(sensitivity > 0 && sensitivity < Number.POSITIVE_INFINITY)) {
         throw new RangeError(
-          `noise calibration: a subsampled release has sensitivity 1. Got ${sensitivity}.`,
+          `noise calibration: sensitivity must be positive and finite. Got ${sensitivity}.`,
         );
       }
       return subsampledGaussianEvent(this.q, this.multiplier);

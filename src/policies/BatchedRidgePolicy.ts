@@ -22,6 +22,7 @@ import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { RidgeFactor } from './RidgeFactor.js';
+import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 
 /** How a batched policy releases its batch sums (absent for non-private policies). */
 export interface BatchRelease {
@@ -321,11 +322,22 @@ export class BatchedRidgePolicy extends BasePolicy {
       for (let i = 0; i < d; i++) this.b[i] = this.b[i]! + reward * x[i]!;
       return;
     }
-    if (this.q >= 1 || this.mechanism!.sample(this.q)) {
+    // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
+    if (this.q >= 1 || (this.unitDraw ?? this.mechanism!.sample(this.q))) {
       for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
     }
     this.inBatch++;
     if (this.inBatch >= batch.batchSize) this.release();
+  }
+
+  protected override unitSample(q: number): boolean {
+    return this.mechanism!.sample(q);
+  }
+
+  protected override unitReleaseNoise(): UnitReleaseNoise {
+    const batch = this.batch;
+    if (batch === null) throw new Error(`${this.name}: internal error, no release noise (non-private).`);
+    return this.noiseOf(batch.calibration);
   }
 
   protected onFinish(): void {
@@ -341,7 +353,18 @@ export class BatchedRidgePolicy extends BasePolicy {
     const batch = this.batch!;
     const d = this.d;
     const out = this.released;
-    this.mechanism!.release(this.s, 0, d, 1, out, 0, this.rounds, this.batchIndex, batch.label);
+    // sensitivity 1 per reward; c for a user-level policy (a unit's at most c rewards in the batch)
+    this.mechanism!.release(
+      this.s,
+      0,
+      d,
+      this.releaseSensitivity,
+      out,
+      0,
+      this.rounds,
+      this.batchIndex,
+      batch.label,
+    );
     const invQ = 1 / this.q;
     for (let i = 0; i < d; i++) {
       this.b[i] = this.b[i]! + out[i]! * invQ;
@@ -406,7 +429,7 @@ export class BatchedRidgePolicy extends BasePolicy {
       return 'the raw batch sum is not zero at a batch boundary';
     return (
       this.traceReason(this.factor.trace(), this.lambda, r) ??
-      this.parallelReleasesReason(spent, released, batch.calibration.event(1))
+      this.parallelReleasesReason(spent, released, batch.calibration.event(this.releaseSensitivity))
     );
   }
 

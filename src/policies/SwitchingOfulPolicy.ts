@@ -25,6 +25,7 @@ import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigFor } from './PolicyOptions.js';
 import { RidgeFactor } from './RidgeFactor.js';
+import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 
 export class SwitchingOfulPolicy extends BasePolicy {
   private readonly lambda: number;
@@ -113,6 +114,10 @@ export class SwitchingOfulPolicy extends BasePolicy {
     if (this.gram.logDet() >= this.logDetLast + this.logC) this.switchEpisode();
   }
 
+  protected override unitReleaseNoise(): UnitReleaseNoise {
+    return this.noiseOf(this.mechanism.calibration);
+  }
+
   protected onFinish(): void {
     if (this.inEpisode > 0) this.switchEpisode();
   }
@@ -124,7 +129,18 @@ export class SwitchingOfulPolicy extends BasePolicy {
   private switchEpisode(): void {
     const d = this.d;
     const out = this.released;
-    this.mechanism.release(this.s, 0, d, 1, out, 0, this.rounds, this.episode, 'episode statistic');
+    // sensitivity 1 per reward; c for a user-level policy
+    this.mechanism.release(
+      this.s,
+      0,
+      d,
+      this.releaseSensitivity,
+      out,
+      0,
+      this.rounds,
+      this.episode,
+      'episode statistic',
+    );
     const w = this.work;
     for (let i = 0; i < d; i++) {
       const released = out[i]!;
@@ -155,7 +171,11 @@ export class SwitchingOfulPolicy extends BasePolicy {
       return 'the raw episode sum is not zero at a switch';
     return (
       this.traceReason(this.gram.trace(), this.lambda, this.rounds) ??
-      this.parallelReleasesReason(spent, this.episode - 1, this.mechanism.calibration.event(1))
+      this.parallelReleasesReason(
+        spent,
+        this.episode - 1,
+        this.mechanism.calibration.event(this.releaseSensitivity),
+      )
     );
   }
 

@@ -10,6 +10,7 @@ import {
   makeLedger,
   type PrivacyBudget,
 } from '../mechanisms/index.js';
+import { BasePolicy, type PolicyRuntime } from './BasePolicy.js';
 import { BatchedRidgePolicy, type BatchRelease } from './BatchedRidgePolicy.js';
 import { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';
 import { JdpLinUcbPolicy } from './JdpLinUcbPolicy.js';
@@ -18,17 +19,34 @@ import type { PolicyConfigMap, PolicyOptionsFor } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
 import { resolveConfig } from './resolveConfig.js';
 import { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
+import { unitSettings } from './UserLevelPrivacy.js';
 import { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';
 
 /** One builder per policy id, each taking that policy's typed configuration. */
 type Builders = { readonly [I in PolicyId]: (config: PolicyConfigMap[I]) => Policy };
 
 /**
+ * The compositions one protected unit takes part in: 1 for event-level policies (each reward in one
+ * batch or episode: parallel composition), m = `releasesPerEpoch` with privacyUnit 'user' (a unit
+ * takes part in at most m releases per epoch, each at sensitivity c = `contributionsPerRelease`:
+ * the policy releases at sensitivity c, so sigma = c x the multiplier calibrated for m releases).
+ */
+function compositions(config: PrivacyBudget): number {
+  return unitSettings(config)?.m ?? 1;
+}
+
+/**
  * The noise of one release per record (parallel composition over batches or episodes), sensitivity
- * 1, calibrated by the policy's accountant (src/mechanisms/calibrate.ts).
+ * 1, calibrated by the policy's accountant (src/mechanisms/calibrate.ts); with privacyUnit 'user',
+ * for m releases of sensitivity c per unit.
  */
 function oneRelease(id: PolicyId, config: PrivacyBudget & { readonly accountant: AccountantName }) {
-  return calibrateGaussian(policyInfo(id).displayName, config, { compositions: 1, q: 1 }, config.accountant);
+  return calibrateGaussian(
+    policyInfo(id).displayName,
+    config,
+    { compositions: compositions(config), q: 1 },
+    config.accountant,
+  );
 }
 
 /** AdaPrivate-TS / -UCB / -Adaptive release: one Gaussian release of each batch sum (sensitivity 1). */
@@ -82,10 +100,14 @@ const BUILDERS: Builders = {
         makeLedger(c.delta, 'parallel'),
       );
     }
-    const calibration = calibrateGaussian('AdaPrivate-TS-Amp', c, { compositions: 1, q }, c.accountant, {
-      orders,
-      conversion,
-    });
+    // user-level: units Poisson-sampled at rate q, m subsampled releases of sensitivity c
+    const calibration = calibrateGaussian(
+      'AdaPrivate-TS-Amp',
+      c,
+      { compositions: compositions(c), q },
+      c.accountant,
+      { orders, conversion },
+    );
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
@@ -157,9 +179,19 @@ const BUILDERS: Builders = {
  * @example
  * const p = createPolicy('adaprivate-ts', { dim: 20, horizon: 10000, seed: 1, epsilon: 1 });
  * p.config.batchSize; // returns 300
+ * // user-level: every reward names its unit; at most 1 per release and 10 releases per 30 days
+ * const u = createPolicy('adaprivate-ts', { dim: 20, horizon: 10000, seed: 1, epsilon: 1,
+ *   privacyUnit: 'user', releasesPerEpoch: 10, epochDays: 30 });
+ * @param runtime - user-level policies: the clock of `epochDays` and the unit-count store (see `PolicyRuntime`).
  */
-export function createPolicy<I extends PolicyId>(id: I, options: PolicyOptionsFor<I>): Policy<I> {
+export function createPolicy<I extends PolicyId>(
+  id: I,
+  options: PolicyOptionsFor<I>,
+  runtime?: PolicyRuntime,
+): Policy<I> {
   const config = resolveConfig(id, options);
   const build: (config: PolicyConfigMap[I]) => Policy = BUILDERS[id];
-  return build(config) as Policy<I>;
+  const policy = build(config);
+  if (runtime !== undefined && policy instanceof BasePolicy) policy.useRuntime(runtime);
+  return policy as Policy<I>;
 }

@@ -7,6 +7,7 @@ export {
   NON_PRIVATE_SPENT,
 } from '../mechanisms/index.js';
 export { argmaxFirst } from './argmaxFirst.js';
+export type { PolicyRuntime } from './BasePolicy.js';
 export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
 export { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 export { createPolicy } from './createPolicy.js';
@@ -58,4 +59,13 @@ export {
   type SnapshotMac,
 } from './snapshotFormat.js';
 export { createSnapshotKey, MIN_SNAPSHOT_KEY_LENGTH, type SnapshotKey } from './snapshotKey.js';
+export type { UnitAccountant, UnitGuarantee, UnitReleaseNoise, UserLevelReport } from './UserLevelPrivacy.js';
+export {
+  EVENT_LEVEL_STATEMENT,
+  NON_PRIVATE_STATEMENT,
+  unitNoise,
+  unitPlanEpsilon,
+  unitSettings,
+  userLevelStatement,
+} from './UserLevelPrivacy.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

@@ -1,3 +1,4 @@
+import type { PolicyRuntime } from './BasePolicy.js';
 import { createPolicy } from './createPolicy.js';
 import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
 import type { PolicyOptions } from './PolicyOptions.js';
@@ -29,7 +30,11 @@ import { snapshotKeyBytes } from './snapshotKey.js';
  * const copy = loadPolicy(policy.save({ key }), { key });
  * copy.privacy().releases === policy.privacy().releases; // returns true
  */
-export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOptions = {}): Policy {
+export function loadPolicy(
+  snapshot: PolicySnapshot | string,
+  options: RestoreOptions = {},
+  runtime?: PolicyRuntime,
+): Policy {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`loadPolicy: options must be an object such as { key }. Got ${String(options)}.`);
   }
@@ -52,7 +57,7 @@ export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOp
   if (typeof s.config !== 'object' || s.config === null || Array.isArray(s.config)) {
     throw new RangeError("loadPolicy: snapshot field 'config' must be an object.");
   }
-  const policy = createPolicy(s.id, s.config as unknown as PolicyOptions);
+  const policy = createPolicy(s.id, s.config as unknown as PolicyOptions, runtime);
   policy.restore(snap as PolicySnapshot, options);
   return policy;
 }
