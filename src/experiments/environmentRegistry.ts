@@ -13,22 +13,11 @@ import { tunePriorWeight } from '../data/tunePriorWeight.js';
 import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
-import { createSyntheticEnvironment } from '../envs/SyntheticEnvironment.js';
 import { epsilonToRho, sigmaForRho } from '../privacy/index.js';
+import { syntheticCellEnvironment } from './syntheticCellEnvironment.js';
 import type { EnvConfig } from './types.js';
 
-function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Environment {
-  return createSyntheticEnvironment(
-    {
-      dim: env.dim,
-      arms: env.arms,
-      armsPerRound: env.armsPerRound,
-      thetaNorm: env.thetaNorm,
-      link: env.link,
-    },
-    seed,
-  );
-}
+const synthetic = syntheticCellEnvironment;
 
 /**
  * The full-information environment of `env` for `seed`.

@@ -268,6 +268,8 @@ export abstract class BasePolicy implements Policy {
    * per reward, event-level).
    */
   protected unitDraw: boolean | null = null;
+  /** The last event-level `privacy()` answer and the ledger result it was built from. */
+  private eventPrivacy: { readonly own: PrivacySpent; readonly out: PolicyPrivacy } | null = null;
   /** L2 sensitivity of a release: 1 per reward, c = contributionsPerRelease for a user-level policy. */
   protected readonly releaseSensitivity: number;
 
@@ -650,10 +652,15 @@ export abstract class BasePolicy implements Policy {
    */
   private withUnit(own: PrivacySpent): PolicyPrivacy {
     const ul = this.unitLevel;
-    if (this.ledger === null)
-      return Object.freeze({ ...own, unit: 'event' as const, statement: NON_PRIVATE_STATEMENT });
-    if (ul === null)
-      return Object.freeze({ ...own, unit: 'event' as const, statement: EVENT_LEVEL_STATEMENT });
+    if (ul === null) {
+      // event-level: cached per ledger result (privacy() runs at every reward in the service)
+      const hit = this.eventPrivacy;
+      if (hit !== null && hit.own === own) return hit.out;
+      const statement = this.ledger === null ? NON_PRIVATE_STATEMENT : EVENT_LEVEL_STATEMENT;
+      const out: PolicyPrivacy = Object.freeze({ ...own, unit: 'event' as const, statement });
+      this.eventPrivacy = { own, out };
+      return out;
+    }
     const noise = this.unitReleaseNoise();
     const cfg = this.config as {
       readonly orders?: 'paper' | 'extended';

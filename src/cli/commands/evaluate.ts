@@ -243,6 +243,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
       yTitle: 'value per round',
       xScale: 'log',
       points: true,
+      bandLabel: 'shaded: 95% bootstrap interval (resampled log rows, not seeds)',
     });
     const svg = await r.renderSvg(spec);
     const command = `adaprivate evaluate --logs ${f.logs} --policy ${ids.join(',')}${f.epsilon === undefined ? '' : ` --epsilon ${f.epsilon.join(',')}`}`;
