@@ -49,7 +49,11 @@ async function serve(db: string): Promise<{ child: ChildProcess; url: string }> 
     process.execPath,
     [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
     {
-      env: { ...process.env, ADAPRIVATE_API_KEY: KEY },
+      env: {
+        ...process.env,
+        ADAPRIVATE_API_KEY: KEY,
+        ADAPRIVATE_SNAPSHOT_KEY: `loadtest snapshot key, ${KEY}`,
+      },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );

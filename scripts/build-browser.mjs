@@ -25,6 +25,8 @@ const browserTwins = {
   setup(b) {
     b.onResolve({ filter: /\.js$/ }, (args) => {
       if (args.kind === 'entry-point' || !args.path.startsWith('.')) return undefined;
+      // a package's own relative imports (e.g. @noble/hashes) are its .js files, not our .ts sources
+      if (args.importer.includes('/node_modules/')) return undefined;
       const ts = resolve(args.resolveDir, args.path.replace(/\.js$/, '.ts'));
       const rel = ts.slice(root.length + 1);
       if (SWAPPED.includes(rel)) return { path: ts.replace(/\.ts$/, '.browser.ts') };

@@ -12,6 +12,7 @@ import { registerBench } from './commands/bench.js';
 import { registerData } from './commands/data.js';
 import { registerEvaluate } from './commands/evaluate.js';
 import { registerMigrate } from './commands/migrate.js';
+import { registerMigrateSnapshot } from './commands/migrateSnapshot.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
@@ -38,7 +39,7 @@ export function buildProgram(): Command {
   registerEvaluate(program);
   registerAudit(program);
   registerServe(program);
-  registerMigrate(program);
+  registerMigrateSnapshot(registerMigrate(program));
   return program;
 }
 

@@ -52,10 +52,12 @@ import type {
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,
+  SnapshotOptions,
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { paperAccountant, policyInfo } from './policyInfo.js';
-import { snapshotChecksum } from './snapshotChecksum.js';
+import { openSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, signSnapshot } from './snapshotFormat.js';
+import { snapshotKeyBytes } from './snapshotKey.js';
 import {
   EVENT_LEVEL_STATEMENT,
   NON_PRIVATE_STATEMENT,
@@ -83,10 +85,6 @@ export interface PolicyRuntime {
  */
 export const CLIP_COUNT_TOLERANCE = 1e-12;
 
-/** Version of the snapshot layout written by {@link BasePolicy.snapshot}. */
-export const SNAPSHOT_VERSION = 2;
-/** The `format` tag of a policy snapshot. */
-export const SNAPSHOT_FORMAT = 'adaprivate.policySnapshot';
 const ID_PATTERN = /^[0-9a-f]{16}$/;
 
 /** Two numbers (or nulls) equal to a relative 1e-9 (the ledger sums in a different order). */
@@ -94,6 +92,21 @@ function sameNumber(a: number | null, b: number | null): boolean {
   if (a === null || b === null) return a === b;
   if (a === b) return true;
   return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** ' plus R releases rewound past' for messages (empty for R = 0). */
+function rewoundNote(extra: number): string {
+  return extra === 0 ? '' : ` plus ${extra} releases rewound past`;
+}
+
+/** `options` of snapshot/save/restore, checked to be an object. */
+function snapshotOptions<T extends object>(options: T, name: string, method: string): T {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(
+      `${name}: ${method} options must be an object such as { key }. Got ${String(options)}.`,
+    );
+  }
+  return options;
 }
 
 /** A random 64-bit id as 16 hex digits, from the secure source. */
@@ -170,6 +183,11 @@ interface BaseState {
   readonly seededReleases: number;
   /** True when the lineage descends from a research-mode branch (`restore(s, { branch: true })`); absent otherwise. */
   readonly branched?: boolean;
+  /**
+   * Releases in the ledger that the state does not reflect, because the policy was rewound
+   * (`restore(s, { rewind: true })`) past them; absent when 0. The consistency checks count them.
+   */
+  readonly rewound?: number;
   /** privacyUnit 'user': counts, dropped rewards and the releases per epoch; absent otherwise. */
   readonly unit?: UserLevelState;
 }
@@ -243,6 +261,12 @@ export abstract class BasePolicy implements Policy {
   private storeSerialised = false;
   /** Research-mode branch (`restore(s, { branch: true })`) or a descendant of one: privacy() says so. */
   private branched = false;
+  /**
+   * Releases in the ledger beyond those the state reflects: a rewind (`restore(s, { rewind: true })`)
+   * keeps the ledger of everything released but takes the state back. Saved in the snapshot
+   * (`state.base.rewound`), so that the consistency checks of a rewound policy's own snapshot hold.
+   */
+  private rewound = 0;
   /** Number of completed rounds (updates), t. */
   protected rounds = 0;
   /** The candidate features of the current `select`, clipped, K x d row-major. */
@@ -548,7 +572,7 @@ export abstract class BasePolicy implements Policy {
     this.assertHolder();
     const d = this.d;
     const n = rewards?.length;
-    if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n < 0) {
       throw new TypeError(
         `${this.name}: observeMany needs rewards as an array of numbers. Got ${String(rewards)}.`,
       );
@@ -558,36 +582,51 @@ export abstract class BasePolicy implements Policy {
         `${this.name}: observeMany needs features as a Float64Array of n x d = ${n} x ${d} = ${n * d} values (one row per reward). Got ${describeArray(features)}.`,
       );
     }
+    // Each input value is read exactly once, into copies that are then validated and learned from:
+    // an array-like (or a Proxy) that answers differently on a second read cannot slip an unchecked
+    // value past the checks.
+    const rs = new Float64Array(n);
+    const xs = new Float64Array(n * d);
     for (let r = 0; r < n; r++) {
-      const reward = rewards[r]!;
+      const reward: unknown = rewards[r];
       if (typeof reward !== 'number' || !(reward >= 0 && reward <= 1)) {
         throw new RangeError(
-          `${this.name}: rewards must be finite numbers in [0, 1]. Got ${reward} at row ${r}.`,
+          `${this.name}: rewards must be finite numbers in [0, 1]. Got ${String(reward)} at row ${r}.`,
         );
       }
+      rs[r] = reward;
+    }
+    for (let i = 0; i < n * d; i++) xs[i] = features[i]!; // not xs.set: it would read length again
+    for (let r = 0; r < n; r++) {
       let n2 = 0;
-      for (let i = 0; i < d; i++) n2 += features[r * d + i]! ** 2;
+      for (let i = 0; i < d; i++) n2 += xs[r * d + i]! ** 2;
       if (!(n2 < Number.POSITIVE_INFINITY)) {
-        this.checkFinite(features, r * d, 'row', r);
+        this.checkFinite(xs, r * d, 'row', r);
         throw new RangeError(
           `${this.name}: the squared norm of row ${r} overflows (${n2}); rescale the features.`,
         );
       }
     }
+    let us: string[] | null = null;
     if (units !== undefined || this.unitLevel !== null) {
       if (units === undefined || units === null || units.length !== n) {
         throw new RangeError(
           `${this.name}: observeMany needs units as an array of n = ${n} unit ids (non-empty strings)${this.unitLevel !== null ? " (privacyUnit is 'user': every reward needs its unit)" : ''}. Got ${units === undefined ? 'none' : `length ${String(units?.length)}`}.`,
         );
       }
-      for (let r = 0; r < n; r++) this.checkUnit(units[r], `observeMany row ${r}`);
+      us = new Array<string>(n);
+      for (let r = 0; r < n; r++) {
+        const u: unknown = units[r]; // read once, like the rewards
+        this.checkUnit(u, `observeMany row ${r}`);
+        us[r] = u as string;
+      }
     }
     this.guardHorizon(n, `observeMany of ${n} rounds`);
     for (let r = 0; r < n; r++) {
-      if (!this.admitUnit(units?.[r])) continue;
-      this.clipRow(features, r * d, this.xObs, 0, 'observeMany: features', r);
+      if (!this.admitUnit(us?.[r])) continue;
+      this.clipRow(xs, r * d, this.xObs, 0, 'observeMany: features', r);
       this.rounds++;
-      this.learn(this.xObs, rewards[r]!);
+      this.learn(this.xObs, rs[r]!);
       this.noteUnitReleases();
     }
   }
@@ -706,15 +745,20 @@ export abstract class BasePolicy implements Policy {
     return { epsilon: g.epsilon, rho: g.rho };
   }
 
-  snapshot(): PolicySnapshot {
+  snapshot(options: SnapshotOptions = {}): PolicySnapshot {
+    const key = snapshotKeyBytes(
+      snapshotOptions(options, this.name, 'snapshot').key,
+      `${this.name}: snapshot option 'key'`,
+    );
     // a snapshot makes a second branch possible: from now on the registry knows the lineage
     if (this.ledger !== null && this.slot === null && !this.storeSerialised) {
       this.slot = claimLineage(this.lineage, this.instance, this.ledger);
     }
-    return this.buildSnapshot();
+    return signSnapshot(this.snapshotContent(), key) as PolicySnapshot;
   }
 
-  private buildSnapshot(): PolicySnapshot {
+  /** Everything a snapshot carries except its MAC. */
+  private snapshotContent() {
     const base: BaseState = {
       clipped: this.clipped,
       rounds: this.rounds,
@@ -728,11 +772,12 @@ export abstract class BasePolicy implements Policy {
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
       ...(this.branched ? { branched: true } : {}),
+      ...(this.rewound > 0 ? { rewound: this.rewound } : {}),
       ...(this.unitLevel !== null ? { unit: this.unitLevel.toJSON() } : {}),
     };
-    const content = {
+    return {
       format: SNAPSHOT_FORMAT,
-      version: SNAPSHOT_VERSION,
+      version: SNAPSHOT_FORMAT_VERSION,
       library: VERSION,
       id: this.id,
       config: this.config,
@@ -740,18 +785,21 @@ export abstract class BasePolicy implements Policy {
       instance: this.instance,
       state: { base, own: this.saveOwnState() },
     };
-    return { ...content, checksum: snapshotChecksum(content) };
   }
 
-  save(): string {
-    return JSON.stringify(this.snapshot());
+  save(options: SnapshotOptions = {}): string {
+    return JSON.stringify(this.snapshot(options));
   }
 
   restore(
     snapshot: PolicySnapshot,
     options: RestoreOptions & { readonly [STORE_SERIALISED]?: true } = {},
   ): void {
-    const st = this.checkEnvelope(snapshot);
+    const opts = snapshotOptions(options, this.name, 'restore');
+    const key = snapshotKeyBytes(opts.key, `${this.name}: restore option 'key'`);
+    const verified = openSnapshot(snapshot, key, this.name) as unknown as PolicySnapshot;
+    const st = this.checkEnvelope(verified);
+    snapshot = verified;
     const ledgerBefore = this.ledger;
     const releasesBefore = ledgerBefore === null ? 0 : ledgerBefore.spent().releases;
     const fromStore = options[STORE_SERIALISED] === true;
@@ -806,6 +854,7 @@ export abstract class BasePolicy implements Policy {
       if (snapLedger !== null) {
         // the ledger never goes back: a fresh policy adopts the lineage's ledger; a rewound one keeps its own
         this.ledger = releasesBefore > 0 ? ledgerBefore : snapLedger;
+        // this.rewound is the snapshot's (applyState): its state against its own ledger
         const reason = this.checkReleases(snapLedger.spent());
         if (reason !== null) {
           throw new RangeError(`${this.name}: snapshot is inconsistent with its own ledger: ${reason}.`);
@@ -813,6 +862,8 @@ export abstract class BasePolicy implements Policy {
         if (options.branch !== true && !fromStore) {
           this.checkLineageFrontier(snapshot.lineage, snapLedger.spent().releases);
         }
+        // the ledger kept (ledgerBefore after a rewind) may be ahead of the snapshot's: count the difference
+        this.rewound += this.ledger!.spent().releases - snapLedger.spent().releases;
         if (carry !== null) this.applyRewindCarry(carry);
       }
     } catch (e) {
@@ -853,12 +904,25 @@ export abstract class BasePolicy implements Policy {
    * (parallel composition: the guarantee of one release), else the reason.
    */
   protected parallelReleasesReason(spent: PrivacySpent, count: number, event: PrivacyEvent): string | null {
-    if (spent.releases !== count) return `releases is ${spent.releases}, the state shows ${count}`;
-    if (spent.partitions !== count) return `partitions is ${spent.partitions}, the state shows ${count}`;
-    if (count === 0) return null;
+    const extra = this.rewound;
+    if (spent.releases !== count + extra)
+      return `releases is ${spent.releases}, the state shows ${count}${rewoundNote(extra)}`;
+    // after a rewind, re-released batches compose on their own partition again: at least `count` partitions
+    if (
+      extra === 0 ? spent.partitions !== count : spent.partitions < count || spent.partitions > count + extra
+    )
+      return `partitions is ${spent.partitions}, the state shows ${count}${rewoundNote(extra)}`;
+    if (count === 0 && extra === 0) return null;
     const one = this.ledger!.fresh();
     one.record(event, 0, 0, 'check');
     const want = one.spent();
+    if (extra > 0) {
+      // a rewound ledger counts re-releases on top: it may only be above one release's guarantee
+      if (!(spent.epsilon >= want.epsilon * (1 - 1e-9))) {
+        return `epsilon ${spent.epsilon} is below one release of ${JSON.stringify(event)} (epsilon ${want.epsilon})`;
+      }
+      return null;
+    }
     if (!sameNumber(spent.epsilon, want.epsilon) || !sameNumber(spent.rho, want.rho)) {
       return `epsilon ${spent.epsilon} (rho ${spent.rho}) does not match ${count} parallel releases of ${JSON.stringify(event)} (epsilon ${want.epsilon})`;
     }
@@ -867,8 +931,17 @@ export abstract class BasePolicy implements Policy {
 
   /** For `checkReleases`: null when `spent` is `count` sequential releases of `rhoEach` each, else the reason. */
   protected sequentialReleasesReason(spent: PrivacySpent, count: number, rhoEach: number): string | null {
-    if (spent.releases !== count) return `releases is ${spent.releases}, the state shows ${count}`;
+    const extra = this.rewound;
+    if (spent.releases !== count + extra)
+      return `releases is ${spent.releases}, the state shows ${count}${rewoundNote(extra)}`;
     const want = count * rhoEach;
+    if (extra > 0) {
+      // a rewound ledger counts re-releases on top: it may only be above what the state shows
+      if (!(spent.rho !== null && spent.rho >= want * (1 - 1e-9))) {
+        return `rho is ${spent.rho}, below the ${count} releases of rho ${rhoEach} the state shows (${want})`;
+      }
+      return null;
+    }
     if (count > 0 && !sameNumber(spent.rho, want)) {
       return `rho is ${spent.rho}, ${count} releases of rho ${rhoEach} make ${want}`;
     }
@@ -886,19 +959,12 @@ export abstract class BasePolicy implements Policy {
         );
       }
     };
+    // format, version and MAC were checked by openSnapshot; the package version never gates loading
     field('format', snapshot.format, SNAPSHOT_FORMAT, 'not a policy snapshot');
-    field('version', snapshot.version, SNAPSHOT_VERSION, 'snapshot layout of this library');
-    field('library', snapshot.library, VERSION, 'a snapshot is read by the library version that wrote it');
+    field('version', snapshot.version, SNAPSHOT_FORMAT_VERSION, 'snapshot format version');
     if (snapshot.id !== this.id) {
       throw new RangeError(
         `${this.name}: cannot restore a snapshot of policy '${String(snapshot.id)}' into '${this.id}' (field 'id').`,
-      );
-    }
-    const { checksum, ...content } = snapshot;
-    const sum = snapshotChecksum(content);
-    if (checksum !== sum) {
-      throw new RangeError(
-        `${this.name}: snapshot field 'checksum' is ${JSON.stringify(checksum)}, the content gives ${JSON.stringify(sum)}: the snapshot is corrupted or was edited.`,
       );
     }
     for (const name of ['lineage', 'instance'] as const) {
@@ -939,6 +1005,11 @@ export abstract class BasePolicy implements Policy {
     if (typeof base.finished !== 'boolean') {
       throw new RangeError(`${this.name}: snapshot field 'state.base.finished' must be true or false.`);
     }
+    if (base.rewound !== undefined && (!Number.isSafeInteger(base.rewound) || base.rewound <= 0)) {
+      throw new RangeError(
+        `${this.name}: snapshot field 'state.base.rewound' must be a positive integer or absent. Got ${String(base.rewound)}.`,
+      );
+    }
     if (base.branched !== undefined && base.branched !== true) {
       throw new RangeError(`${this.name}: snapshot field 'state.base.branched' must be true or absent.`);
     }
@@ -971,11 +1042,13 @@ export abstract class BasePolicy implements Policy {
 
   /** The base and own state without the envelope (for rolling back a refused restore). */
   private snapshotState(): { base: BaseState; own: unknown } {
-    return this.buildSnapshot().state as { base: BaseState; own: unknown };
+    return this.snapshotContent().state as { base: BaseState; own: unknown };
   }
 
   private applyState(st: { base: BaseState; own: unknown }): void {
     const base = st.base;
+    // the base counters first: a subclass's loadOwnState may check its fields against them (rounds)
+    this.rounds = base.rounds;
     this.loadOwnState(st.own);
     decodeFloat64(base.pendingTicket, this.pendingTicket, 'pendingTicket');
     decodeFloat64(base.pending, this.pending, 'pending');
@@ -984,6 +1057,7 @@ export abstract class BasePolicy implements Policy {
     this.nextTicket = base.nextTicket;
     this.finished = base.finished;
     this.branched = base.branched === true;
+    this.rewound = base.rewound ?? 0;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
     if (base.propensityRng === undefined || base.propensityRng === null) {

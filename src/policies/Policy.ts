@@ -6,6 +6,8 @@
  */
 import type { PrivacySpent } from '../privacy/ledger.js';
 import type { PolicyConfigMap } from './PolicyOptions.js';
+import type { SnapshotMac } from './snapshotFormat.js';
+import type { SnapshotKey } from './snapshotKey.js';
 import type { UnitAccountant, UnitGuarantee, UserLevelReport } from './UserLevelPrivacy.js';
 
 /**
@@ -183,7 +185,8 @@ export interface Policy<I extends PolicyId = PolicyId> {
   observe(features: Float64Array, reward: number, unit?: string): void;
   /**
    * `observe` for n rounds: `features` n x d row-major, `rewards` n values, `units` n unit ids
-   * (required when privacyUnit is 'user'). All rows are validated first.
+   * (required when privacyUnit is 'user'). Every value is read once into a copy; all rows of the
+   * copy are validated first, then learned from the copy.
    */
   observeMany(features: Float64Array, rewards: ArrayLike<number>, units?: ArrayLike<string>): void;
   /** Delayed feedback: like `select`, but returns a ticket to pass to `updateTicket`. */
@@ -201,23 +204,41 @@ export interface Policy<I extends PolicyId = PolicyId> {
   /**
    * The whole state as JSON-safe data: statistics (including the raw, not yet released sums: store a
    * snapshot like the raw data), the exploration stream, the seeded noise stream in research mode
-   * (secure noise has no state), the privacy ledger, the id, config and library version.
+   * (secure noise has no state), the privacy ledger, the id and config, signed with a MAC under
+   * `options.key` (default: this process's random key, so the snapshot then loads only in this
+   * process; docs/privacy.md, "Snapshots and keys").
    */
-  snapshot(): PolicySnapshot;
-  /** `JSON.stringify(snapshot())`: the text `loadPolicy` reads back. */
-  save(): string;
+  snapshot(options?: SnapshotOptions): PolicySnapshot;
+  /** `JSON.stringify(snapshot(options))`: the text `loadPolicy` reads back (with the same key). */
+  save(options?: SnapshotOptions): string;
   /**
-   * Restores a snapshot of a policy with the same id, config and library version. The ledger never
-   * goes back: restoring an older snapshot of this same policy after it has released more is refused
-   * unless `options.rewind` (the ledger then keeps counting every release), and a policy that has
-   * released cannot take another policy's snapshot (use `loadPolicy`). Secure noise is never replayed.
-   * A refused restore leaves the policy unchanged; the message names the field.
+   * Restores a snapshot of a policy with the same id and config, signed under `options.key` (the key
+   * it was saved with). The ledger never goes back: restoring an older snapshot of this same policy
+   * after it has released more is refused unless `options.rewind` (the ledger then keeps counting
+   * every release, and the policy's own later snapshots load again), and a policy that has released
+   * cannot take another policy's snapshot (use `loadPolicy`). Secure noise is never replayed. A
+   * refused restore leaves the policy unchanged; the message names the field.
    */
   restore(snapshot: PolicySnapshot, options?: RestoreOptions): void;
 }
 
+/** Options of {@link Policy.snapshot} and {@link Policy.save}. */
+export interface SnapshotOptions {
+  /**
+   * The MAC key (a Uint8Array of >= 32 bytes or a string of >= 32 characters). Default: this
+   * process's random key, made at first use and never written anywhere: a snapshot saved under it
+   * cannot be loaded by another process. Pass a key to persist snapshots.
+   */
+  readonly key?: SnapshotKey;
+}
+
 /** Options of {@link Policy.restore} and `loadPolicy`. */
 export interface RestoreOptions {
+  /**
+   * The key the snapshot was saved with (see {@link SnapshotOptions.key}; default: this process's
+   * random key). A snapshot whose MAC does not verify under it is refused.
+   */
+  readonly key?: SnapshotKey;
   /**
    * Allow restoring an older snapshot of this same policy instance after it has released more
    * (default false). Re-running from an old state re-spends budget, so the ledger keeps every release
@@ -238,9 +259,9 @@ export interface RestoreOptions {
 export interface PolicySnapshot {
   /** Always 'adaprivate.policySnapshot'. */
   readonly format: string;
-  /** Layout version of the snapshot. */
+  /** Snapshot format version (independent of the package version; this library writes 3). */
   readonly version: number;
-  /** The library version that wrote it (a snapshot is read only by the same version). */
+  /** The package version that wrote it (information only: it never decides whether a snapshot loads). */
   readonly library: string;
   readonly id: PolicyId;
   /** The frozen configuration (loadPolicy rebuilds the policy from it). */
@@ -249,6 +270,6 @@ export interface PolicySnapshot {
   readonly lineage: string;
   readonly instance: string;
   readonly state: unknown;
-  /** snapshotChecksum of every other field (detects corruption, not forgery). */
-  readonly checksum: string;
+  /** HMAC-SHA256 under the snapshot key of every other field (snapshotFormat.ts). */
+  readonly mac: SnapshotMac;
 }

@@ -22,6 +22,7 @@ export { HorizonExceededError } from './HorizonExceededError.js';
 export { JdpLinUcbPolicy, jdpParameters } from './JdpLinUcbPolicy.js';
 export { loadPolicy } from './loadPolicy.js';
 export { loadPolicyFile } from './loadPolicyFile.js';
+export { type MigrateSnapshotOptions, migrateSnapshot } from './migrateSnapshot.js';
 export type {
   ArmProbabilities,
   InversePropensity,
@@ -32,6 +33,7 @@ export type {
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,
+  SnapshotOptions,
 } from './Policy.js';
 export type {
   BudgetConfig,
@@ -58,6 +60,12 @@ export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
 export { savePolicyFile } from './savePolicyFile.js';
 export { snapshotChecksum } from './snapshotChecksum.js';
+export {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_FORMAT_VERSION,
+  type SnapshotMac,
+} from './snapshotFormat.js';
+export { createSnapshotKey, MIN_SNAPSHOT_KEY_LENGTH, type SnapshotKey } from './snapshotKey.js';
 export type { UnitAccountant, UnitGuarantee, UnitReleaseNoise, UserLevelReport } from './UserLevelPrivacy.js';
 export {
   EVENT_LEVEL_STATEMENT,

@@ -3,10 +3,11 @@ import { loadPolicy } from './loadPolicy.js';
 import type { Policy, RestoreOptions } from './Policy.js';
 
 /**
- * Node only: reads a file written by `savePolicyFile` and rebuilds the policy with `loadPolicy`.
+ * Node only: reads a file written by `savePolicyFile` and rebuilds the policy with `loadPolicy`
+ * (`options.key`: the key it was saved with; see loadPolicy).
  *
  * @example
- * const policy = loadPolicyFile('models/ts.json'); // the saved policy, ledger included
+ * const policy = loadPolicyFile('models/ts.json', { key }); // the saved policy, ledger included
  */
 export function loadPolicyFile(path: string, options: RestoreOptions = {}): Policy {
   let text: string;

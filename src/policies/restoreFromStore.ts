@@ -11,10 +11,10 @@
  * the lineage: a release commits only as the stored version + 1 under the model row lock, and a
  * computed policy is used only after its commit. So this path neither claims nor checks the
  * process-wide registry; everything else of `restore` (checksum, configuration, ledger consistency)
- * applies unchanged.
+ * applies unchanged, the MAC under the service's snapshot key (`key`; default: this process's) included.
  *
  * @example
- * const p = restoreFromStore('adaprivate-ts', row.options, JSON.parse(state.snapshot));
+ * const p = restoreFromStore('adaprivate-ts', row.options, JSON.parse(state.snapshot), key);
  * p.privacy().releases; // returns the releases of the stored snapshot, e.g. 3
  */
 import { BasePolicy, type PolicyRuntime } from './BasePolicy.js';
@@ -23,17 +23,19 @@ import { STORE_SERIALISED } from './lineageRegistry.js';
 import type { Policy, PolicyId, PolicySnapshot } from './Policy.js';
 import type { PolicyOptionsFor } from './PolicyOptions.js';
 import { withStoredAccountant } from './withStoredAccountant.js';
+import type { SnapshotKey } from './snapshotKey.js';
 
 export function restoreFromStore<I extends PolicyId>(
   id: I,
   options: PolicyOptionsFor<I>,
   snapshot: PolicySnapshot,
+  key?: SnapshotKey,
   runtime?: PolicyRuntime,
 ): Policy<I> {
   const p = createPolicy(id, withStoredAccountant(id, options), runtime);
   if (!(p instanceof BasePolicy)) {
     throw new TypeError(`restoreFromStore: policy '${id}' is not built on BasePolicy.`);
   }
-  p.restore(snapshot, { [STORE_SERIALISED]: true });
+  p.restore(snapshot, { ...(key === undefined ? {} : { key }), [STORE_SERIALISED]: true });
   return p;
 }

@@ -1,12 +1,13 @@
 /**
- * The checksum of a policy snapshot: two independent 32-bit FNV-1a lanes over the UTF-16 code units
- * of the JSON text of everything the snapshot carries except the checksum itself, as 16 hex digits.
+ * The checksum of snapshot format 2 (adaprivate 0.1.0): two independent 32-bit FNV-1a lanes over
+ * the UTF-16 code units of the JSON text of everything the snapshot carries except the checksum
+ * itself, as 16 hex digits.
  *
- * It detects corruption and careless edits (a flipped byte, a truncated field, a number changed by
- * hand), not forgery: anyone can recompute it. A snapshot must be stored and transported like the raw
- * data it contains (docs/privacy.md, "Threat model").
+ * It detects corruption, not forgery: anyone can recompute it. Snapshots of format 3 on carry a
+ * keyed MAC instead (snapshotFormat.ts); this checksum is read only by `migrateSnapshot`, which
+ * accepts an unsigned snapshot solely on the operator's explicit `trustUnsigned`.
  *
- * Cost: O(length of the JSON text); called once per save and once per restore.
+ * Cost: O(length of the JSON text).
  *
  * @example
  * snapshotChecksum({ a: 1 }); // returns a 16-digit hex string, the same for the same content

@@ -196,7 +196,7 @@ export class ModelRegistry {
       options,
       settings,
       createdAt: this.ctx.now(),
-      snapshot: JSON.stringify(policy.snapshot()),
+      snapshot: JSON.stringify(policy.snapshot({ key: this.ctx.snapshotKey })),
     });
     await this.ctx.store.durable();
     if (!r.created) {

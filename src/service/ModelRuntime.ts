@@ -13,7 +13,7 @@
  * knows nothing of the uncommitted release, so its noise was never used.
  */
 import { randomUUID } from 'node:crypto';
-import type { Policy, PolicyId } from '../policies/index.js';
+import type { Policy, PolicyId, SnapshotKey } from '../policies/index.js';
 import { createPolicy, policyInfo, withStoredAccountant } from '../policies/index.js';
 import type { ModelRow, Store, UnitWrite } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
@@ -36,6 +36,8 @@ export interface RuntimeContext {
   readonly metrics: ServiceMetrics;
   /** Minimum milliseconds between two default-reward sweeps of a model (0: at every reward). */
   readonly sweepIntervalMs: number;
+  /** The key of the stored snapshots' MAC (createServer's `snapshotKey`). */
+  readonly snapshotKey: SnapshotKey;
 }
 
 /** Most expired decisions given their default reward in one sweep. */
@@ -99,7 +101,7 @@ export class ModelRuntime implements ServedModel {
     const units = await unitModel(row, ctx.store);
     const id = row.policy as PolicyId;
     const policy: Policy = createPolicy(id, withStoredAccountant(id, row.options) as never, units?.runtime);
-    policy.restore(JSON.parse(state.snapshot));
+    policy.restore(JSON.parse(state.snapshot), { key: ctx.snapshotKey });
     const before = policy.privacy().releases;
     // the pending rewards were kept when they arrived (their counts are stored): replayed with the
     // counts in memory, at a time of the open epoch they were admitted in
@@ -215,7 +217,9 @@ export class ModelRuntime implements ServedModel {
       // a release made by the select commits with the decision: the snapshot, the ledger row and the
       // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
       const release =
-        p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, this.rounds);
+        p.privacy().releases === before
+          ? null
+          : stepRelease(p, before, this.version + 1, this.rounds, this.ctx.snapshotKey);
       const version = release === null ? this.version : release.version;
       const row = decisionRow(this.row, req, eventId, feats, d, dec, version, this.ctx.now());
       const ok = await this.ctx.store.insertDecision(row, release);
@@ -327,7 +331,10 @@ export class ModelRuntime implements ServedModel {
       };
     }
     const rounds = this.rounds + (learned ? 1 : 0);
-    const release = p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, rounds);
+    const release =
+      p.privacy().releases === before
+        ? null
+        : stepRelease(p, before, this.version + 1, rounds, this.ctx.snapshotKey);
     const outcome = await this.ctx.store.recordReward(
       { ...rewardInput(this.row, eventId, reward, now, source), ...(unit !== null ? { unit } : {}) },
       release,

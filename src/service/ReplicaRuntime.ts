@@ -133,7 +133,12 @@ export class ReplicaRuntime implements ServedModel {
     const state = await store.releasedState(name);
     if (state === null) return null;
     const id = row.policy as PolicyId;
-    const view: Policy = restoreFromStore(id, row.options as never, JSON.parse(state.snapshot));
+    const view: Policy = restoreFromStore(
+      id,
+      row.options as never,
+      JSON.parse(state.snapshot),
+      ctx.snapshotKey,
+    );
     const unit = replicaReleaseUnit(id, view.config as Readonly<Record<string, unknown>>);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
@@ -200,7 +205,7 @@ export class ReplicaRuntime implements ServedModel {
 
   /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
   private fromStore(snapshot: string): Policy {
-    return restoreFromStore(this.id, this.row.options as never, JSON.parse(snapshot));
+    return restoreFromStore(this.id, this.row.options as never, JSON.parse(snapshot), this.ctx.snapshotKey);
   }
 
   private install(snapshot: string, version: number): void {
@@ -284,7 +289,10 @@ export class ReplicaRuntime implements ServedModel {
         samples = r.dec.samples;
         clipped = r.clipped;
         if (made) computed = p;
-        return { decision: row, release: made ? stepRelease(p, before, version, state.rounds) : null };
+        return {
+          decision: row,
+          release: made ? stepRelease(p, before, version, state.rounds, this.ctx.snapshotKey) : null,
+        };
       });
     } catch (err) {
       // outcome unknown: never decide from the computed release; reload what the database has
@@ -392,7 +400,13 @@ export class ReplicaRuntime implements ServedModel {
       // the ledger row records exactly what the policy made: for a batched policy that is one
       // release per batch (none when non-private), checked; with serialised learning, whatever the
       // policy itself released in this step
-      const step = stepRelease(p, before, state.version + 1, state.rounds + state.pending.length);
+      const step = stepRelease(
+        p,
+        before,
+        state.version + 1,
+        state.rounds + state.pending.length,
+        this.ctx.snapshotKey,
+      );
       const expected = this.isPrivate ? 1 : 0;
       if (!this.serialised && step.releases !== expected) {
         throw new Error(

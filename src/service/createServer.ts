@@ -8,6 +8,7 @@
  */
 import swagger from '@fastify/swagger';
 import Fastify, { type FastifyError, type FastifyInstance, LogController } from 'fastify';
+import { type SnapshotKey, snapshotKeyBytes } from '../policies/snapshotKey.js';
 import type { ReleaseCommitInfo, Store } from '../store/index.js';
 import { isPostgresUrl } from '../store/isPostgresUrl.js';
 import { SqliteStore } from '../store/SqliteStore.js';
@@ -39,6 +40,15 @@ export interface ServerOptions {
   readonly store?: Store;
   /** SQLite durability: 'normal' (default; survives a process crash) or 'full' (fsync per commit). */
   readonly synchronous?: 'normal' | 'full';
+  /**
+   * The key of the MAC on every stored policy snapshot (a Uint8Array of >= 32 bytes or a string of
+   * >= 32 characters): a snapshot in the database that does not verify under it is refused, so a
+   * database edited by hand cannot be loaded into a weaker guarantee. Default: this process's random
+   * key, so that a database written by one process cannot be served by another: give a key to serve
+   * a database again after a restart or from several replicas (`adaprivate serve` keeps it in
+   * `<db>.snapshot-key` or takes `--snapshot-key-file`; docs/serving.md).
+   */
+  readonly snapshotKey?: SnapshotKey;
   /** The API keys (at least one, each >= 32 characters) required on every /v1 route. */
   readonly apiKeys: readonly string[] | ApiKeys;
   /**
@@ -116,6 +126,8 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     }
   }
   const keys = options.apiKeys instanceof ApiKeys ? options.apiKeys : new ApiKeys(options.apiKeys);
+  // validated now (a bad key fails before the database is opened); undefined: the per-process key
+  const snapshotKey = snapshotKeyBytes(options.snapshotKey, "createServer: option 'snapshotKey'");
   const hook =
     options.beforeReleaseCommit === undefined ? {} : { beforeReleaseCommit: options.beforeReleaseCommit };
   const db = options.db ?? './adaprivate.db';
@@ -136,7 +148,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   const now = options.now ?? Date.now;
   const sweepIntervalMs = options.sweepIntervalMs ?? 1000;
   const registry = new ModelRegistry(
-    { store, now, metrics, sweepIntervalMs },
+    { store, now, metrics, sweepIntervalMs, snapshotKey },
     options.versionCheckMs === undefined ? {} : { versionCheckMs: options.versionCheckMs },
   );
 

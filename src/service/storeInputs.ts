@@ -3,7 +3,7 @@
  * to the store: the release a policy made in one step, a decision and a reward to record, and the
  * answer to a rank whose event id is taken.
  */
-import type { Policy } from '../policies/index.js';
+import type { Policy, SnapshotKey } from '../policies/index.js';
 import { copyClip } from '../policies/index.js';
 import type { DecisionRow, ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
 import type { RankRequest } from './apiTypes.js';
@@ -13,13 +13,20 @@ import { ServiceError } from './ServiceError.js';
 /**
  * The step that takes the model to `version`: the policy's snapshot and guarantee now, and the
  * privacy releases it made since its ledger counted `before` (0 for a learning step that released
- * nothing, on replicas with serialised learning).
+ * nothing, on replicas with serialised learning). The snapshot is signed under `key`, the service's
+ * snapshot key.
  */
-export function stepRelease(policy: Policy, before: number, version: number, rounds: number): ReleaseInput {
+export function stepRelease(
+  policy: Policy,
+  before: number,
+  version: number,
+  rounds: number,
+  key: SnapshotKey,
+): ReleaseInput {
   const spent = policy.privacy();
   return {
     version,
-    snapshot: JSON.stringify(policy.snapshot()),
+    snapshot: JSON.stringify(policy.snapshot({ key })),
     spent: { ...spent },
     releases: spent.releases - before,
     rounds,

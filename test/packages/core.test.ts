@@ -217,14 +217,15 @@ test('the packed core installs offline, compiles strictly against its types and 
   };
   assert.deepEqual(
     manifest.dependencies,
-    { 'csv-parse': '7.0.3' },
-    'one runtime dependency (decision-log CSV)',
+    { '@noble/hashes': '1.8.0', 'csv-parse': '7.0.3' },
+    'two runtime dependencies (the snapshot MAC outside Node, decision-log CSV)',
   );
   for (const hook of ['preinstall', 'install', 'postinstall', 'prepare']) {
     assert.equal(manifest.scripts?.[hook], undefined, `no ${hook} script: nothing builds at install time`);
   }
   assert.deepEqual(readdirSync(join(app, 'node_modules')).sort(), [
     '.package-lock.json',
+    '@noble',
     'adaprivate-core',
     'csv-parse',
   ]);

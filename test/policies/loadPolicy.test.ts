@@ -15,8 +15,9 @@ import {
   policyIds,
   policyInfo,
   savePolicyFile,
-  snapshotChecksum,
 } from '../../src/policies/index.js';
+import { signSnapshot } from '../../src/policies/snapshotFormat.js';
+import { snapshotKeyBytes } from '../../src/policies/snapshotKey.js';
 import { make, makeStream, play, roundFeatures } from './helpers.js';
 
 const stream = makeStream(17, 400, 5, 4);
@@ -40,12 +41,16 @@ function released(p: Policy): string {
 // biome-ignore lint/suspicious/noExplicitAny: tests edit arbitrary fields of snapshot JSON
 type Json = any;
 
-/** A deep copy of `snap` edited by `edit`, with its checksum recomputed (a careful forger). */
+/**
+ * A deep copy of `snap` edited by `edit` and signed again under this process's key: an edit by a
+ * holder of the key (the consistency checks behind the MAC still catch it). Forgeries without the
+ * key are in snapshotForgery.test.ts.
+ */
 function edited(snap: PolicySnapshot, edit: (s: Json) => void): PolicySnapshot {
   const copy = JSON.parse(JSON.stringify(snap)) as Json;
   edit(copy);
-  const { checksum: _old, ...content } = copy;
-  return { ...content, checksum: snapshotChecksum(content) } as PolicySnapshot;
+  const { mac: _old, ...content } = copy;
+  return signSnapshot(content, snapshotKeyBytes(undefined, 'test')) as PolicySnapshot;
 }
 
 describe('restored policies never reuse secure noise', () => {
@@ -56,12 +61,14 @@ describe('restored policies never reuse secure noise', () => {
     const before = released(p);
     play(p, stream, 35, 5); // releases the pending batch
     const first = released(p);
-    // a fresh process would load the snapshot (here: the lineage's record is forgotten by loading a
-    // copy whose lineage id is new, so the registry cannot object) and release the same pending data
-    const copy = JSON.parse(text);
-    copy.lineage = 'f'.repeat(16);
-    const { checksum: _c, ...content } = copy;
-    const a = loadPolicy({ ...content, checksum: snapshotChecksum(content) } as PolicySnapshot);
+    // a fresh process with the key would load the snapshot (here: the lineage's record is forgotten by
+    // loading a copy whose lineage id is new, so the registry cannot object) and release the same
+    // pending data
+    const a = loadPolicy(
+      edited(JSON.parse(text), (s) => {
+        s.lineage = 'f'.repeat(16);
+      }),
+    );
     assert.equal(released(a), before);
     play(a, stream, 35, 5);
     assert.notEqual(released(a), first); // with independent fresh noise
@@ -203,10 +210,10 @@ describe('inconsistent, edited, corrupted or foreign snapshots are refused, nami
       () => ts().restore(forged),
       /inconsistent with its own ledger: releases is 0, the state shows 3/,
     );
-    // and without recomputing the checksum, the edit is caught as such
+    // and without the key, the edit is caught by the MAC
     const careless = JSON.parse(JSON.stringify(snap));
     careless.state.base.ledger.releases = 0;
-    assert.throws(() => ts().restore(careless), /field 'checksum'.*corrupted or was edited/);
+    assert.throws(() => ts().restore(careless), /field 'mac' does not match.*edited or corrupted/);
   });
 
   test('release count vs batches: a batch index that does not match the rounds is refused', () => {
@@ -242,18 +249,22 @@ describe('inconsistent, edited, corrupted or foreign snapshots are refused, nami
     assert.throws(() => ts().restore(forged), /design matrix holds .* units of data but rounds is 10/);
   });
 
-  test('another library version, format, id or config', () => {
+  test('another format version, format, id or config; the package version does not matter', () => {
     const target = ts();
+    // the package version that wrote a snapshot is information only
+    const other = edited(snap, (s) => {
+      s.library = '0.0.1';
+    });
+    assert.equal(loadPolicy(other).privacy().releases, 3);
     assert.throws(
-      () =>
-        target.restore(
-          edited(snap, (s) => {
-            s.library = '0.0.1';
-          }),
-        ),
-      /field 'library' is "0.0.1"/,
+      () => target.restore(edited(snap, (s) => (s.version = 4))),
+      /snapshot format version 4 \(written by adaprivate .*\) is newer than this library reads: adaprivate .* reads snapshot format versions up to 3/,
     );
-    assert.throws(() => target.restore(edited(snap, (s) => (s.version = 1))), /field 'version' is 1/);
+    assert.throws(
+      () => target.restore(edited(snap, (s) => (s.version = 2))),
+      /snapshot format version 2 .* is unsigned.*adaprivate migrate snapshot/,
+    );
+    assert.throws(() => target.restore(edited(snap, (s) => (s.version = 0))), /field 'version'/);
     assert.throws(() => loadPolicy(edited(snap, (s) => (s.format = 'x'))), /field 'format'/);
     assert.throws(() => loadPolicy(edited(snap, (s) => (s.id = 'nope'))), /field 'id' is "nope"/);
     assert.throws(() => ts({ lambda: 2 }).restore(snap), /field 'config.lambda' is 1, this policy has 2/);
@@ -264,7 +275,7 @@ describe('inconsistent, edited, corrupted or foreign snapshots are refused, nami
     assert.throws(() => loadPolicy(text.slice(0, text.length - 10)), /not valid JSON/);
     const i = text.indexOf('"b":"') + 8;
     const flipped = text.slice(0, i) + (text[i] === 'A' ? 'B' : 'A') + text.slice(i + 1);
-    assert.throws(() => loadPolicy(flipped), /field 'checksum'/);
+    assert.throws(() => loadPolicy(flipped), /field 'mac'/);
   });
 
   test('a refused restore leaves the policy unchanged', () => {

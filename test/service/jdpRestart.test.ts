@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Policy } from '../../src/policies/index.js';
+import { createSnapshotKey } from '../../src/policies/index.js';
 import { createServer } from '../../src/service/index.js';
 import { ModelRuntime } from '../../src/service/ModelRuntime.js';
 import { ServiceMetrics } from '../../src/service/ServiceMetrics.js';
@@ -30,10 +31,12 @@ function policyOf(rt: ModelRuntime): Policy {
 test('JDP-LinUCB on SQLite: 21 restarts with rewards since the last tree level keep the released estimate and the ledger', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'adaprivate-jdp-restart-'));
   const db = join(dir, 'service.db');
+  const snapshotKey = createSnapshotKey();
   const clock = Date.UTC(2026, 0, 1);
   try {
     const server = await createServer({
       db,
+      snapshotKey,
       apiKeys: [TEST_KEY],
       logger: false,
       defaultMetrics: false,
@@ -53,7 +56,7 @@ test('JDP-LinUCB on SQLite: 21 restarts with rewards since the last tree level k
     let event = 0;
     for (let restart = 0; restart <= 21; restart++) {
       const store = SqliteStore.open(db);
-      const ctx = { store, now: () => clock, metrics: new ServiceMetrics(), sweepIntervalMs: 0 };
+      const ctx = { store, now: () => clock, metrics: new ServiceMetrics(), sweepIntervalMs: 0, snapshotKey };
       const rt = await ModelRuntime.load('j', ctx);
       assert.ok(rt !== null);
       const p = policyOf(rt);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { createSnapshotKey, migrateSnapshot } from '../../src/policies/index.js';
 import { SqliteStore } from '../../src/store/index.js';
 import { startTestServer } from '../service/testServer.js';
 
@@ -72,20 +73,49 @@ test('the 0.1.0 fixture database opens at this store format (migration steps) wi
   }
 });
 
-// Fails on main at 2026-12-02 09:30 UTC: mech's `accountant` option (default 'zcdp') made the
-// 0.1.0 policy snapshots unreadable ("field 'config.accountant' is absent"); snap's snapshot
-// migration 2 -> 3 (branch snapshot-format) pins it. Passes once that migration is applied to stored
-// rows (the hook migrateStoredSnapshot in src/cli/commands/migrate.ts, or at load).
+// 0.1.0 stored its policy snapshots unsigned: a server refuses them (an unsigned row could be a
+// forgery) until the operator's one explicit step, `adaprivate migrate --db FILE`, signs them under
+// the server's snapshot key (migrateSnapshot with trustUnsigned, as the CLI does).
+/** Every field the 0.1.0 guarantee had keeps its value (this version adds fields: unit, statement, ...). */
+function assertSameFigures(got: unknown, want: unknown, what: string): void {
+  if (want === null || typeof want !== 'object') {
+    assert.deepEqual(got, want, what);
+    return;
+  }
+  assert.ok(got !== null && typeof got === 'object', `${what}: missing`);
+  for (const [k, v] of Object.entries(want)) {
+    assert.deepEqual((got as Record<string, unknown>)[k], v, `${what}.${k}`);
+  }
+}
+
 test('the 0.1.0 fixture database serves after the upgrade with its ledger intact', async () => {
   const expected = JSON.parse(readFileSync(join(fixtureDir, 'expected.json'), 'utf8')) as Expected;
   const db = join(dir, 'a.db');
   copyFileSync(join(fixtureDir, 'adaprivate-0.1.0.db'), db);
-  const t = await startTestServer({ db });
+  const snapshotKey = createSnapshotKey();
+  const refused = await startTestServer({ db, snapshotKey }).then(
+    async (t) => {
+      await t.close();
+      return false;
+    },
+    () => true,
+  );
+  assert.ok(refused, 'a server must refuse the unsigned 0.1.0 snapshots before the migration');
+  const m = SqliteStore.open(db, { lock: true });
+  try {
+    assert.equal(
+      m.migrateSnapshots((text) => migrateSnapshot(text, { key: snapshotKey, trustUnsigned: true })),
+      Object.keys(expected).length,
+    );
+  } finally {
+    await m.close();
+  }
+  const t = await startTestServer({ db, snapshotKey });
   try {
     for (const [name, want] of Object.entries(expected)) {
       const ledger = (await t.raw('GET', `/v1/models/${name}/ledger`)).body;
       assert.deepEqual(ledger.releases, want.ledger.releases, `${name}: ledger rows`);
-      assert.deepEqual(ledger.privacy, want.ledger.privacy, `${name}: guarantee`);
+      assertSameFigures(ledger.privacy, want.ledger.privacy, `${name}: guarantee`);
       const s = (await t.raw('GET', `/v1/models/${name}`)).body;
       for (const k of [
         'policy',
@@ -99,10 +129,10 @@ test('the 0.1.0 fixture database serves after the upgrade with its ledger intact
         'releasedRewards',
         'defaultRewards',
         'batchesReleased',
-        'privacy',
       ]) {
         assert.deepEqual(s[k], want.status[k], `${name}: status ${k}`);
       }
+      assertSameFigures(s.privacy, want.status.privacy, `${name}: status privacy`);
     }
     // the pending reward of 'news' (0.625) completes a batch with the next one: release 3
     const d = await t.client.rank('news', {

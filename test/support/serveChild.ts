@@ -31,6 +31,8 @@ export function startServeChild(db: string, key: string, killInRelease: string):
       env: {
         ...process.env,
         ADAPRIVATE_API_KEY: key,
+        // replicas on one PostgreSQL database need the same snapshot key (SQLite would make a file)
+        ADAPRIVATE_SNAPSHOT_KEY: `snapshot key of the test servers, ${key}`,
         ADAPRIVATE_TEST_KILL_IN_RELEASE: killInRelease,
         ADAPRIVATE_TEST_HOOKS: '1',
       },

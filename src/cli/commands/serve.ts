@@ -8,6 +8,10 @@
  * (SQLite only: with a PostgreSQL --db every replica must be given the same keys). Keys are never
  * printed or logged.
  *
+ * Snapshot key (the MAC on every stored policy snapshot; cli/snapshotKeyFile.ts): --snapshot-key-file,
+ * else ADAPRIVATE_SNAPSHOT_KEY, else `<db>.snapshot-key` beside the database (created once, mode
+ * 0600); with a PostgreSQL --db every replica must be given the same key. Never printed or logged.
+ *
  * `--db postgres://...`: one of several replicas sharing a PostgreSQL database (docs/serving.md,
  * "Several replicas"); the schema must be current (`adaprivate migrate`), else serve refuses.
  */
@@ -18,6 +22,7 @@ import type { ReleaseCommitInfo } from '../../store/index.js';
 import { isPostgresUrl } from '../../store/isPostgresUrl.js';
 import { redactDbUrl } from '../../store/redactDbUrl.js';
 import { parsePositiveInt } from '../output.js';
+import { resolveSnapshotKey, SNAPSHOT_KEY_ENV } from '../snapshotKeyFile.js';
 import { UsageError } from '../UsageError.js';
 
 interface ServeFlags {
@@ -25,6 +30,7 @@ interface ServeFlags {
   readonly port: number;
   readonly host: string;
   readonly apiKeyFile?: string;
+  readonly snapshotKeyFile?: string;
   readonly synchronous: string;
   readonly maxBodyBytes?: number;
   readonly maxArms?: number;
@@ -173,6 +179,10 @@ export function registerServe(program: Command): void {
       `file with the API key(s), one per line (default: $${API_KEY_ENV}, else <db>.api-key)`,
     )
     .option(
+      '--snapshot-key-file <path>',
+      `file with the key of the MAC on stored policy snapshots, >= 32 characters (default: $${SNAPSHOT_KEY_ENV}, else <db>.snapshot-key, created once with mode 0600; PostgreSQL: required, the same for every replica)`,
+    )
+    .option(
       '--synchronous <mode>',
       "'normal' (survives a process crash) or 'full' (fsync per commit: survives power loss)",
       'normal',
@@ -257,6 +267,7 @@ export function registerServe(program: Command): void {
         throw new UsageError(e instanceof Error ? e.message : String(e));
       }
       if (keys === null) throw new UsageError('no API key.');
+      const snapshotKey = resolveSnapshotKey(f.db, postgres, f.snapshotKeyFile, process.env);
       const hook = killInReleaseHook(testHookSpec(process.env));
       const limits = {
         ...(f.maxBodyBytes === undefined ? {} : { bodyBytes: f.maxBodyBytes }),
@@ -269,6 +280,7 @@ export function registerServe(program: Command): void {
         server = await createServer({
           db: f.db,
           apiKeys: keys,
+          ...(snapshotKey.key === undefined ? {} : { snapshotKey: snapshotKey.key }),
           synchronous: f.synchronous,
           groupCommit: f.groupCommit,
           checkpoint: f.checkpoint,
@@ -302,6 +314,7 @@ export function registerServe(program: Command): void {
         db: dbShown,
         engine: postgres ? 'postgres' : 'sqlite',
         apiKeys: keySource,
+        snapshotKey: snapshotKey.source,
         ...(postgres ? {} : { synchronous: f.synchronous }),
         pid: process.pid,
       };
