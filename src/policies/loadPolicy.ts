@@ -3,9 +3,9 @@ import { createPolicy } from './createPolicy.js';
 import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
 import type { PolicyOptions } from './PolicyOptions.js';
 import { isPolicyId } from './policyInfo.js';
-import { withStoredAccountant } from './withStoredAccountant.js';
 import { openSnapshot } from './snapshotFormat.js';
 import { snapshotKeyBytes } from './snapshotKey.js';
+import { withStoredAccountant } from './withStoredAccountant.js';
 
 /**
  * Rebuilds a policy from a snapshot alone (object or the JSON text of `policy.save()`): the snapshot

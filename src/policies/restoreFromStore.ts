@@ -22,8 +22,8 @@ import { createPolicy } from './createPolicy.js';
 import { STORE_SERIALISED } from './lineageRegistry.js';
 import type { Policy, PolicyId, PolicySnapshot } from './Policy.js';
 import type { PolicyOptionsFor } from './PolicyOptions.js';
-import { withStoredAccountant } from './withStoredAccountant.js';
 import type { SnapshotKey } from './snapshotKey.js';
+import { withStoredAccountant } from './withStoredAccountant.js';
 
 export function restoreFromStore<I extends PolicyId>(
   id: I,
