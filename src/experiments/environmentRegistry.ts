@@ -14,30 +14,34 @@ import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import { createSyntheticEnvironment } from '../envs/SyntheticEnvironment.js';
+import { createSyntheticUsersEnvironment } from '../envs/SyntheticUsersEnvironment.js';
 import { epsilonToRho, sigmaForRho } from '../privacy/index.js';
 import type { EnvConfig } from './types.js';
 
-function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number): Environment {
-  return createSyntheticEnvironment(
-    {
-      dim: env.dim,
-      arms: env.arms,
-      armsPerRound: env.armsPerRound,
-      thetaNorm: env.thetaNorm,
-      link: env.link,
-    },
-    seed,
-  );
+function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number, horizon?: number): Environment {
+  const options = {
+    dim: env.dim,
+    arms: env.arms,
+    armsPerRound: env.armsPerRound,
+    thetaNorm: env.thetaNorm,
+    link: env.link,
+  };
+  if (env.arrivalsPerUnit === undefined) return createSyntheticEnvironment(options, seed);
+  if (horizon === undefined)
+    throw new RangeError('createEnvironment: a synthetic environment with users (arrivalsPerUnit) needs the horizon.');
+  return createSyntheticUsersEnvironment({ ...options, arrivalsPerUnit: env.arrivalsPerUnit, horizon }, seed);
 }
 
 /**
- * The full-information environment of `env` for `seed`.
+ * The full-information environment of `env` for `seed`. `horizon` (the rounds to be served) is
+ * required by a synthetic environment with users (`arrivalsPerUnit`), which lays out every user's
+ * arrivals over the run.
  *
  * @example
  * createEnvironment({ kind: 'synthetic', dim: 20, arms: 100, armsPerRound: 5, thetaNorm: 2, link: 'logistic' }, 1).dim; // returns 20
  */
-export function createEnvironment(env: EnvConfig, seed: number): Environment {
-  if (env.kind === 'synthetic') return synthetic(env, seed);
+export function createEnvironment(env: EnvConfig, seed: number, horizon?: number): Environment {
+  if (env.kind === 'synthetic') return synthetic(env, seed, horizon);
   return new RatingsEnvironment(env.options as unknown as RatingsEnvOptions, seed);
 }
 
@@ -49,7 +53,7 @@ export function createEnvironment(env: EnvConfig, seed: number): Environment {
  * createReplay({ kind: 'synthetic', dim: 5, arms: 10, armsPerRound: 5, thetaNorm: 2, link: 'logistic' }, 100, 1).length; // returns 100
  */
 export function createReplay(env: EnvConfig, steps: number, seed: number): ReplayStream {
-  if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed), steps, seed);
+  if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed, steps), steps, seed);
   return new RatingsReplayStream(env.options as unknown as RatingsEnvOptions, seed);
 }
 

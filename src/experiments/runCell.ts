@@ -15,6 +15,7 @@ import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
 import { evaluateReplay } from './evaluateReplay.js';
+import { UnitTally } from './UnitTally.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
 
 function buildPolicy(cell: CellConfig, dim: number) {
@@ -51,11 +52,17 @@ function runFull(cell: CellConfig, env: Environment) {
   let cumR = 0;
   let cumE = 0;
   let cumRegret = 0;
+  const tally = env.unit === undefined ? null : new UnitTally();
   for (let t = 1; t <= cell.horizon; t++) {
     env.nextRound(features, expected);
     const arm = policy.select(features, k);
     const r = env.reward(arm);
-    policy.update(r);
+    if (tally === null) policy.update(r);
+    else {
+      const unit = env.unit!();
+      tally.add(unit);
+      policy.update(r);
+    }
     let best = expected[0]!;
     for (let a = 1; a < k; a++) if (expected[a]! > best) best = expected[a]!;
     const e = expected[arm]!;
@@ -81,6 +88,7 @@ function runFull(cell: CellConfig, env: Environment) {
     meanRealisedReward: cumR / cell.horizon,
     regret: cumRegret,
     effectiveSteps: null,
+    units: tally === null ? null : tally.result(),
   };
 }
 
@@ -99,6 +107,7 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
     meanRealisedReward: out.ctr,
     regret: null,
     effectiveSteps: out.effectiveSteps,
+    units: out.units,
   };
 }
 
@@ -114,7 +123,7 @@ export function runCell(cell: CellConfig, version: string = cacheVersion()): Cel
   let environment: Readonly<Record<string, unknown>>;
   let out: ReturnType<typeof runFull> | ReturnType<typeof runReplay>;
   if (cell.protocol === 'full-information') {
-    const env = createEnvironment(cell.env, cell.seed);
+    const env = createEnvironment(cell.env, cell.seed, cell.horizon);
     environment = env.describe();
     out = runFull(cell, env);
   } else {
@@ -136,5 +145,6 @@ export function runCell(cell: CellConfig, version: string = cacheVersion()): Cel
     effectiveSteps: out.effectiveSteps,
     privacy: cell.epsilon === null ? null : out.policy.privacy(),
     clippedCount: out.policy.clippedCount,
+    ...(out.units === null ? {} : { units: out.units }),
   };
 }
