@@ -1,0 +1,150 @@
+/**
+ * The experiments of the synthetic user-level study (issue 25, study (a)): for every k (arrivals of
+ * each user), AdaPrivate-TS protecting each user at the user-level budget (eps_u, delta) in up to
+ * four ways, and the non-private reference LinTS on the same rounds:
+ *
+ * - `group-zcdp`: the paper's way. An event-level policy whose per-record budget makes every user's
+ *   k records (eps_u, delta) by group privacy in zCDP: rho_record = rho_u / k^2 (the paper's table).
+ * - `group-exact`: the same with the exact (Gaussian DP) accountant: a mu-GDP mechanism is (k mu)-GDP
+ *   for k records, so mu_record = mu_u / k. Needs the policies' `accountant` option.
+ * - `bounds-zcdp` / `bounds-exact`: a user-level policy (`privacyUnit: 'user'`) with contribution
+ *   bounds c = 1 reward per release and m = k releases per epoch (the run's lifetime), its noise
+ *   calibrated for the person (sensitivity c per release, m releases: sigma = c sqrt(m) / sqrt(2 rho_u)
+ *   in zCDP, mu_u = c sqrt(m) / sigma exactly). A user's second reward in one batch is dropped.
+ *
+ * Each (k, variant) is one experiment config (validated, recorded verbatim in the results).
+ */
+import { gdpEpsilon } from '../../../audit/gdpEpsilon.js';
+import { policyInfo } from '../../../policies/index.js';
+import { epsilonToRho, perRecordRho, sigmaForRho, zcdpToEpsilon } from '../../../privacy/index.js';
+import type { ExperimentConfig, ParamValue } from '../../types.js';
+import { validateExperimentConfig } from '../../validateExperimentConfig.js';
+import type { UserStudyScale } from './userStudyScale.js';
+
+export type UserStudyVariant = 'group-zcdp' | 'group-exact' | 'bounds-zcdp' | 'bounds-exact';
+
+/** Every variant, in table order. */
+export const USER_STUDY_VARIANTS: readonly UserStudyVariant[] = [
+  'group-zcdp',
+  'group-exact',
+  'bounds-zcdp',
+  'bounds-exact',
+];
+
+/** How each variant is described in tables. */
+export const VARIANT_LABEL: Readonly<Record<UserStudyVariant, string>> = {
+  'group-zcdp': 'group privacy, zCDP (k^2 rho)',
+  'group-exact': 'group privacy, exact (k mu)',
+  'bounds-zcdp': 'contribution bounds, zCDP',
+  'bounds-exact': 'contribution bounds, exact',
+};
+
+/** One private experiment of the plan. */
+export interface UserStudyCell {
+  readonly k: number;
+  readonly variant: UserStudyVariant;
+  /** The epsilon the policy is built with (per record for group privacy, per user for bounds). */
+  readonly epsilon: number;
+  /** Noise std per release (sensitivity-1 units), as calibrated. */
+  readonly sigma: number;
+  /** Bounds of the user-level variants (null for group privacy). */
+  readonly bounds: { readonly contributionsPerRelease: number; readonly releasesPerEpoch: number } | null;
+  readonly config: ExperimentConfig;
+}
+
+export interface UserStudyPlan {
+  readonly scale: UserStudyScale;
+  /** The non-private reference (LinTS) per k, on the same rounds. */
+  readonly references: readonly { readonly k: number; readonly config: ExperimentConfig }[];
+  readonly cells: readonly UserStudyCell[];
+  /** Variants left out because the policies lack an option they need (with the reason). */
+  readonly skipped: readonly { readonly variant: UserStudyVariant; readonly reason: string }[];
+  /** User-level zCDP rho_u and GDP mu_u of (eps_u, delta). */
+  readonly userRho: number;
+  readonly userMu: number;
+}
+
+/**
+ * The mu of mu-GDP whose epsilon at `delta` is `epsilon` (bisection on the monotone GDP curve).
+ *
+ * @example
+ * gdpMuForEpsilon(1, 1e-5); // returns ~0.2680 (sigma ~3.73 for sensitivity 1)
+ */
+export function gdpMuForEpsilon(epsilon: number, delta: number): number {
+  let lo = 0;
+  let hi = 1;
+  while (gdpEpsilon(hi, delta) < epsilon) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+    const mid = 0.5 * (lo + hi);
+    if (gdpEpsilon(mid, delta) < epsilon) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * Builds the study's configs for a scale. `options` are the ids of the options AdaPrivate-TS
+ * accepts (default: its schema table's): variants whose options are missing are skipped and listed.
+ *
+ * @example
+ * userStudyPlan(userStudyScale('full')).references.length; // returns 3 (k = 1, 5, 10)
+ */
+export function userStudyPlan(
+  scale: UserStudyScale,
+  options: readonly string[] = policyInfo('adaprivate-ts').options,
+): UserStudyPlan {
+  const hasAccountant = options.includes('accountant');
+  const hasUnits = options.includes('privacyUnit');
+  const skipped: { variant: UserStudyVariant; reason: string }[] = [];
+  if (!hasAccountant) {
+    for (const v of ['group-exact', 'bounds-exact'] as const)
+      skipped.push({ variant: v, reason: 'the policies have no `accountant` option in this build' });
+  }
+  if (!hasUnits) {
+    for (const v of ['bounds-zcdp', 'bounds-exact'] as const)
+      if (!skipped.some((s) => s.variant === v))
+        skipped.push({ variant: v, reason: 'the policies have no `privacyUnit` option in this build' });
+  }
+  const userRho = epsilonToRho(scale.userEpsilon, scale.delta);
+  const userMu = gdpMuForEpsilon(scale.userEpsilon, scale.delta);
+  const base = (k: number, name: string) => ({
+    name,
+    env: { ...scale.env, arrivalsPerUnit: k },
+    protocol: 'full-information',
+    delta: scale.delta,
+    seeds: scale.seeds,
+    horizon: scale.horizon,
+    checkpoints: scale.checkpoints,
+  });
+  const zcdp: Record<string, ParamValue> = hasAccountant ? { accountant: 'zcdp' } : {};
+  const references = scale.ks.map((k) => ({
+    k,
+    config: validateExperimentConfig({ ...base(k, `user-level-k${k}-reference`), policies: [{ policy: 'lints' }] }),
+  }));
+  const cells: UserStudyCell[] = [];
+  for (const k of scale.ks) {
+    const one = (
+      variant: UserStudyVariant,
+      epsilon: number,
+      sigma: number,
+      params: Record<string, ParamValue>,
+      bounds: UserStudyCell['bounds'],
+    ) => {
+      if (skipped.some((s) => s.variant === variant)) return;
+      const config = validateExperimentConfig({
+        ...base(k, `user-level-k${k}-${variant}`),
+        policies: [{ policy: 'adaprivate-ts', params: { batchSize: scale.batchSize, ...params } }],
+        epsilons: [epsilon],
+      });
+      cells.push({ k, variant, epsilon, sigma, bounds, config });
+    };
+    const recordRho = perRecordRho(userRho, k);
+    one('group-zcdp', zcdpToEpsilon(recordRho, scale.delta), sigmaForRho(recordRho), zcdp, null);
+    one('group-exact', gdpEpsilon(userMu / k, scale.delta), k / userMu, { accountant: 'exact' }, null);
+    const bounds = { contributionsPerRelease: 1, releasesPerEpoch: k };
+    const userParams = { privacyUnit: 'user', ...bounds };
+    one('bounds-zcdp', scale.userEpsilon, Math.sqrt(k) * sigmaForRho(userRho), { ...userParams, ...zcdp }, bounds);
+    one('bounds-exact', scale.userEpsilon, Math.sqrt(k) / userMu, { ...userParams, accountant: 'exact' }, bounds);
+  }
+  return { scale, references, cells, skipped, userRho, userMu };
+}
