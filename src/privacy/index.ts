@@ -1,8 +1,23 @@
 // Public API of the privacy module: events, accountants (zCDP, RDP), conversions, calibration, ledger.
+
+export type {
+  AccountantName,
+  AccountantOptions,
+  GaussianPlan,
+  NoiseCalibration,
+  NoiseDistribution,
+  PlanEpsilon,
+} from './calibrateGaussianNoise.js';
+export { ACCOUNTANT_NAMES, calibrateGaussianNoise, gaussianPlanEpsilon } from './calibrateGaussianNoise.js';
 export type { Calibration } from './calibrateSigma.js';
 export { calibrateSigma, epsilonFloor } from './calibrateSigma.js';
 export type { Conversion, RdpEpsilon } from './conversion.js';
 export { assertConversion, assertDelta, rdpOrderToEpsilon, rdpToEpsilon } from './conversion.js';
+export {
+  DISCRETE_ETA_PER_MU2,
+  DISCRETE_GRID_BITS,
+  discreteGaussianDeltaMargin,
+} from './discreteGaussianMargin.js';
 export type { EventCost } from './eventCost.js';
 export { eventCost, eventRho, needsRdp } from './eventCost.js';
 export type { PrivacyEvent, PrivacyEventKind } from './events.js';
@@ -16,6 +31,7 @@ export {
   subsampledGaussianEvent,
   zcdpEvent,
 } from './events.js';
+export { gaussianDelta, gaussianEpsilon, gaussianMuForTarget } from './gaussianDp.js';
 export type {
   LedgerEntry,
   NoiseKind,
@@ -33,6 +49,7 @@ export type {
   SubsampledGaussianSettings,
 } from './subsampledGaussianEpsilon.js';
 export { epsilonForSigma, resolveSettings, subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
+export { subsampledGaussianDelta, subsampledGaussianExactEpsilon } from './subsampledGaussianExact.js';
 export { subsampledGaussianRdp, subsampledGaussianRdpCurve } from './subsampledGaussianRdp.js';
 export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 export { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
