@@ -15,6 +15,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
+import { addReproduceUsers } from './commands/reproduceUsers.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 
@@ -32,7 +33,9 @@ export function buildProgram(): Command {
     });
   registerPrivacy(program);
   registerRun(program);
-  registerReproduceRealData(registerReproduce(program));
+  const reproduce = registerReproduce(program);
+  registerReproduceRealData(reproduce);
+  addReproduceUsers(reproduce);
   registerData(program);
   registerBench(program);
   registerEvaluate(program);

@@ -82,7 +82,8 @@ export class RatingsRoundSampler {
     }
     this.userArrivals = arrivals;
     let slotCount = 0;
-    if (arrivals === 'activity') for (const u of this.eligibleUsers) slotCount += f.evalPtr[u + 1]! - f.evalPtr[u]!;
+    if (arrivals === 'activity')
+      for (const u of this.eligibleUsers) slotCount += f.evalPtr[u + 1]! - f.evalPtr[u]!;
     this.slots = new Int32Array(slotCount);
     let s = 0;
     if (arrivals === 'activity') {

@@ -28,7 +28,9 @@ function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number, horizon
   };
   if (env.arrivalsPerUnit === undefined) return createSyntheticEnvironment(options, seed);
   if (horizon === undefined)
-    throw new RangeError('createEnvironment: a synthetic environment with users (arrivalsPerUnit) needs the horizon.');
+    throw new RangeError(
+      'createEnvironment: a synthetic environment with users (arrivalsPerUnit) needs the horizon.',
+    );
   return createSyntheticUsersEnvironment({ ...options, arrivalsPerUnit: env.arrivalsPerUnit, horizon }, seed);
 }
 

@@ -85,7 +85,9 @@ function validateEnv(raw: unknown): EnvConfig {
     fail(`env.link must be 'logistic' or 'linear'. Got ${show(link)}.`);
   // absent unless given: the cell keys of environments without users stay as they were
   const users =
-    raw.arrivalsPerUnit === undefined ? {} : { arrivalsPerUnit: posInt('env.arrivalsPerUnit', raw.arrivalsPerUnit) };
+    raw.arrivalsPerUnit === undefined
+      ? {}
+      : { arrivalsPerUnit: posInt('env.arrivalsPerUnit', raw.arrivalsPerUnit) };
   return { kind: 'synthetic', dim, arms, armsPerRound, thetaNorm, link, ...users };
 }
 

@@ -82,7 +82,8 @@ export function contributionBoundsRule(
     if (!Number.isSafeInteger(v) || v < 1)
       throw new RangeError(`contributionBoundsRule: ${name} must be a positive integer. Got ${v}.`);
   }
-  if (!(q > 0 && q <= 1)) throw new RangeError(`contributionBoundsRule: quantile must be in (0, 1]. Got ${q}.`);
+  if (!(q > 0 && q <= 1))
+    throw new RangeError(`contributionBoundsRule: quantile must be in (0, 1]. Got ${q}.`);
   // one slot per training rating, holding its user: a uniform slot is a user drawn by activity
   let total = 0;
   let users = 0;

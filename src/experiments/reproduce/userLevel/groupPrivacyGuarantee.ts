@@ -9,8 +9,7 @@
  *
  * Cost: O(1) (zCDP) or a bisection on the GDP curve (exact).
  */
-import { gdpEpsilon } from '../../../audit/gdpEpsilon.js';
-import { groupRho, zcdpToEpsilon } from '../../../privacy/index.js';
+import { gaussianPlanEpsilon, groupRho, zcdpToEpsilon } from '../../../privacy/index.js';
 
 /** The user-level guarantee of an event-level mechanism for a person with `k` records. */
 export interface GroupGuarantee {
@@ -25,13 +24,19 @@ export interface GroupGuarantee {
 /**
  * Group privacy of an event-level mechanism with total zCDP `rho` per record, for a person with
  * `k` records, at `delta`. `gaussian`: every release of the mechanism is a continuous Gaussian (then
- * it is sqrt(2 rho)-GDP and the exact epsilon is given); otherwise only the zCDP figure.
+ * it is sqrt(2 rho)-GDP and the exact epsilon is given, from the exact accountant's Gaussian curve
+ * `gaussianPlanEpsilon(..., 'exact')` for the continuous Gaussian); otherwise only the zCDP figure.
  *
  * @example
  * groupGuarantee(0.04501, 5, 1e-5, true).zcdpEpsilon; // returns ~10.9 (eps 1 per record, 5 records)
  * groupGuarantee(0.04501, 5, 1e-5, true).exactEpsilon; // returns ~6.5
  */
-export function groupGuarantee(rho: number | null, k: number, delta: number, gaussian: boolean): GroupGuarantee {
+export function groupGuarantee(
+  rho: number | null,
+  k: number,
+  delta: number,
+  gaussian: boolean,
+): GroupGuarantee {
   if (!Number.isSafeInteger(k) || k < 1) {
     throw new RangeError(`groupGuarantee: k must be a positive integer. Got ${k}.`);
   }
@@ -40,6 +45,20 @@ export function groupGuarantee(rho: number | null, k: number, delta: number, gau
     throw new RangeError(`groupGuarantee: rho must be a finite number >= 0. Got ${rho}.`);
   }
   const zcdpEpsilon = zcdpToEpsilon(groupRho(rho, k), delta);
-  const exactEpsilon = gaussian ? gdpEpsilon(k * Math.sqrt(2 * rho), delta) : null;
+  // k records of sensitivity 1 each against noise sigma = 1 / sqrt(2 rho): mu = k / sigma (C1's exact curve)
+  const exactEpsilon =
+    gaussian && rho > 0
+      ? gaussianPlanEpsilon(
+          1 / Math.sqrt(2 * rho),
+          { sensitivity: k, compositions: 1, q: 1 },
+          delta,
+          'exact',
+          {
+            noise: 'continuous',
+          },
+        ).epsilon
+      : gaussian
+        ? 0
+        : null;
   return { k, rho, zcdpEpsilon, exactEpsilon };
 }

@@ -14,9 +14,15 @@
  *
  * Each (k, variant) is one experiment config (validated, recorded verbatim in the results).
  */
-import { gdpEpsilon } from '../../../audit/gdpEpsilon.js';
 import { policyInfo } from '../../../policies/index.js';
-import { epsilonToRho, perRecordRho, sigmaForRho, zcdpToEpsilon } from '../../../privacy/index.js';
+import {
+  calibrateGaussianNoise,
+  epsilonToRho,
+  gaussianPlanEpsilon,
+  perRecordRho,
+  sigmaForRho,
+  zcdpToEpsilon,
+} from '../../../privacy/index.js';
 import type { ExperimentConfig, ParamValue } from '../../types.js';
 import { validateExperimentConfig } from '../../validateExperimentConfig.js';
 import type { UserStudyScale } from './userStudyScale.js';
@@ -65,24 +71,6 @@ export interface UserStudyPlan {
 }
 
 /**
- * The mu of mu-GDP whose epsilon at `delta` is `epsilon` (bisection on the monotone GDP curve).
- *
- * @example
- * gdpMuForEpsilon(1, 1e-5); // returns ~0.2680 (sigma ~3.73 for sensitivity 1)
- */
-export function gdpMuForEpsilon(epsilon: number, delta: number): number {
-  let lo = 0;
-  let hi = 1;
-  while (gdpEpsilon(hi, delta) < epsilon) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (gdpEpsilon(mid, delta) < epsilon) lo = mid;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
  * Builds the study's configs for a scale. `options` are the ids of the options AdaPrivate-TS
  * accepts (default: its schema table's): variants whose options are missing are skipped and listed.
  *
@@ -106,7 +94,10 @@ export function userStudyPlan(
         skipped.push({ variant: v, reason: 'the policies have no `privacyUnit` option in this build' });
   }
   const userRho = epsilonToRho(scale.userEpsilon, scale.delta);
-  const userMu = gdpMuForEpsilon(scale.userEpsilon, scale.delta);
+  // the exact accountant's sigma for one sensitivity-1 release at (eps_u, delta): mu_u = 1 / sigma
+  const one = { sensitivity: 1, compositions: 1, q: 1 };
+  const userMu =
+    1 / calibrateGaussianNoise({ epsilon: scale.userEpsilon, delta: scale.delta }, one, 'exact').sigma;
   const base = (k: number, name: string) => ({
     name,
     env: { ...scale.env, arrivalsPerUnit: k },
@@ -119,11 +110,14 @@ export function userStudyPlan(
   const zcdp: Record<string, ParamValue> = hasAccountant ? { accountant: 'zcdp' } : {};
   const references = scale.ks.map((k) => ({
     k,
-    config: validateExperimentConfig({ ...base(k, `user-level-k${k}-reference`), policies: [{ policy: 'lints' }] }),
+    config: validateExperimentConfig({
+      ...base(k, `user-level-k${k}-reference`),
+      policies: [{ policy: 'lints' }],
+    }),
   }));
   const cells: UserStudyCell[] = [];
   for (const k of scale.ks) {
-    const one = (
+    const add = (
       variant: UserStudyVariant,
       epsilon: number,
       sigma: number,
@@ -139,12 +133,25 @@ export function userStudyPlan(
       cells.push({ k, variant, epsilon, sigma, bounds, config });
     };
     const recordRho = perRecordRho(userRho, k);
-    one('group-zcdp', zcdpToEpsilon(recordRho, scale.delta), sigmaForRho(recordRho), zcdp, null);
-    one('group-exact', gdpEpsilon(userMu / k, scale.delta), k / userMu, { accountant: 'exact' }, null);
+    add('group-zcdp', zcdpToEpsilon(recordRho, scale.delta), sigmaForRho(recordRho), zcdp, null);
+    const groupExactEpsilon = gaussianPlanEpsilon(k / userMu, one, scale.delta, 'exact').epsilon;
+    add('group-exact', groupExactEpsilon, k / userMu, { accountant: 'exact' }, null);
     const bounds = { contributionsPerRelease: 1, releasesPerEpoch: k };
     const userParams = { privacyUnit: 'user', ...bounds };
-    one('bounds-zcdp', scale.userEpsilon, Math.sqrt(k) * sigmaForRho(userRho), { ...userParams, ...zcdp }, bounds);
-    one('bounds-exact', scale.userEpsilon, Math.sqrt(k) / userMu, { ...userParams, accountant: 'exact' }, bounds);
+    add(
+      'bounds-zcdp',
+      scale.userEpsilon,
+      Math.sqrt(k) * sigmaForRho(userRho),
+      { ...userParams, ...zcdp },
+      bounds,
+    );
+    add(
+      'bounds-exact',
+      scale.userEpsilon,
+      Math.sqrt(k) / userMu,
+      { ...userParams, accountant: 'exact' },
+      bounds,
+    );
   }
   return { scale, references, cells, skipped, userRho, userMu };
 }

@@ -1,0 +1,74 @@
+/**
+ * `adaprivate reproduce users`: the synthetic user-level privacy study (issue 25, study (a);
+ * docs/REPRODUCTION.md, "User-level privacy: synthetic users"). `--quick` runs in about a minute;
+ * the default is the paper-sized study. Bad input exits with code 2 and a one-line reason.
+ */
+import { type Command, Option } from 'commander';
+import { parsePositiveInt, printJson } from '../output.js';
+import { stageProgress } from '../progress.js';
+import { UsageError } from '../UsageError.js';
+
+interface UsersFlags {
+  quick?: boolean;
+  tiny?: boolean;
+  out?: string;
+  workers?: number;
+  cache?: boolean;
+  writeDoc?: boolean | string;
+  json?: boolean;
+}
+
+/**
+ * Adds `users` to the `reproduce` command.
+ *
+ * @example
+ * addReproduceUsers(reproduce); // adaprivate reproduce users --quick
+ */
+export function addReproduceUsers(reproduce: Command): Command {
+  const cmd = reproduce
+    .command('users')
+    .description(
+      "user-level privacy on synthetic users who arrive k in {1, 5, 10} times: the paper's group-privacy figures next to ours with group privacy (zCDP k^2 rho, exact k mu) and with contribution bounds (a user-level policy); writes results.json, tables.md, REPORT.md and the chart to --out",
+    )
+    .option('--quick', 'reduced run of about a minute: 4 seeds, T = 5000 (indicative only)')
+    .addOption(new Option('--tiny', 'smoke-test size (d = 5, 2 seeds, T = 400)').hideHelp())
+    .option('--out <dir>', 'output directory', 'results/users')
+    .option('--workers <n>', 'worker threads (default: all cores)', parsePositiveInt('--workers'))
+    .option('--no-cache', 'do not reuse or keep finished cells in <out>/cache')
+    .option(
+      '--write-doc [path]',
+      'also set the section "User-level privacy: synthetic users" of this document (default docs/REPRODUCTION.md; chart in img/reproduction/ beside it)',
+    )
+    .option('--json', 'print one JSON object (claims, rows, timing, files)')
+    .action(async (flags: UsersFlags) => {
+      if (flags.quick === true && flags.tiny === true)
+        throw new UsageError('reproduce users: --quick and --tiny exclude each other.');
+      const scale = flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
+      const docPath =
+        flags.writeDoc === true
+          ? 'docs/REPRODUCTION.md'
+          : typeof flags.writeDoc === 'string'
+            ? flags.writeDoc
+            : undefined;
+      const progress = stageProgress({ unit: 'cells' });
+      const { reproduceUserLevelSynthetic } = await import(
+        '../../experiments/reproduce/userLevel/reproduceUserLevelSynthetic.js'
+      );
+      const r = await reproduceUserLevelSynthetic({
+        scale,
+        outDir: flags.out ?? 'results/users',
+        command: `adaprivate reproduce users${scale === 'full' ? '' : ` --${scale}`}`,
+        ...(flags.workers === undefined ? {} : { workers: flags.workers }),
+        ...(flags.cache === false ? { cacheDir: null } : {}),
+        ...(docPath === undefined ? {} : { docPath }),
+        onProgress: (stage, done, total) => progress.update(stage, done, total),
+      }).finally(() => progress.stop());
+      if (flags.json === true) {
+        printJson({ scale, claims: r.claims, rows: r.rows, timing: r.timing, files: r.files });
+        return;
+      }
+      process.stdout.write(r.markdown);
+    });
+  cmd.exitOverride();
+  return cmd;
+}

