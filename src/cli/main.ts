@@ -15,7 +15,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
-import { addReproduceUsers } from './commands/reproduceUsers.js';
+import { addReproduceMovielensUsers, addReproduceUsers } from './commands/reproduceUsers.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 
@@ -36,6 +36,7 @@ export function buildProgram(): Command {
   const reproduce = registerReproduce(program);
   registerReproduceRealData(reproduce);
   addReproduceUsers(reproduce);
+  addReproduceMovielensUsers(reproduce);
   registerData(program);
   registerBench(program);
   registerEvaluate(program);

@@ -4,9 +4,10 @@
  * the default is the paper-sized study. Bad input exits with code 2 and a one-line reason.
  */
 import { type Command, Option } from 'commander';
-import { parsePositiveInt, printJson } from '../output.js';
+import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
+import { locate } from './reproduceRealData.js';
 
 interface UsersFlags {
   quick?: boolean;
@@ -67,6 +68,70 @@ export function addReproduceUsers(reproduce: Command): Command {
         printJson({ scale, claims: r.claims, rows: r.rows, timing: r.timing, files: r.files });
         return;
       }
+      process.stdout.write(r.markdown);
+    });
+  cmd.exitOverride();
+  return cmd;
+}
+
+interface MovielensUsersFlags {
+  data: string;
+  format?: string;
+  out?: string;
+  quick?: boolean;
+  workers?: number;
+  horizon?: number;
+  seeds?: number;
+  quantile?: number;
+  doc?: string;
+}
+
+/**
+ * Adds `movielens-users` to the `reproduce` command (issue 25, study (b); docs/REPRODUCTION-movielens.md).
+ *
+ * @example
+ * addReproduceMovielensUsers(reproduce); // adaprivate reproduce movielens-users --data ml-latest-small --quick
+ */
+export function addReproduceMovielensUsers(reproduce: Command): Command {
+  const cmd = reproduce
+    .command('movielens-users')
+    .description(
+      'MovieLens by user: event-level policies with the user-level guarantee group privacy gives the median and the heaviest user, and user-level policies with contribution bounds chosen on the training split (CTR with CI, share of rewards dropped)',
+    )
+    .requiredOption('--data <path>', 'ml-25m / ml-latest(-small) directory or ratings file')
+    .option('--format <format>', 'ratings layout (default: from the file name)')
+    .option('--out <dir>', 'output directory', 'results/movielens-users')
+    .option('--quick', 'small run: 2 seeds, 20,000 logged steps, AdaPrivate-TS and -UCB only')
+    .option('--workers <n>', 'worker threads', parsePositiveInt('--workers'))
+    .option('--horizon <n>', 'logged replay steps per run (default 200,000)', parsePositiveInt('--horizon'))
+    .option('--seeds <n>', 'number of seeds (default 5)', parsePositiveInt('--seeds'))
+    .option(
+      '--quantile <q>',
+      'quantile of the bounds rule, in (0, 1] (default 0.9)',
+      parseNumber('--quantile'),
+    )
+    .option('--doc <file>', 'also set the section "User-level privacy: MovieLens by user" of this document')
+    .action(async (opts: MovielensUsersFlags) => {
+      if (opts.quantile !== undefined && !(opts.quantile > 0 && opts.quantile <= 1))
+        throw new UsageError(`--quantile must be in (0, 1]. Got ${opts.quantile}.`);
+      const { source, format } = await locate('movielens', opts.data, opts.format);
+      const progress = stageProgress({ unit: 'cells' });
+      const { reproduceUserLevelMovielens } = await import(
+        '../../experiments/reproduce/userLevel/reproduceUserLevelMovielens.js'
+      );
+      const r = await reproduceUserLevelMovielens({
+        source,
+        format,
+        outDir: opts.out ?? 'results/movielens-users',
+        quick: opts.quick === true,
+        command: `adaprivate reproduce movielens-users --data ${opts.data}${opts.quick === true ? ' --quick' : ''}${opts.horizon === undefined ? '' : ` --horizon ${opts.horizon}`}${opts.seeds === undefined ? '' : ` --seeds ${opts.seeds}`}${opts.quantile === undefined ? '' : ` --quantile ${opts.quantile}`}`,
+        ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
+        ...(opts.horizon !== undefined ? { horizon: opts.horizon } : {}),
+        ...(opts.seeds !== undefined ? { seeds: opts.seeds } : {}),
+        ...(opts.quantile !== undefined ? { quantile: opts.quantile } : {}),
+        ...(opts.doc !== undefined ? { docPath: opts.doc } : {}),
+        onProgress: progress.update,
+      }).finally(() => progress.stop());
       process.stdout.write(r.markdown);
     });
   cmd.exitOverride();
