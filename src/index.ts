@@ -69,10 +69,13 @@ export type {
   PolicyOptions,
   PolicyOptionsFor,
   PolicyPrivacy,
+  PolicyRuntime,
   PolicySnapshot,
   ProbabilityOptions,
   RestoreOptions,
   SelectionWithPropensity,
+  UnitGuarantee,
+  UserLevelReport,
 } from './policies/index.js';
 export {
   createPolicy,
@@ -84,15 +87,31 @@ export {
   policyIds,
   policyInfo,
   savePolicyFile,
+  unitNoise,
+  unitPlanEpsilon,
 } from './policies/index.js';
-export type { LedgerEntry, NoiseKind, NoiseSampler, PrivacyEvent, PrivacySpent } from './privacy/index.js';
+export type {
+  Admission,
+  ContributionBounds,
+  EpochSpec,
+  LedgerEntry,
+  NoiseKind,
+  NoiseSampler,
+  PrivacyEvent,
+  PrivacySpent,
+  UnitCount,
+  UnitCounterStore,
+} from './privacy/index.js';
 export {
+  admitContribution,
   calibrateSigma,
   composedEvent,
+  epochIndex,
   epsilonToRho,
   gaussianEvent,
   gaussianRho,
   groupRho,
+  MemoryUnitCounters,
   PrivacyLedger,
   parallelEvent,
   selfComposedEvent,

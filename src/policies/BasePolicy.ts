@@ -19,6 +19,7 @@
  */
 import type { PrivacyEvent } from '../privacy/events.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
+import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
 import { rngStreams } from '../random/createRng.js';
 import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
@@ -52,6 +53,26 @@ import type { PolicyConfig } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
 import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 import { snapshotChecksum } from './snapshotChecksum.js';
+import {
+  EVENT_LEVEL_STATEMENT,
+  NON_PRIVATE_STATEMENT,
+  type UnitReleaseNoise,
+  UserLevelPrivacy,
+  type UserLevelState,
+  unitAccountant,
+  unitSettings,
+  userLevelStatement,
+} from './UserLevelPrivacy.js';
+
+/**
+ * What a user-level policy takes from its environment (`createPolicy(id, options, runtime)`,
+ * `loadPolicy(text, runtime)`): the clock of `epochDays` epochs (ms since 1970; default `Date.now`)
+ * and the store of its units' contribution counts (default: in memory, saved in snapshots).
+ */
+export interface PolicyRuntime {
+  readonly clock?: () => number;
+  readonly counters?: UnitCounterStore;
+}
 
 /**
  * Vectors whose squared norm exceeds 1 by at most this are rescaled but not counted as clipped
@@ -132,6 +153,8 @@ interface BaseState {
   readonly seededReleases: number;
   /** True when the lineage descends from a research-mode branch (`restore(s, { branch: true })`); absent otherwise. */
   readonly branched?: boolean;
+  /** privacyUnit 'user': counts, dropped rewards and the releases per epoch; absent otherwise. */
+  readonly unit?: UserLevelState;
 }
 
 export abstract class BasePolicy implements Policy {
@@ -202,6 +225,14 @@ export abstract class BasePolicy implements Policy {
   /** Ticket number held by each slot, -1 when empty (slot 0: 0 when occupied). */
   private readonly pendingTicket: Float64Array;
   private readonly xObs: Float64Array;
+  /** privacyUnit 'user': the contribution bounds, counts and user-level ledger; null otherwise. */
+  protected readonly unitLevel: UserLevelPrivacy | null;
+  /**
+   * privacyUnit 'user' with subsampled releases: whether the unit of the reward being learned was
+   * drawn into the open release (one draw per unit and release); null otherwise (the subclass draws
+   * per reward, event-level).
+   */
+  protected unitDraw: boolean | null = null;
 
   protected constructor(id: PolicyId, config: PolicyConfig, ledger: LedgerLike | null) {
     this.id = id;
@@ -226,6 +257,28 @@ export abstract class BasePolicy implements Policy {
     this.pendingTicket = new Float64Array(this.maxPending + 1).fill(-1);
     this.xObs = new Float64Array(this.d);
     this.feats = new Float64Array(0);
+    const unit = ledger !== null && 'delta' in config ? unitSettings(config) : null;
+    this.unitLevel = unit === null ? null : new UserLevelPrivacy(unit);
+  }
+
+  /**
+   * Sets the clock and the unit-count store of a user-level policy (before its first reward; see
+   * {@link PolicyRuntime}). Ignored by event-level policies.
+   */
+  useRuntime(runtime: PolicyRuntime): void {
+    const ul = this.unitLevel;
+    if (ul === null) return;
+    if (runtime.clock !== undefined) {
+      if (typeof runtime.clock !== 'function')
+        throw new TypeError(`${this.name}: runtime clock must be a function returning ms since 1970.`);
+      ul.clock = runtime.clock;
+    }
+    if (runtime.counters !== undefined) ul.useCounters(runtime.counters);
+  }
+
+  /** The noise of one release (sigma, sampling rate q) for the user-level report; private subclasses with user-level support override it. */
+  protected unitReleaseNoise(): UnitReleaseNoise {
+    throw new Error(`${this.name}: internal error, no user-level release noise.`);
   }
 
   get clippedCount(): number {
@@ -404,14 +457,15 @@ export abstract class BasePolicy implements Policy {
     return Object.freeze({ arm, propensity, probabilities });
   }
 
-  update(reward: number): void {
+  update(reward: number, unit?: string): void {
     this.checkReward(reward);
     if (this.pendingTicket[0]! < 0) {
       throw new Error(`${this.name}: update called without a pending select (each select takes one update).`);
     }
+    this.checkUnit(unit, 'update');
     this.guardHorizon(1, 'update');
     this.pendingTicket[0] = -1;
-    this.complete(0, reward);
+    if (this.admitUnit(unit)) this.complete(0, reward);
   }
 
   discard(): void {
@@ -434,8 +488,9 @@ export abstract class BasePolicy implements Policy {
     return this.armProbabilities(k, samples, -1);
   }
 
-  observe(features: Float64Array, reward: number): void {
+  observe(features: Float64Array, reward: number, unit?: string): void {
     this.checkReward(reward);
+    this.checkUnit(unit, 'observe');
     const d = this.d;
     if (!(features instanceof Float64Array) || features.length !== d) {
       throw new RangeError(
@@ -443,12 +498,14 @@ export abstract class BasePolicy implements Policy {
       );
     }
     this.guardHorizon(1, 'observe');
+    if (!this.admitUnit(unit)) return;
     this.clipRow(features, 0, this.xObs, 0, 'observe: features', -1);
     this.rounds++;
     this.learn(this.xObs, reward);
+    this.noteUnitReleases();
   }
 
-  observeMany(features: Float64Array, rewards: ArrayLike<number>): void {
+  observeMany(features: Float64Array, rewards: ArrayLike<number>, units?: ArrayLike<string>): void {
     if (this.finished) throw new Error(`${this.name}: the run is finished; no more rounds.`);
     this.assertHolder();
     const d = this.d;
@@ -479,11 +536,21 @@ export abstract class BasePolicy implements Policy {
         );
       }
     }
+    if (units !== undefined || this.unitLevel !== null) {
+      if (units === undefined || units === null || units.length !== n) {
+        throw new RangeError(
+          `${this.name}: observeMany needs units as an array of n = ${n} unit ids (non-empty strings)${this.unitLevel !== null ? " (privacyUnit is 'user': every reward needs its unit)" : ''}. Got ${units === undefined ? 'none' : `length ${String(units?.length)}`}.`,
+        );
+      }
+      for (let r = 0; r < n; r++) this.checkUnit(units[r], `observeMany row ${r}`);
+    }
     this.guardHorizon(n, `observeMany of ${n} rounds`);
     for (let r = 0; r < n; r++) {
+      if (!this.admitUnit(units?.[r])) continue;
       this.clipRow(features, r * d, this.xObs, 0, 'observeMany: features', r);
       this.rounds++;
       this.learn(this.xObs, rewards[r]!);
+      this.noteUnitReleases();
     }
   }
 
@@ -498,7 +565,7 @@ export abstract class BasePolicy implements Policy {
     return { arm, ticket };
   }
 
-  updateTicket(ticket: number, reward: number): void {
+  updateTicket(ticket: number, reward: number, unit?: string): void {
     if (!Number.isSafeInteger(ticket) || ticket < 0) {
       throw new RangeError(
         `${this.name}: ticket must be a non-negative integer from selectTicket. Got ${ticket}.`,
@@ -511,9 +578,10 @@ export abstract class BasePolicy implements Policy {
         `${this.name}: ticket ${ticket} is unknown, already updated or expired (at most maxPending = ${this.maxPending} tickets wait at once).`,
       );
     }
+    this.checkUnit(unit, 'updateTicket');
     this.guardHorizon(1, 'updateTicket');
     this.pendingTicket[slot] = -1;
-    this.complete(slot, reward);
+    if (this.admitUnit(unit)) this.complete(slot, reward);
   }
 
   finish(): void {
@@ -521,10 +589,11 @@ export abstract class BasePolicy implements Policy {
     this.assertHolder();
     this.finished = true;
     this.onFinish();
+    this.noteUnitReleases();
   }
 
   privacy(): PolicyPrivacy {
-    const own = this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent();
+    const own = this.withUnit(this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent());
     const spent: PolicyPrivacy = this.branched ? Object.freeze({ ...own, branched: true as const }) : own;
     if (this.rounds <= this.horizon) return spent;
     const note =
@@ -534,6 +603,43 @@ export abstract class BasePolicy implements Policy {
     return Object.freeze({
       ...spent,
       beyondHorizon: Object.freeze({ rounds: this.rounds, horizon: this.horizon, note }),
+    });
+  }
+
+  /**
+   * The ledger's guarantee with what it protects: `unit` and `statement` for event-level and
+   * non-private policies; for user-level ones the top-level epsilon and rho become the cumulative
+   * user-level guarantee, with the per-epoch one, the bounds, the epoch, the dropped counts and the
+   * per-reward (event-level) figure beside them.
+   */
+  private withUnit(own: PrivacySpent): PolicyPrivacy {
+    const ul = this.unitLevel;
+    if (this.ledger === null)
+      return Object.freeze({ ...own, unit: 'event' as const, statement: NON_PRIVATE_STATEMENT });
+    if (ul === null)
+      return Object.freeze({ ...own, unit: 'event' as const, statement: EVENT_LEVEL_STATEMENT });
+    const noise = this.unitReleaseNoise();
+    const cfg = this.config as {
+      readonly orders?: 'paper' | 'extended';
+      readonly conversion?: 'classic' | 'improved';
+    };
+    const accountant = unitAccountant(noise.q);
+    const r = ul.report(noise, own.delta, accountant, cfg.orders ?? 'extended', cfg.conversion ?? 'classic');
+    return Object.freeze({
+      ...own,
+      epsilon: r.cumulative.epsilon,
+      rho: r.cumulative.rho,
+      composition: own.releases > 0 ? ('sequential' as const) : own.composition,
+      unit: 'user' as const,
+      bounds: r.bounds,
+      epoch: r.epoch,
+      perEpoch: r.perEpoch,
+      cumulative: r.cumulative,
+      dropped: r.dropped,
+      offered: r.offered,
+      unitAccountant: r.accountant,
+      eventLevel: { epsilon: own.epsilon, rho: own.rho },
+      statement: userLevelStatement(r),
     });
   }
 
@@ -558,6 +664,7 @@ export abstract class BasePolicy implements Policy {
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
       ...(this.branched ? { branched: true } : {}),
+      ...(this.unitLevel !== null ? { unit: this.unitLevel.toJSON() } : {}),
     };
     const content = {
       format: SNAPSHOT_FORMAT,
@@ -606,6 +713,11 @@ export abstract class BasePolicy implements Policy {
         if (snapReleases > releasesBefore) {
           throw new RangeError(
             `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, ahead of this policy's ${releasesBefore}.`,
+          );
+        }
+        if (snapReleases < releasesBefore && this.unitLevel !== null) {
+          throw new RangeError(
+            `${this.name}: snapshot ledger field 'releases' is ${snapReleases}, behind this policy's ${releasesBefore}, and privacyUnit is 'user': going back would reset the units' contribution counts, so a unit could take part in more releases than its bound (option 'rewind' is refused for user-level policies). Continue from the newest snapshot.`,
           );
         }
         if (snapReleases < releasesBefore && options.rewind !== true) {
@@ -801,6 +913,8 @@ export abstract class BasePolicy implements Policy {
     this.branched = base.branched === true;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
+    if (this.unitLevel !== null)
+      this.unitLevel.load(base.unit, `${this.name}: snapshot field 'state.base.unit'`);
   }
 
   /**
@@ -942,6 +1056,55 @@ export abstract class BasePolicy implements Policy {
     for (let i = 0; i < d; i++) this.xObs[i] = this.pending[src + i]!;
     this.rounds++;
     this.learn(this.xObs, reward);
+    this.noteUnitReleases();
+  }
+
+  /**
+   * Refuses a unit that is not a non-empty string, and, for a user-level policy, a reward without
+   * a unit (before anything changes).
+   */
+  private checkUnit(unit: unknown, where: string): void {
+    if (unit === undefined) {
+      if (this.unitLevel !== null) {
+        throw new RangeError(
+          `${this.name}: ${where} needs the reward's unit (a user or device id, a non-empty string): privacyUnit is 'user', so each unit's contributions are bounded and all of them are protected together. Got none.`,
+        );
+      }
+      return;
+    }
+    if (typeof unit !== 'string' || unit.length === 0) {
+      throw new RangeError(
+        `${this.name}: ${where}: unit must be a non-empty string (a user or device id). Got ${JSON.stringify(unit) ?? String(unit)}.`,
+      );
+    }
+  }
+
+  /**
+   * The contribution bounds (user-level policies; true for the others): releases the open release
+   * first when the epoch has changed since its data arrived, then applies the one rule
+   * (`admitContribution`) to the unit's count. False: the reward is acknowledged and not learned
+   * (it enters no statistic; `privacy().dropped` counts it). Which rewards are kept depends only on
+   * the order of arrival, never on their values.
+   */
+  private admitUnit(unit: string | undefined): boolean {
+    const ul = this.unitLevel;
+    if (ul === null) return true;
+    const epoch = ul.epochNow();
+    if (ul.mustCloseBefore(epoch)) {
+      this.onFinish(); // releases the partial batch or episode of the old epoch
+      this.noteUnitReleases();
+      ul.closedOpenRelease();
+    }
+    const release = this.ledger!.spent().releases + 1;
+    const q = this.unitReleaseNoise().q;
+    const r = ul.admit(unit as string, epoch, release, q < 1 ? () => this.noiseRng.uniform() < q : null);
+    this.unitDraw = q < 1 ? r.sampled : null;
+    return r.admission === 'kept';
+  }
+
+  /** Tells the user-level ledger how many releases the policy has made (the new ones hold the open epoch's data). */
+  private noteUnitReleases(): void {
+    if (this.unitLevel !== null) this.unitLevel.noteReleases(this.ledger!.spent().releases);
   }
 
   private checkReward(reward: number): void {

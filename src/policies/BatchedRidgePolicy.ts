@@ -317,11 +317,18 @@ export class BatchedRidgePolicy extends BasePolicy {
       for (let i = 0; i < d; i++) this.b[i] = this.b[i]! + reward * x[i]!;
       return;
     }
-    if (batch.q >= 1 || this.noiseRng.uniform() < batch.q) {
+    // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
+    if (batch.q >= 1 || (this.unitDraw ?? this.noiseRng.uniform() < batch.q)) {
       for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
     }
     this.inBatch++;
     if (this.inBatch >= batch.batchSize) this.release();
+  }
+
+  protected override unitReleaseNoise(): { readonly sigma: number; readonly q: number } {
+    const batch = this.batch;
+    if (batch === null) throw new Error(`${this.name}: internal error, no release noise (non-private).`);
+    return { sigma: batch.sigma, q: batch.q };
   }
 
   protected onFinish(): void {

@@ -6,6 +6,7 @@
  */
 import type { PrivacySpent } from '../privacy/ledger.js';
 import type { PolicyConfigMap } from './PolicyOptions.js';
+import type { UnitAccountant, UnitGuarantee, UserLevelReport } from './UserLevelPrivacy.js';
 
 /**
  * The probability of each arm under the policy's own randomisation, given its current released
@@ -46,6 +47,36 @@ export interface PolicyPrivacy extends PrivacySpent {
    * counts them once.
    */
   readonly branched?: true;
+  /**
+   * What the guarantee protects: 'event' (one reward; also non-private policies, which protect
+   * nothing) or 'user' (every reward of one unit, within the bounds below). Always present.
+   */
+  readonly unit?: 'event' | 'user';
+  /**
+   * The guarantee in words, naming its unit and bounds, e.g. "user-level (eps 1, delta 1e-5) per
+   * 30-day epoch, for users contributing at most 1 reward per release and 10 releases per epoch; ...".
+   * Always present.
+   */
+  readonly statement?: string;
+  /** privacyUnit 'user': the contribution bounds c and m. */
+  readonly bounds?: UserLevelReport['bounds'];
+  /** privacyUnit 'user': the epoch (kind, length, current index, epochs with releases). */
+  readonly epoch?: UserLevelReport['epoch'];
+  /**
+   * privacyUnit 'user': one unit's guarantee in the worst epoch so far (at most the configured
+   * target). The top-level epsilon and rho are the `cumulative` ones.
+   */
+  readonly perEpoch?: UnitGuarantee;
+  /** privacyUnit 'user': one unit's guarantee over every epoch so far (composition across epochs). */
+  readonly cumulative?: UnitGuarantee;
+  /** privacyUnit 'user': rewards acknowledged but not learned, by the bound that dropped them. */
+  readonly dropped?: UserLevelReport['dropped'];
+  /** privacyUnit 'user': rewards offered (kept + dropped). */
+  readonly offered?: number;
+  /** privacyUnit 'user': the accounting of the user-level figures ('zcdp', or 'rdp' for subsampled releases). */
+  readonly unitAccountant?: UnitAccountant;
+  /** privacyUnit 'user': the guarantee for one reward (the ledger's event-level figure). */
+  readonly eventLevel?: { readonly epsilon: number; readonly rho: number | null };
   readonly beyondHorizon?: {
     readonly rounds: number;
     readonly horizon: number;
@@ -86,8 +117,12 @@ export interface Policy<I extends PolicyId = PolicyId> {
     k: number,
     options?: ProbabilityOptions,
   ): SelectionWithPropensity;
-  /** Records the reward in [0, 1] of the most recent `select`. */
-  update(reward: number): void;
+  /**
+   * Records the reward in [0, 1] of the most recent `select`. `unit`: the user or device id the
+   * reward belongs to (a non-empty string), required when privacyUnit is 'user'; a reward past the
+   * unit's contribution bounds is acknowledged and not learned (counted in `privacy().dropped`).
+   */
+  update(reward: number, unit?: string): void;
   /**
    * Abandons the pending `select` (Li et al. replay: the logged arm differed). Nothing of the round
    * enters any statistic. Throws when no `select` is pending.
@@ -104,15 +139,19 @@ export interface Policy<I extends PolicyId = PolicyId> {
   probabilities(features: Float64Array, k: number, options?: ProbabilityOptions): ArmProbabilities;
   /**
    * Learns from a round whose action was chosen elsewhere: `features` are the d values of the chosen
-   * arm, `reward` in [0, 1]. Goes through the same clipping, batching, noise and ledger as `update`.
+   * arm, `reward` in [0, 1]. Goes through the same clipping, batching, noise and ledger as `update`
+   * (and the same contribution bounds of `unit`).
    */
-  observe(features: Float64Array, reward: number): void;
-  /** `observe` for n rounds: `features` n x d row-major, `rewards` n values. All rows are validated first. */
-  observeMany(features: Float64Array, rewards: ArrayLike<number>): void;
+  observe(features: Float64Array, reward: number, unit?: string): void;
+  /**
+   * `observe` for n rounds: `features` n x d row-major, `rewards` n values, `units` n unit ids
+   * (required when privacyUnit is 'user'). All rows are validated first.
+   */
+  observeMany(features: Float64Array, rewards: ArrayLike<number>, units?: ArrayLike<string>): void;
   /** Delayed feedback: like `select`, but returns a ticket to pass to `updateTicket`. */
   selectTicket(features: Float64Array, k: number): { readonly arm: number; readonly ticket: number };
-  /** Records the reward of the round identified by `ticket`. */
-  updateTicket(ticket: number, reward: number): void;
+  /** Records the reward of the round identified by `ticket` (`unit` as in `update`). */
+  updateTicket(ticket: number, reward: number, unit?: string): void;
   /** Ends the run: releases any partial batch so that the ledger is complete. Idempotent. */
   finish(): void;
   /** The guarantee actually spent so far, from the ledger of releases. */

@@ -75,7 +75,33 @@ export interface OptionDocs {
   readonly thetaBound: OptionValue<'thetaBound'>;
   /** Capacity of the delayed-feedback ticket table: positive integer; default 64. */
   readonly maxPending: OptionValue<'maxPending'>;
+  /**
+   * What the guarantee protects (private policies): 'event' (default when absent: one reward) or
+   * 'user' (every reward of one unit, a user or device id passed to update/observe; the contribution
+   * bounds below are enforced and the noise is calibrated for them). 'user' is refused by the
+   * policies whose releases compose over all data (`policyInfo(id).userLevelRefusal` says why).
+   */
+  readonly privacyUnit: OptionValue<'privacyUnit'>;
+  /** privacyUnit 'user': at most c rewards of one unit enter one release (more are dropped); positive integer, default 1. */
+  readonly contributionsPerRelease: OptionValue<'contributionsPerRelease'>;
+  /** privacyUnit 'user': at most m releases a unit takes part in per epoch (more are dropped); positive integer, required. */
+  readonly releasesPerEpoch: OptionValue<'releasesPerEpoch'>;
+  /**
+   * privacyUnit 'user': epoch length in days (positive number) on the policy's clock (`Date.now`
+   * unless `createPolicy(id, options, { clock })`), epochs aligned to 1970-01-01T00:00Z. Default:
+   * none (with `epochRounds` also absent, one epoch: the lifetime).
+   */
+  readonly epochDays: OptionValue<'epochDays'>;
+  /**
+   * privacyUnit 'user', for simulations: epoch length in rewards offered (kept or dropped), a
+   * positive integer; epoch k holds offered rewards k*epochRounds .. (k+1)*epochRounds - 1.
+   * Not together with `epochDays`.
+   */
+  readonly epochRounds: OptionValue<'epochRounds'>;
 }
+
+/** The privacy-unit options (private policies). */
+type UnitKeys = 'privacyUnit' | 'contributionsPerRelease' | 'releasesPerEpoch' | 'epochDays' | 'epochRounds';
 
 type Schemas = typeof POLICY_SCHEMAS;
 /** Policy-specific options with a default. */
@@ -91,7 +117,7 @@ type IsPrivate<I extends PolicyId> = Schemas[I]['isPrivate'];
 type CommonRequired = Pick<OptionDocs, 'dim' | 'horizon' | 'seed'>;
 type CommonOptional = Partial<Pick<OptionDocs, 'lambda' | 'priorMean' | 'maxPending'>>;
 /** Private policies: delta and noiseSeed optional, exactly one of epsilon or rho. */
-type BudgetOptions = Partial<Pick<OptionDocs, 'delta' | 'noiseSeed'>> &
+type BudgetOptions = Partial<Pick<OptionDocs, 'delta' | 'noiseSeed' | UnitKeys>> &
   (
     | (Pick<OptionDocs, 'epsilon'> & { readonly rho?: never })
     | (Pick<OptionDocs, 'rho'> & { readonly epsilon?: never })
@@ -116,7 +142,7 @@ export type PolicyOptions = PolicyOptionsFor<PolicyId>;
 type CommonConfig = Pick<OptionDocs, 'dim' | 'horizon' | 'seed' | 'lambda' | 'priorMean' | 'maxPending'>;
 /** The resolved budget of a private policy: delta, noiseSeed when given, and exactly one of epsilon or rho. */
 export type BudgetConfig = Pick<OptionDocs, 'delta'> &
-  Partial<Pick<OptionDocs, 'noiseSeed'>> &
+  Partial<Pick<OptionDocs, 'noiseSeed' | UnitKeys>> &
   (
     | (Pick<OptionDocs, 'epsilon'> & { readonly rho?: never })
     | (Pick<OptionDocs, 'rho'> & { readonly epsilon?: never })

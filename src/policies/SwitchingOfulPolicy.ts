@@ -114,6 +114,10 @@ export class SwitchingOfulPolicy extends BasePolicy {
     if (this.gram.logDet() >= this.logDetLast + this.logC) this.switchEpisode();
   }
 
+  protected override unitReleaseNoise(): { readonly sigma: number; readonly q: number } {
+    return { sigma: this.sigma, q: 1 };
+  }
+
   protected onFinish(): void {
     if (this.inEpisode > 0) this.switchEpisode();
   }

@@ -3,6 +3,7 @@
  * domains), derives the privacy calibration, and builds the policy. The runner and the CLI create
  * every policy through this one function.
  */
+import { BasePolicy, type PolicyRuntime } from './BasePolicy.js';
 import { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 import { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';
 import { JdpLinUcbPolicy } from './JdpLinUcbPolicy.js';
@@ -18,15 +19,19 @@ import {
 } from './privacyAdapter.js';
 import { resolveConfig } from './resolveConfig.js';
 import { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
+import { unitNoise, unitSettings } from './UserLevelPrivacy.js';
 import { ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';
 
 /** One builder per policy id, each taking that policy's typed configuration. */
 type Builders = { readonly [I in PolicyId]: (config: PolicyConfigMap[I]) => Policy };
 
-/** AdaPrivate-TS / -UCB release: sigma = 1/sqrt(2 rho), sensitivity 1, parallel over batches. */
+/**
+ * AdaPrivate-TS / -UCB release: sigma = 1/sqrt(2 rho), sensitivity 1, parallel over batches; with
+ * privacyUnit 'user', sigma = c sqrt(m / (2 rho)) (m releases of sensitivity c per unit and epoch).
+ */
 function zcdpBatch(config: BudgetConfig & { readonly batchSize: number }) {
-  const rho = budgetRho(config);
-  const sigma = 1 / Math.sqrt(2 * rho);
+  const unit = unitSettings(config);
+  const sigma = unit === null ? 1 / Math.sqrt(2 * budgetRho(config)) : unitNoise(config, unit, 1).sigma;
   return {
     batchSize: config.batchSize,
     sigma,
@@ -76,7 +81,15 @@ const BUILDERS: Builders = {
         makeLedger(c.delta, 'parallel'),
       );
     }
-    const { sigma, order } = calibrateSubsampledSigma(budgetEpsilon(c), c.delta, q, orders, conversion);
+    // user-level: units sampled at rate q, m subsampled releases of sensitivity c (RDP)
+    const unit = unitSettings(c);
+    const { sigma, order } =
+      unit === null
+        ? calibrateSubsampledSigma(budgetEpsilon(c), c.delta, q, orders, conversion)
+        : (() => {
+            const u = unitNoise(c, unit, q, orders, conversion);
+            return { sigma: u.sigma, order: u.order ?? 2 };
+          })();
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
@@ -121,7 +134,7 @@ const BUILDERS: Builders = {
   'zcdp-episodic': (c) =>
     new ZcdpEpisodicPolicy('zcdp-episodic', c, budgetRho(c), makeLedger(c.delta, 'sequential')),
   'adac-oful-zcdp': (c) => {
-    const rho = budgetRho(c);
+    const rho = episodeRho(c);
     return new SwitchingOfulPolicy(
       'adac-oful-zcdp',
       c,
@@ -132,7 +145,7 @@ const BUILDERS: Builders = {
     );
   },
   'rarely-switching-zcdp': (c) => {
-    const rho = budgetRho(c);
+    const rho = episodeRho(c);
     return new SwitchingOfulPolicy(
       'rarely-switching-zcdp',
       c,
@@ -146,15 +159,37 @@ const BUILDERS: Builders = {
 };
 
 /**
+ * The rho of one episode release of the switching-OFUL policies (sensitivity 1, sigma =
+ * 1/sqrt(2 rho)): the budget, or with privacyUnit 'user' rho / (m c^2), so that a unit's m releases
+ * of sensitivity c compose to the budget (sigma = c sqrt(m / (2 rho))).
+ */
+function episodeRho(c: BudgetConfig): number {
+  const unit = unitSettings(c);
+  if (unit === null) return budgetRho(c);
+  const sigma = unitNoise(c, unit, 1).sigma;
+  return 1 / (2 * sigma * sigma);
+}
+
+/**
  * Creates policy `id` from validated `options` (unknown options and invalid values are refused with
  * a message naming the option, the value and the rule).
  *
  * @example
  * const p = createPolicy('adaprivate-ts', { dim: 20, horizon: 10000, seed: 1, epsilon: 1 });
  * p.config.batchSize; // returns 300
+ * // user-level: every reward names its unit; at most 1 per release and 10 releases per 30 days
+ * const u = createPolicy('adaprivate-ts', { dim: 20, horizon: 10000, seed: 1, epsilon: 1,
+ *   privacyUnit: 'user', releasesPerEpoch: 10, epochDays: 30 });
+ * @param runtime - user-level policies: the clock of `epochDays` and the unit-count store (see `PolicyRuntime`).
  */
-export function createPolicy<I extends PolicyId>(id: I, options: PolicyOptionsFor<I>): Policy<I> {
+export function createPolicy<I extends PolicyId>(
+  id: I,
+  options: PolicyOptionsFor<I>,
+  runtime?: PolicyRuntime,
+): Policy<I> {
   const config = resolveConfig(id, options);
   const build: (config: PolicyConfigMap[I]) => Policy = BUILDERS[id];
-  return build(config) as Policy<I>;
+  const policy = build(config);
+  if (runtime !== undefined && policy instanceof BasePolicy) policy.useRuntime(runtime);
+  return policy as Policy<I>;
 }

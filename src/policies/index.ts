@@ -1,6 +1,7 @@
 // Public API of the policies module: one interface, a registry and a factory.
 
 export { argmaxFirst } from './argmaxFirst.js';
+export type { PolicyRuntime } from './BasePolicy.js';
 export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
 export { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 export { createPolicy } from './createPolicy.js';
@@ -38,4 +39,13 @@ export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
 export { savePolicyFile } from './savePolicyFile.js';
 export { snapshotChecksum } from './snapshotChecksum.js';
+export type { UnitAccountant, UnitGuarantee, UnitReleaseNoise, UserLevelReport } from './UserLevelPrivacy.js';
+export {
+  EVENT_LEVEL_STATEMENT,
+  NON_PRIVATE_STATEMENT,
+  unitNoise,
+  unitPlanEpsilon,
+  unitSettings,
+  userLevelStatement,
+} from './UserLevelPrivacy.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

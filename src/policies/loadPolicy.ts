@@ -1,3 +1,4 @@
+import type { PolicyRuntime } from './BasePolicy.js';
 import { createPolicy } from './createPolicy.js';
 import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
 import type { PolicyOptions } from './PolicyOptions.js';
@@ -23,7 +24,11 @@ import { isPolicyId } from './policyInfo.js';
  * const copy = loadPolicy(text);
  * copy.privacy().releases === policy.privacy().releases; // returns true
  */
-export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOptions = {}): Policy {
+export function loadPolicy(
+  snapshot: PolicySnapshot | string,
+  options: RestoreOptions = {},
+  runtime?: PolicyRuntime,
+): Policy {
   let snap: unknown = snapshot;
   if (typeof snapshot === 'string') {
     try {
@@ -49,7 +54,7 @@ export function loadPolicy(snapshot: PolicySnapshot | string, options: RestoreOp
   if (typeof s.config !== 'object' || s.config === null || Array.isArray(s.config)) {
     throw new RangeError("loadPolicy: snapshot field 'config' must be an object.");
   }
-  const policy = createPolicy(s.id, s.config as unknown as PolicyOptions);
+  const policy = createPolicy(s.id, s.config as unknown as PolicyOptions, runtime);
   policy.restore(s as PolicySnapshot, options);
   return policy;
 }

@@ -37,6 +37,14 @@ export interface PolicyInfo {
    * decisions with the learning (docs/serving-replicas.md).
    */
   readonly releasesAtSelect: boolean;
+  /**
+   * True when the policy accepts `privacyUnit: 'user'` (contribution bounds and a user-level
+   * guarantee, docs/privacy.md "Privacy units"); false when it refuses it, and then
+   * `userLevelRefusal` says why and what to use.
+   */
+  readonly supportsUserLevel: boolean;
+  /** Why `privacyUnit: 'user'` is refused (null when it is supported or the policy is not private). */
+  readonly userLevelRefusal: string | null;
   /** SPEC section 4 grids (the paper's), e.g. `{ alpha: [0.1, 0.5, 1, 2] }`. */
   readonly tuningGrid: Readonly<Record<string, readonly number[]>>;
   /** Default value of every optional option the policy accepts (`undefined`-free). */
@@ -87,11 +95,33 @@ export const OPTION_RULES = {
   failureProb: num(0, 1, true, true),
   thetaBound: num(0, INF, false, true),
   maxPending: { kind: 'positiveInt' },
+  privacyUnit: { kind: 'enum', values: ['event', 'user'] },
+  contributionsPerRelease: { kind: 'positiveInt' },
+  releasesPerEpoch: { kind: 'positiveInt' },
+  epochDays: num(0, INF, true, true),
+  epochRounds: { kind: 'positiveInt' },
 } as const satisfies Readonly<Record<string, OptionRule>>;
 
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
 const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
+/**
+ * The privacy-unit options every private policy accepts (docs/privacy.md "Privacy units"). They have
+ * no entry in `defaults` so that an event-level configuration stays as it was: `privacyUnit` absent
+ * means 'event'; with 'user', `contributionsPerRelease` defaults to 1, `releasesPerEpoch` is required
+ * and the epoch is `epochDays` (clock), `epochRounds` (simulations) or, with neither, the lifetime.
+ */
+export const UNIT_OPTIONS = [
+  'privacyUnit',
+  'contributionsPerRelease',
+  'releasesPerEpoch',
+  'epochDays',
+  'epochRounds',
+] as const;
+
+/** Why the policies whose releases compose over all data refuse privacyUnit 'user'. */
+const COMPOSES_OVER_ALL =
+  "its releases compose sequentially over all the data (each reward enters many releases: a tree of partial sums, cumulative episode statistics or a per-step estimate), so its noise is calibrated per reward over the horizon and a per-release contribution bound does not limit what one user's rewards enter; use 'adaprivate-ts' (or -ucb, -ts-amp, -ts-adaptive), 'adac-oful-zcdp' or 'rarely-switching-zcdp' for a user-level guarantee, or keep privacyUnit 'event' and read the group-privacy figure in docs/privacy.md";
 
 const UCB_ALPHA = [0.1, 0.5, 1, 2] as const;
 const TS_V = [0.5, 1, 1.5, 2] as const;
@@ -103,6 +133,8 @@ interface Entry {
   readonly family: 'ts' | 'ucb';
   readonly boundedByHorizon?: boolean;
   readonly releasesAtSelect?: boolean;
+  /** Private policies: why privacyUnit 'user' is refused; absent when it is supported. */
+  readonly noUserLevel?: string;
   readonly grid: Readonly<Record<string, readonly number[]>>;
   /** Policy-specific defaults (common and private ones are added). */
   readonly own: Readonly<Record<string, unknown>>;
@@ -160,6 +192,7 @@ export const POLICY_SCHEMAS = {
     own: { v: 1 },
   },
   'jdp-linucb': {
+    noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     displayName: 'JDP-LinUCB',
     isPrivate: true,
@@ -168,6 +201,7 @@ export const POLICY_SCHEMAS = {
     own: { alpha: 1, failureProb: 0.05, thetaBound: 1 },
   },
   'zcdp-episodic': {
+    noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     displayName: 'zCDP-Episodic',
     isPrivate: true,
@@ -190,6 +224,7 @@ export const POLICY_SCHEMAS = {
     own: { alpha: 1, cTrigger: 2 },
   },
   'dgs-linucb': {
+    noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     releasesAtSelect: true,
     displayName: 'DGS-LinUCB',
@@ -225,7 +260,7 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     ...REQUIRED,
     ...Object.keys(defaults),
     'priorMean',
-    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed'] : []),
+    ...(e.isPrivate ? ['epsilon', 'rho', 'noiseSeed', ...UNIT_OPTIONS] : []),
     ...(e.optionalNoDefault ?? []),
   ]);
   const grid: Record<string, readonly number[]> = {};
@@ -237,6 +272,8 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     family: e.family,
     boundedByHorizon: e.boundedByHorizon === true,
     releasesAtSelect: e.releasesAtSelect === true,
+    supportsUserLevel: e.isPrivate && e.noUserLevel === undefined,
+    userLevelRefusal: e.isPrivate ? (e.noUserLevel ?? null) : null,
     tuningGrid: Object.freeze(grid),
     defaults,
     options,

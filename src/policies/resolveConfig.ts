@@ -5,7 +5,7 @@
  */
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigMap } from './PolicyOptions.js';
-import { OPTION_RULES, type OptionRule, policyInfo } from './policyInfo.js';
+import { OPTION_RULES, type OptionRule, type PolicyInfo, policyInfo } from './policyInfo.js';
 
 function show(value: unknown): string {
   if (typeof value === 'number') return String(value);
@@ -107,6 +107,7 @@ export function resolveConfig<I extends PolicyId>(id: I, options: unknown): Poli
       );
     }
   }
+  if (info.isPrivate) resolveUnitOptions(who, info, out);
   if (out.adaptiveSetting !== 'tuned' && out.lambda0 !== undefined) {
     throw new RangeError(
       `${who}: lambda0 is used only with adaptiveSetting 'tuned'. Got adaptiveSetting 'default'.`,
@@ -114,4 +115,38 @@ export function resolveConfig<I extends PolicyId>(id: I, options: unknown): Poli
   }
   // every accepted option was checked against its rule above: this is the typed configuration
   return Object.freeze(out) as unknown as PolicyConfigMap[I];
+}
+
+/**
+ * The privacy-unit options of a private policy (in place, already checked against their rules):
+ * 'user' needs a policy that supports it and `releasesPerEpoch`, and fills `contributionsPerRelease`
+ * (default 1); the bounds and epochs are refused with 'event' (absent `privacyUnit`), and
+ * `epochDays` and `epochRounds` exclude each other.
+ */
+function resolveUnitOptions(who: string, info: PolicyInfo, out: Record<string, unknown>): void {
+  const unit = out.privacyUnit ?? 'event';
+  if (unit === 'event') {
+    for (const key of ['contributionsPerRelease', 'releasesPerEpoch', 'epochDays', 'epochRounds']) {
+      if (out[key] !== undefined) {
+        throw new RangeError(
+          `${who}: ${key} is used only with privacyUnit 'user'. Got privacyUnit ${show(out.privacyUnit ?? 'event')}${out.privacyUnit === undefined ? ' (the default)' : ''}.`,
+        );
+      }
+    }
+    return;
+  }
+  if (!info.supportsUserLevel) {
+    throw new RangeError(`${who}: privacyUnit 'user' is not supported: ${info.userLevelRefusal}.`);
+  }
+  if (out.releasesPerEpoch === undefined) {
+    throw new RangeError(
+      `${who}: privacyUnit 'user' needs releasesPerEpoch (m, a positive integer: at most m releases a unit takes part in per epoch; the noise is calibrated for m).`,
+    );
+  }
+  if (out.epochDays !== undefined && out.epochRounds !== undefined) {
+    throw new RangeError(
+      `${who}: give at most one of epochDays and epochRounds (neither: one epoch, the lifetime). Got both.`,
+    );
+  }
+  out.contributionsPerRelease ??= 1;
 }

@@ -17,7 +17,7 @@
  * const p = restoreFromStore('adaprivate-ts', row.options, JSON.parse(state.snapshot));
  * p.privacy().releases; // returns the releases of the stored snapshot, e.g. 3
  */
-import { BasePolicy } from './BasePolicy.js';
+import { BasePolicy, type PolicyRuntime } from './BasePolicy.js';
 import { createPolicy } from './createPolicy.js';
 import { STORE_SERIALISED } from './lineageRegistry.js';
 import type { Policy, PolicyId, PolicySnapshot } from './Policy.js';
@@ -27,8 +27,9 @@ export function restoreFromStore<I extends PolicyId>(
   id: I,
   options: PolicyOptionsFor<I>,
   snapshot: PolicySnapshot,
+  runtime?: PolicyRuntime,
 ): Policy<I> {
-  const p = createPolicy(id, options);
+  const p = createPolicy(id, options, runtime);
   if (!(p instanceof BasePolicy)) {
     throw new TypeError(`restoreFromStore: policy '${id}' is not built on BasePolicy.`);
   }

@@ -1,4 +1,6 @@
 // Public API of the privacy module: events, accountants (zCDP, RDP), conversions, calibration, ledger.
+export type { Admission, AdmissionResult, ContributionBounds, UnitCount } from './admitContribution.js';
+export { admitContribution } from './admitContribution.js';
 
 export type {
   AccountantName,
@@ -18,6 +20,8 @@ export {
   DISCRETE_GRID_BITS,
   discreteGaussianDeltaMargin,
 } from './discreteGaussianMargin.js';
+export type { EpochSpec } from './epochIndex.js';
+export { describeEpoch, epochIndex } from './epochIndex.js';
 export type { EventCost } from './eventCost.js';
 export { eventCost, eventRho, needsRdp } from './eventCost.js';
 export type { PrivacyEvent, PrivacyEventKind } from './events.js';
@@ -41,6 +45,7 @@ export type {
   PrivacySpent,
 } from './ledger.js';
 export { PrivacyLedger } from './ledger.js';
+export { MemoryUnitCounters } from './MemoryUnitCounters.js';
 export type { OrderSpec } from './orders.js';
 export { EXTENDED_ORDERS, PAPER_ORDERS, resolveOrders } from './orders.js';
 export type {
@@ -51,6 +56,9 @@ export type {
 export { epsilonForSigma, resolveSettings, subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
 export { subsampledGaussianDelta, subsampledGaussianExactEpsilon } from './subsampledGaussianExact.js';
 export { subsampledGaussianRdp, subsampledGaussianRdpCurve } from './subsampledGaussianRdp.js';
+export type { UnitCounterStore } from './UnitCounterStore.js';
+export type { UnitCompositions } from './UnitLedger.js';
+export { UnitLedger } from './UnitLedger.js';
 export { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 export { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
 export {
