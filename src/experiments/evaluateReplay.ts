@@ -66,7 +66,7 @@ export function evaluateReplay(
       else {
         const unit = stream.unit!();
         tally.add(unit);
-        policy.update(r);
+        policy.update(r, unit);
       }
       cumR += r;
       effective++;

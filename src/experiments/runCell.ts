@@ -59,9 +59,11 @@ function runFull(cell: CellConfig, env: Environment) {
     const r = env.reward(arm);
     if (tally === null) policy.update(r);
     else {
+      // the round's privacy unit goes with its reward: a user-level policy bounds and protects it,
+      // an event-level one ignores it
       const unit = env.unit!();
       tally.add(unit);
-      policy.update(r);
+      policy.update(r, unit);
     }
     let best = expected[0]!;
     for (let a = 1; a < k; a++) if (expected[a]! > best) best = expected[a]!;

@@ -3,6 +3,7 @@
  * policy's own report (`privacy()` recorded in the cell result), or null when it reports none
  * (event-level policies).
  */
+import type { PolicyPrivacy } from '../../../policies/index.js';
 import type { CellResult } from '../../types.js';
 
 /**
@@ -10,6 +11,7 @@ import type { CellResult } from '../../types.js';
  * droppedShareOf(cell); // returns e.g. 0.12 (12% of the rewards past the bounds), or null
  */
 export function droppedShareOf(cell: CellResult): number | null {
-  void cell;
-  return null;
+  const p = cell.privacy as PolicyPrivacy | null;
+  if (p === null || p.dropped === undefined || p.offered === undefined) return null;
+  return p.offered === 0 ? 0 : p.dropped.total / p.offered;
 }

@@ -179,7 +179,7 @@ export async function reproduceUserLevelMovielens(o: UserLevelMovielensOptions):
       ]);
   const userIds = o.userPolicies ?? ['adaprivate-ts', 'adaprivate-ucb'];
   const hasAccountant = (id: string) => policyInfo(id as 'adaprivate-ts').options.includes('accountant');
-  const hasUnits = (id: string) => policyInfo(id as 'adaprivate-ts').options.includes('privacyUnit');
+  const hasUnits = (id: string) => policyInfo(id as 'adaprivate-ts').supportsUserLevel;
   const run = (
     name: string,
     policies: { policy: string; params: Record<string, ParamValue> }[],

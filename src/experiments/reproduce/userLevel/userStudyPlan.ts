@@ -86,12 +86,12 @@ export function userStudyPlan(
   const skipped: { variant: UserStudyVariant; reason: string }[] = [];
   if (!hasAccountant) {
     for (const v of ['group-exact', 'bounds-exact'] as const)
-      skipped.push({ variant: v, reason: 'the policies have no `accountant` option in this build' });
+      skipped.push({ variant: v, reason: 'the policies have no `accountant` option' });
   }
   if (!hasUnits) {
     for (const v of ['bounds-zcdp', 'bounds-exact'] as const)
       if (!skipped.some((s) => s.variant === v))
-        skipped.push({ variant: v, reason: 'the policies have no `privacyUnit` option in this build' });
+        skipped.push({ variant: v, reason: 'the policies have no `privacyUnit` option' });
   }
   const userRho = epsilonToRho(scale.userEpsilon, scale.delta);
   // the exact accountant's sigma for one sensitivity-1 release at (eps_u, delta): mu_u = 1 / sigma
