@@ -7,8 +7,8 @@
  *
  * Arrivals: n = ceil(T / k) users u0 .. u(n-1); the sequence of n k arrivals (user i repeated k times)
  * is shuffled uniformly (Fisher-Yates, stream `'units'` of the seed) and the first T are the rounds'
- * users, so each user's k arrivals are spread at random over the run (only the last-shuffled user(s)
- * may have fewer than k when k does not divide T). The unit does not change the rewards: the users
+ * users, so each user's k arrivals are spread at random over the run (when k does not divide T, the
+ * n k - T arrivals shuffled past the horizon are missing: at most that many users have fewer than k). The unit does not change the rewards: the users
  * share theta*, so a comparison between privacy units measures the cost of privacy only.
  *
  * Cost: O(T) time and memory at construction; per round as the synthetic environment, O(K d).
@@ -96,7 +96,7 @@ export class SyntheticUsersEnvironment implements Environment {
     return this.names[this.arrivals[this.round]!]!;
   }
 
-  /** How many rounds each user has in the run (length n; k for all but possibly the last-shuffled). */
+  /** How many rounds each user has in the run (length n; k for all users when k divides T). */
   arrivalCounts(): Int32Array {
     const counts = new Int32Array(this.units);
     for (let t = 0; t < this.horizon; t++) counts[this.arrivals[t]!]!++;
