@@ -15,8 +15,8 @@ import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
 import { evaluateReplay } from './evaluateReplay.js';
-import { UnitTally } from './UnitTally.js';
 import type { CellConfig, CellResult, Checkpoint } from './types.js';
+import { UnitTally } from './UnitTally.js';
 
 function buildPolicy(cell: CellConfig, dim: number) {
   if (!isPolicyId(cell.policy))
