@@ -1,6 +1,6 @@
 import { uniformFloat64 } from 'pure-rand/distribution/uniformFloat64';
 import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
-import { discreteGaussianRelease } from '../src/policies/discreteGaussianRelease.js';
+import { discreteGaussianRelease } from '../src/mechanisms/discreteGaussianRelease.js';
 import { createRng, SecureRng } from '../src/random/index.js';
 import type { BenchCase, BenchSuite } from './registry.js';
 

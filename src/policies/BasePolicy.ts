@@ -17,6 +17,14 @@
  * so their output is post-processing of released data; they draw nothing from the exploration or
  * noise streams and leave the ledger and the snapshot unchanged.
  */
+
+import {
+  GaussianMechanism,
+  type LedgerLike,
+  NON_PRIVATE_SPENT,
+  type NoiseCalibration,
+  type NoiseHost,
+} from '../mechanisms/index.js';
 import type { PrivacyEvent } from '../privacy/events.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
 import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
@@ -25,11 +33,6 @@ import type { Rng, RngState } from '../random/index.js';
 import { createRng, SecureRng } from '../random/index.js';
 import { VERSION } from '../version.js';
 import { argmaxFirst } from './argmaxFirst.js';
-import {
-  discreteGaussianRelease,
-  discreteGridStep,
-  discreteNoiseRefusal,
-} from './discreteGaussianRelease.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import { HorizonExceededError } from './HorizonExceededError.js';
 import {
@@ -51,7 +54,6 @@ import type {
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
 import { policyInfo } from './policyInfo.js';
-import { type LedgerLike, NON_PRIVATE_SPENT } from './privacyAdapter.js';
 import { snapshotChecksum } from './snapshotChecksum.js';
 import {
   EVENT_LEVEL_STATEMENT,
@@ -59,7 +61,7 @@ import {
   type UnitReleaseNoise,
   UserLevelPrivacy,
   type UserLevelState,
-  unitAccountant,
+  unitPlanEpsilon,
   unitSettings,
   userLevelStatement,
 } from './UserLevelPrivacy.js';
@@ -192,6 +194,15 @@ export abstract class BasePolicy implements Policy {
   private secureWords: SecureRng | null;
   /** The ledger of releases (null for non-private policies). */
   protected ledger: LedgerLike | null;
+  /** The noise sources and ledger as the mechanisms see them (they follow restores). */
+  private readonly noiseHost: NoiseHost = {
+    noiseRng: () => this.noiseRng,
+    secureWords: () => this.secureWords,
+    ledger: () => {
+      if (this.ledger === null) throw new Error(`${this.name}: internal error, no ledger.`);
+      return this.ledger;
+    },
+  };
   /** Random id of the lineage (adopted from a snapshot on restore) and of this object. */
   private lineage = randomId();
   private readonly instance = randomId();
@@ -233,6 +244,8 @@ export abstract class BasePolicy implements Policy {
    * per reward, event-level).
    */
   protected unitDraw: boolean | null = null;
+  /** L2 sensitivity of a release: 1 per reward, c = contributionsPerRelease for a user-level policy. */
+  protected readonly releaseSensitivity: number;
 
   protected constructor(id: PolicyId, config: PolicyConfig, ledger: LedgerLike | null) {
     this.id = id;
@@ -259,6 +272,21 @@ export abstract class BasePolicy implements Policy {
     this.feats = new Float64Array(0);
     const unit = ledger !== null && 'delta' in config ? unitSettings(config) : null;
     this.unitLevel = unit === null ? null : new UserLevelPrivacy(unit);
+    this.releaseSensitivity = unit === null ? 1 : unit.c;
+  }
+
+  /** The noise of a release at this policy's release sensitivity under `calibration` (for the user-level report). */
+  protected noiseOf(calibration: NoiseCalibration): UnitReleaseNoise {
+    return {
+      sigma: calibration.sigma(this.releaseSensitivity),
+      q: calibration.q,
+      accountant: calibration.accountant,
+    };
+  }
+
+  /** Poisson sampling of a unit into the open release (user-level subsampled releases): true with probability q. */
+  protected unitSample(q: number): boolean {
+    return this.noiseRng.uniform() < q;
   }
 
   /**
@@ -286,60 +314,19 @@ export abstract class BasePolicy implements Policy {
   }
 
   /**
-   * The Gaussian mechanism on values[start..end) in place (L2 sensitivity `sensitivity`, noise scale
-   * `sigma`; the caller records gaussian(sensitivity, sigma) in the ledger). Secure noise: the exact
-   * discrete Gaussian release on a fine grid (`discreteGaussianRelease`, same rho), unless `discrete`
-   * is false (the subsampled release of Amp, whose RDP analysis is for the continuous Gaussian), in
-   * which case polar normals from the secure bits. Research mode: values[i] + sigma z_i with z from
-   * the seeded stream (bit-identical to the policies before the discrete sampler existed).
-   * `scratch` (length >= end) receives the continuous normals. No allocation in the seeded path.
+   * The Gaussian mechanism of this policy's releases (src/mechanisms): the only way a policy draws
+   * privacy noise. `n` is the most coordinates one release has; `discrete` false makes secure noise
+   * continuous (polar normals from the secure bits: Amp's subsampled release, whose RDP analysis is
+   * for the continuous Gaussian), and `privacy().sampler` then says 'float'. Throws, when the policy
+   * is built, for a noise scale the exact discrete sampler could not release (a privacy parameter so
+   * small that the noise leaves the range of exactly representable grid points).
    */
-  protected addGaussianNoise(
-    values: Float64Array,
-    sensitivity: number,
-    sigma: number,
-    scratch: Float64Array,
-    start = 0,
-    end: number = values.length,
-    discrete = true,
-  ): void {
-    if (this.secureWords !== null && discrete) {
-      discreteGaussianRelease(values, start, end, sensitivity, sigma, this.secureWords);
-      return;
-    }
-    this.noiseRng.fillNormal(scratch, start, end);
-    for (let i = start; i < end; i++) values[i] = values[i]! + sigma * scratch[i]!;
-  }
-
-  /**
-   * The grid step of the discrete release of n coordinates of L2 sensitivity `sensitivity` when the
-   * noise is secure (the discrete sampler), else 0 (research mode: continuous normals). A mechanism
-   * that accumulates its statistic itself (JDP-LinUCB's tree) rounds each contribution to this grid,
-   * so that the statistic, every node and every prefix sum are exact grid points.
-   */
-  protected secureGridStep(sensitivity: number, n: number): number {
-    return this.secureWords === null ? 0 : discreteGridStep(sensitivity, n);
-  }
-
-  /**
-   * Refuses, when the policy is built, a Gaussian release of n coordinates at noise scale `ratio`
-   * times its sensitivity that the exact discrete sampler could not make (a privacy parameter so
-   * small that the noise leaves the range of exactly representable grid points). Checked for secure
-   * noise on the discrete sampler only (`discrete` false: the float sampler; seeded research noise
-   * is continuous too). Without it such a policy would fail at its first release, after learning.
-   */
-  protected refuseUnreleasableNoise(ratio: number, n: number, discrete = true): void {
-    if (this.secureWords === null || !discrete) return;
-    const why = discreteNoiseRefusal(ratio, n);
-    if (why !== null) throw new RangeError(`${this.name}: ${why}`);
-  }
-
-  /**
-   * Marks this policy's secure noise as drawn in floating point (polar normals from the secure bits,
-   * `addGaussianNoise(..., discrete = false)`): `privacy().sampler` says 'float'.
-   */
-  protected useFloatSampler(): void {
-    this.ledger?.setNoise(this.noiseKind, 'float');
+  protected createMechanism(calibration: NoiseCalibration, n: number, discrete = true): GaussianMechanism {
+    const ledger = this.ledger;
+    if (ledger === null)
+      throw new Error(`${this.name}: internal error, a non-private policy has no mechanism.`);
+    if (!discrete) ledger.setNoise(this.noiseKind, 'float');
+    return new GaussianMechanism(this.name, this.noiseHost, calibration, n, discrete);
   }
 
   /**
@@ -419,6 +406,16 @@ export abstract class BasePolicy implements Policy {
   protected countWins(_k: number, _samples: number, _rng: Rng, _counts: Float64Array): boolean {
     return false;
   }
+  /**
+   * State that must follow the ledger rather than the snapshot when a restore keeps this policy's
+   * ledger (`restore(s, { rewind: true })`): captured before the snapshot's state is loaded and given
+   * back to {@link applyRewindCarry} after it was checked. Default: nothing (null).
+   */
+  protected rewindCarry(): unknown {
+    return null;
+  }
+  /** Applies {@link rewindCarry}'s value after a rewind (default: nothing). */
+  protected applyRewindCarry(_carry: unknown): void {}
   /** Adds the completed round (features `x`, length d; reward in [0, 1]) to the statistics. */
   protected abstract learn(x: Float64Array, reward: number): void;
   /** Releases whatever is pending at the end of the run (partial batch). Called once. */
@@ -623,7 +620,7 @@ export abstract class BasePolicy implements Policy {
       readonly orders?: 'paper' | 'extended';
       readonly conversion?: 'classic' | 'improved';
     };
-    const accountant = unitAccountant(noise.q);
+    const accountant = noise.accountant;
     const r = ul.report(noise, own.delta, accountant, cfg.orders ?? 'extended', cfg.conversion ?? 'classic');
     return Object.freeze({
       ...own,
@@ -638,9 +635,29 @@ export abstract class BasePolicy implements Policy {
       dropped: r.dropped,
       offered: r.offered,
       unitAccountant: r.accountant,
-      eventLevel: { epsilon: own.epsilon, rho: own.rho },
+      eventLevel: this.oneRewardGuarantee(noise, own.delta, cfg),
       statement: userLevelStatement(r),
     });
+  }
+
+  /** One reward's guarantee in a user-level policy: one release at sensitivity 1 (0 before any release). */
+  private oneRewardGuarantee(
+    noise: UnitReleaseNoise,
+    delta: number,
+    cfg: { readonly orders?: 'paper' | 'extended'; readonly conversion?: 'classic' | 'improved' },
+  ): { readonly epsilon: number; readonly rho: number | null } {
+    const released = this.ledger !== null && this.ledger.spent().releases > 0 ? 1 : 0;
+    const g = unitPlanEpsilon(
+      noise.sigma,
+      1,
+      released,
+      noise.q,
+      delta,
+      noise.accountant,
+      cfg.orders ?? 'extended',
+      cfg.conversion ?? 'classic',
+    );
+    return { epsilon: g.epsilon, rho: g.rho };
   }
 
   snapshot(): PolicySnapshot {
@@ -734,6 +751,8 @@ export abstract class BasePolicy implements Policy {
         }
       }
     }
+    // a restore that keeps this policy's ledger (a rewind) keeps what the subclass counts with it
+    const carry = releasesBefore > 0 ? this.rewindCarry() : null;
     const backup = this.snapshotState();
     try {
       this.applyState(st);
@@ -747,6 +766,7 @@ export abstract class BasePolicy implements Policy {
         if (options.branch !== true && !fromStore) {
           this.checkLineageFrontier(snapshot.lineage, snapLedger.spent().releases);
         }
+        if (carry !== null) this.applyRewindCarry(carry);
       }
     } catch (e) {
       this.applyState(backup);
@@ -1097,7 +1117,7 @@ export abstract class BasePolicy implements Policy {
     }
     const release = this.ledger!.spent().releases + 1;
     const q = this.unitReleaseNoise().q;
-    const r = ul.admit(unit as string, epoch, release, q < 1 ? () => this.noiseRng.uniform() < q : null);
+    const r = ul.admit(unit as string, epoch, release, q < 1 ? () => this.unitSample(q) : null);
     this.unitDraw = q < 1 ? r.sampled : null;
     return r.admission === 'kept';
   }

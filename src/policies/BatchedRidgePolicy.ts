@@ -13,6 +13,7 @@
  * forward solve per arm for UCB (K d^2 / 2); a release adds O(d). No allocation in select/update.
  */
 import { forwardSolve, minEigenvalueSpd } from '../linalg/index.js';
+import type { GaussianMechanism, LedgerLike, NoiseCalibration } from '../mechanisms/index.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
 import type { Rng } from '../random/index.js';
 import { argmaxFirst } from './argmaxFirst.js';
@@ -20,19 +21,18 @@ import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
-import type { LedgerLike, PrivacyEvent } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
+import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 
 /** How a batched policy releases its batch sums (absent for non-private policies). */
 export interface BatchRelease {
   /** Rounds per batch B. */
   readonly batchSize: number;
-  /** Standard deviation of the noise added to the (subsampled) batch sum. */
-  readonly sigma: number;
-  /** Poisson subsampling rate q in (0, 1]; 1 means no subsampling (and no Bernoulli draws). */
-  readonly q: number;
-  /** The ledger event of one release. */
-  readonly event: PrivacyEvent;
+  /**
+   * The noise of a batch release (src/mechanisms/calibrate.ts): sensitivity 1, its Poisson
+   * subsampling rate `calibration.q` (1: no subsampling and no Bernoulli draws).
+   */
+  readonly calibration: NoiseCalibration;
   /** Label written with each release. */
   readonly label: string;
 }
@@ -61,10 +61,15 @@ export class BatchedRidgePolicy extends BasePolicy {
   private readonly z: Float64Array;
   private readonly pert: Float64Array;
   private readonly tilde: Float64Array;
-  private readonly noise: Float64Array;
+  /** The released (noisy, subsampled) batch sum of the last release, before the 1/q rescaling. */
+  private readonly released: Float64Array;
   private readonly eigWork: Float64Array;
   private readonly exploration: Exploration;
   private readonly batch: BatchRelease | null;
+  /** The batch releases' mechanism (null for non-private policies). */
+  private readonly mechanism: GaussianMechanism | null;
+  /** Poisson subsampling rate q of the batch releases (1: none). */
+  private readonly q: number;
   private dirty = true;
   private inBatch = 0;
   /** 1-based index of the current batch. */
@@ -95,9 +100,9 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.lambda = config.lambda;
     this.exploration = exploration;
     this.batch = batch;
+    this.q = batch === null ? 1 : batch.calibration.q;
     // Amp with q < 1: its subsampled RDP accounting is for the continuous Gaussian (docs/privacy.md)
-    if (batch !== null && batch.q < 1) this.useFloatSampler();
-    if (batch !== null) this.refuseUnreleasableNoise(batch.sigma, d, batch.q >= 1);
+    this.mechanism = batch === null ? null : this.createMechanism(batch.calibration, d, this.q >= 1);
     this.factor = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
     const prior = config.priorMean;
@@ -107,7 +112,7 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.z = new Float64Array(d);
     this.pert = new Float64Array(d);
     this.tilde = new Float64Array(d);
-    this.noise = new Float64Array(d);
+    this.released = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
     if (exploration.kind === 'ts') this.vk = exploration.v;
     else if (exploration.kind === 'ts-decay') {
@@ -318,35 +323,53 @@ export class BatchedRidgePolicy extends BasePolicy {
       return;
     }
     // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
-    if (batch.q >= 1 || (this.unitDraw ?? this.noiseRng.uniform() < batch.q)) {
+    if (this.q >= 1 || (this.unitDraw ?? this.mechanism!.sample(this.q))) {
       for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
     }
     this.inBatch++;
     if (this.inBatch >= batch.batchSize) this.release();
   }
 
-  protected override unitReleaseNoise(): { readonly sigma: number; readonly q: number } {
+  protected override unitSample(q: number): boolean {
+    return this.mechanism!.sample(q);
+  }
+
+  protected override unitReleaseNoise(): UnitReleaseNoise {
     const batch = this.batch;
     if (batch === null) throw new Error(`${this.name}: internal error, no release noise (non-private).`);
-    return { sigma: batch.sigma, q: batch.q };
+    return this.noiseOf(batch.calibration);
   }
 
   protected onFinish(): void {
     if (this.batch !== null && this.inBatch > 0) this.release();
   }
 
-  /** Releases the current batch: b <- b + (s + N(0, sigma^2 I)) / q. O(d). */
+  /**
+   * Releases the current batch: b <- b + (s + N(0, sigma^2 I)) / q. O(d). The release is one call to
+   * the mechanism (noise, ledger, released sum); b and the batch counters change only after it
+   * succeeded (a refused release throws and leaves them, and the raw sum s, as they were).
+   */
   private release(): void {
     const batch = this.batch!;
     const d = this.d;
-    // s <- s + noise (exact discrete Gaussian for secure zCDP batches), then b <- b + s / q
-    this.addGaussianNoise(this.s, 1, batch.sigma, this.noise, 0, d, batch.q >= 1);
-    const invQ = 1 / batch.q;
+    const out = this.released;
+    // sensitivity 1 per reward; c for a user-level policy (a unit's at most c rewards in the batch)
+    this.mechanism!.release(
+      this.s,
+      0,
+      d,
+      this.releaseSensitivity,
+      out,
+      0,
+      this.rounds,
+      this.batchIndex,
+      batch.label,
+    );
+    const invQ = 1 / this.q;
     for (let i = 0; i < d; i++) {
-      this.b[i] = this.b[i]! + this.s[i]! * invQ;
+      this.b[i] = this.b[i]! + out[i]! * invQ;
       this.s[i] = 0;
     }
-    this.ledger!.record(batch.event, this.rounds, this.batchIndex, batch.label);
     this.inBatch = 0;
     this.batchIndex++;
     this.dirty = true;
@@ -406,7 +429,7 @@ export class BatchedRidgePolicy extends BasePolicy {
       return 'the raw batch sum is not zero at a batch boundary';
     return (
       this.traceReason(this.factor.trace(), this.lambda, r) ??
-      this.parallelReleasesReason(spent, released, batch.event)
+      this.parallelReleasesReason(spent, released, batch.calibration.event(this.releaseSensitivity))
     );
   }
 

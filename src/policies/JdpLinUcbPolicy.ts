@@ -27,13 +27,18 @@
  * normals and O(d m) for the noise sum; O(d^3) at the log2 T + 1 refresh rounds.
  */
 import { symRankOneUpdate } from '../linalg/index.js';
+import {
+  fixedCalibration,
+  type GaussianMechanism,
+  jdpTreeVariance,
+  type LedgerLike,
+} from '../mechanisms/index.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigFor } from './PolicyOptions.js';
-import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
 /** The tree parameters of JDP-LinUCB for (eps, delta, T, d, alpha_c). */
@@ -45,9 +50,7 @@ export function jdpParameters(
   failureProb: number,
 ): { levels: number; s: number; upsilon: number } {
   const levels = Math.ceil(Math.log2(horizon)) + 1;
-  const L4 = 4; // L = sqrt(2)
-  const lg = Math.log(4 / delta);
-  const s2 = (16 * levels * L4 * lg * lg) / (epsilon * epsilon);
+  const s2 = jdpTreeVariance(epsilon, delta, levels);
   const upsilon =
     Math.sqrt(2 * levels * s2) * (4 * Math.sqrt(dim) + 2 * Math.log((2 * horizon) / failureProb));
   return { levels, s: Math.sqrt(s2), upsilon };
@@ -61,6 +64,8 @@ export class JdpLinUcbPolicy extends BasePolicy {
   private readonly upsilon: number;
   private readonly failureProb: number;
   private readonly thetaBound: number;
+  /** The tree's node releases (sensitivity 1, noise s) and the Gram block's public-data noise. */
+  private readonly mechanism: GaussianMechanism;
   /** Exact public Gram sum sum x x^T (row-major d x d). */
   private readonly gramSum: Float64Array;
   /** Scratch d x d for refactorisation. */
@@ -79,7 +84,22 @@ export class JdpLinUcbPolicy extends BasePolicy {
    */
   private readonly grid: number;
   private shift: number;
-  private levelsUsed = 0;
+  /**
+   * Per tree level j, the most releases one node of level j has had (0: level not opened yet). A
+   * record is in one node per level, so the worst record's cost is at most the sum over levels of
+   * these counts, each rho = 1 / (2 s^2): what the ledger holds. Without rewinds each is 0 or 1.
+   */
+  private readonly levelCount: Float64Array;
+  /**
+   * Rounds learned in earlier passes, as (from, to] pairs: a rewind (`restore(s, { rewind: true })`)
+   * ends a pass, and a node created at round t is then released once more for every earlier pass
+   * that reached t. Kept across rewinds with the ledger (never rolled back).
+   */
+  private passes: number[] = [];
+  /** The round the current pass started from (0, or the round a rewind went back to). */
+  private passFrom = 0;
+  /** Per-level ledger labels (precomputed: no allocation per round). */
+  private readonly labels: readonly string[];
   private dirty = true;
 
   constructor(id: PolicyId, config: PolicyConfigFor<'jdp-linucb'>, epsilon: number, ledger: LedgerLike) {
@@ -92,7 +112,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
     const p = jdpParameters(epsilon, config.delta, this.horizon, d, this.failureProb);
     this.levels = p.levels;
     this.s = p.s;
-    this.refuseUnreleasableNoise(p.s, d);
+    this.mechanism = this.createMechanism(fixedCalibration(p.s), d);
     this.upsilon = p.upsilon;
     this.shift = 2 * this.upsilon;
     this.gramSum = new Float64Array(d * d);
@@ -100,13 +120,15 @@ export class JdpLinUcbPolicy extends BasePolicy {
     this.factor = new RidgeFactor(d, this.lambda + this.shift);
     this.u = new Float64Array(d);
     const pm = config.priorMean;
-    this.grid = this.secureGridStep(1, d);
+    this.grid = this.mechanism.gridStep(1, d);
     const g = this.grid;
     for (let i = 0; i < d; i++) {
       const v = this.lambda * pm[i]!; // public prior: rounding it to the grid costs nothing
       this.u[i] = g > 0 ? Math.round(v / g) * g : v;
     }
     this.nodeNoise = new Float64Array(this.levels * d);
+    this.levelCount = new Float64Array(this.levels);
+    this.labels = Array.from({ length: this.levels }, (_, j) => `tree level ${j}`);
     this.uNoisy = new Float64Array(d);
     this.theta = new Float64Array(d);
   }
@@ -178,19 +200,16 @@ export class JdpLinUcbPolicy extends BasePolicy {
     // the node created at round t sits at level tz(t); its fresh u-noise replaces lower levels
     const level = trailingZeros(t);
     if (level < this.levels) {
-      const s = this.s;
-      if (g > 0) {
-        // the exact discrete Gaussian g Z, Z ~ N_Z(0, (s'/g)^2): rho = 1 / (2 s^2), as recorded
-        this.nodeNoise.fill(0, level * d, (level + 1) * d);
-        this.addGaussianNoise(this.nodeNoise, 1, s, this.nodeNoise, level * d, (level + 1) * d);
-      } else {
-        this.noiseRng.fillNormal(this.nodeNoise, level * d, (level + 1) * d);
-        for (let i = level * d; i < (level + 1) * d; i++) this.nodeNoise[i] = s * this.nodeNoise[i]!;
-      }
-      if (level >= this.levelsUsed) {
-        this.levelsUsed = level + 1;
-        this.ledger!.record(gaussianEvent(1, s), t, level, `tree level ${level}`);
-      }
+      // the node's release (its exact sum is in u): secure, the exact discrete Gaussian g Z,
+      // Z ~ N_Z(0, (s'/g)^2), rho = 1 / (2 s^2); research mode, s z from the seeded stream. It costs
+      // rho when this node has now been released more often than any node of its level before
+      // (the level opens, or a rewind re-releases it); else it composes in parallel with those.
+      const count = 1 + passesThrough(this.passes, t);
+      const costs = count > this.levelCount[level]!;
+      if (costs) {
+        this.mechanism.releaseNoise(this.nodeNoise, level * d, d, 1, true, t, level, this.labels[level]!);
+        this.levelCount[level] = count;
+      } else this.mechanism.releaseNoise(this.nodeNoise, level * d, d, 1, false, t, 0, PARALLEL_LABEL);
     }
     for (let i = 0; i < d; i++) this.uNoisy[i] = this.u[i]!;
     for (let j = 0; j < this.levels; j++) {
@@ -208,13 +227,12 @@ export class JdpLinUcbPolicy extends BasePolicy {
   private refreshGram(level: number): void {
     const d = this.d;
     const a = this.scratch;
-    const s = this.s;
-    const noiseScale = level < this.levels ? s : 0;
+    const noiseScale = level < this.levels ? this.s : 0;
+    // (Z + Z^T)/sqrt(2) on the public Gram block (costs nothing: features are public)
+    this.mechanism.symmetricNoise(a, d, noiseScale);
     for (let i = 0; i < d; i++) {
       for (let j = 0; j <= i; j++) {
-        // (Z + Z^T)/sqrt(2): off-diagonal N(0, s^2), diagonal N(0, 2 s^2)
-        const g = this.noiseRng.normal() * noiseScale * (i === j ? Math.SQRT2 : 1);
-        const v = this.gramSum[i * d + j]! + g;
+        const v = this.gramSum[i * d + j]! + a[i * d + j]!;
         a[i * d + j] = v;
         a[j * d + i] = v;
       }
@@ -231,13 +249,45 @@ export class JdpLinUcbPolicy extends BasePolicy {
     // The tree has no pending release.
   }
 
-  /** Rounds 1..n (n < 2^levels) have opened levels 0..floor(log2 n): one release of rho 1/(2 s^2) each. */
+  /**
+   * Every learned round t < 2^levels released one node (the ledger counts each), and the ledger's
+   * rho is the sum over levels of the most releases of one node (each 1 / (2 s^2)), both derived
+   * from the passes (rewinds) and the rounds.
+   */
   protected checkReleases(spent: PrivacySpent): string | null {
-    const n = Math.min(this.rounds, 2 ** this.levels - 1);
-    const want = n === 0 ? 0 : Math.floor(Math.log2(n)) + 1;
-    if (this.levelsUsed !== want)
-      return `levelsUsed is ${this.levelsUsed}, ${this.rounds} rounds open ${want} tree levels`;
-    return this.sequentialReleasesReason(spent, this.levelsUsed, 1 / (2 * this.s * this.s));
+    const cap = 2 ** this.levels - 1;
+    const want = treeReleases(this.passes, this.passFrom, Math.min(this.rounds, cap), this.levels);
+    for (let j = 0; j < this.levels; j++) {
+      if (this.levelCount[j] !== want.levelCount[j]) {
+        return `tree level ${j} shows ${this.levelCount[j]} releases of one node, the rounds and passes make ${want.levelCount[j]}`;
+      }
+    }
+    if (spent.releases !== want.releases) {
+      return `releases is ${spent.releases}, the rounds and passes make ${want.releases} node releases`;
+    }
+    let units = 0;
+    for (let j = 0; j < this.levels; j++) units += this.levelCount[j]!;
+    const rho = units / (2 * this.s * this.s);
+    if (units > 0 && !(Math.abs((spent.rho ?? 0) - rho) <= 1e-9 * rho)) {
+      return `rho is ${spent.rho}, ${units} costed node releases of rho ${1 / (2 * this.s * this.s)} make ${rho}`;
+    }
+    return null;
+  }
+
+  /** A rewind keeps the passes with the ledger: the rounds learned since the last pass began end one. */
+  protected override rewindCarry(): unknown {
+    return {
+      passes: [...this.passes, this.passFrom, this.rounds],
+      levelCount: Float64Array.from(this.levelCount),
+    };
+  }
+
+  protected override applyRewindCarry(carry: unknown): void {
+    const c = carry as { passes: number[]; levelCount: Float64Array };
+    this.passes = c.passes;
+    this.passFrom = this.rounds;
+    for (let j = 0; j < this.levels; j++)
+      this.levelCount[j] = Math.max(this.levelCount[j]!, c.levelCount[j]!);
   }
 
   protected saveOwnState(): unknown {
@@ -248,7 +298,9 @@ export class JdpLinUcbPolicy extends BasePolicy {
       nodeNoise: encodeFloat64(this.nodeNoise),
       uNoisy: encodeFloat64(this.uNoisy),
       shift: encodeFloat64(Float64Array.of(this.shift)),
-      levelsUsed: this.levelsUsed,
+      levelCount: encodeFloat64(this.levelCount),
+      passes: [...this.passes],
+      passFrom: this.passFrom,
     };
   }
 
@@ -260,9 +312,88 @@ export class JdpLinUcbPolicy extends BasePolicy {
     decodeFloat64(st.nodeNoise, this.nodeNoise, 'nodeNoise');
     decodeFloat64(st.uNoisy, this.uNoisy, 'uNoisy');
     this.shift = decodeFloat64(st.shift, new Float64Array(1), 'shift')[0]!;
-    this.levelsUsed = this.readCount(st, 'levelsUsed');
+    decodeFloat64(st.levelCount, this.levelCount, 'levelCount');
+    for (let j = 0; j < this.levels; j++) {
+      const c = this.levelCount[j]!;
+      if (!(Number.isSafeInteger(c) && c >= 0)) {
+        throw new RangeError(
+          `${this.name}: snapshot field 'state.own.levelCount' must hold non-negative integers.`,
+        );
+      }
+    }
+    const passes = st.passes;
+    if (!Array.isArray(passes) || passes.length % 2 !== 0) {
+      throw new RangeError(
+        `${this.name}: snapshot field 'state.own.passes' must be an array of (from, to) pairs.`,
+      );
+    }
+    for (let i = 0; i < passes.length; i += 2) {
+      const from = passes[i];
+      const to = passes[i + 1];
+      if (!(Number.isSafeInteger(from) && Number.isSafeInteger(to) && from >= 0 && from <= to)) {
+        throw new RangeError(
+          `${this.name}: snapshot field 'state.own.passes' must hold pairs of integers 0 <= from <= to.`,
+        );
+      }
+    }
+    this.passes = passes.slice() as number[];
+    this.passFrom = this.readCount(st, 'passFrom');
+    if (this.passFrom > this.rounds) {
+      throw new RangeError(`${this.name}: snapshot field 'state.own.passFrom' is after its rounds.`);
+    }
     this.dirty = true;
   }
+}
+
+/** The ledger label of a node release that composes in parallel with nodes already counted. */
+const PARALLEL_LABEL = 'tree node (parallel within its level)';
+
+/** How many earlier passes (flat (from, to] pairs) learned round t. O(passes), no allocation. */
+function passesThrough(passes: readonly number[], t: number): number {
+  let n = 0;
+  for (let i = 0; i < passes.length; i += 2) if (passes[i]! < t && t <= passes[i + 1]!) n++;
+  return n;
+}
+
+/**
+ * The node releases of a tree whose rounds were learned in the passes (from, to] plus (passFrom, n]
+ * (n capped at 2^levels - 1): how many in all (one per learned round) and, per level, the most
+ * releases of one node. O(P^2 + P levels) for P passes.
+ */
+function treeReleases(
+  passes: readonly number[],
+  passFrom: number,
+  n: number,
+  levels: number,
+): { releases: number; levelCount: Float64Array } {
+  const cap = 2 ** levels - 1;
+  const all = [...passes, passFrom, n];
+  let releases = 0;
+  const cuts = new Set<number>();
+  for (let i = 0; i < all.length; i += 2) {
+    const from = Math.min(all[i]!, cap);
+    const to = Math.min(all[i + 1]!, cap);
+    releases += Math.max(0, to - from);
+    cuts.add(from);
+    cuts.add(to);
+  }
+  const points = [...cuts].sort((a, b) => a - b);
+  const levelCount = new Float64Array(levels);
+  for (let k = 0; k + 1 < points.length; k++) {
+    const a = points[k]!;
+    const b = points[k + 1]!;
+    let count = 0;
+    for (let i = 0; i < all.length; i += 2)
+      if (Math.min(all[i]!, cap) <= a && b <= Math.min(all[i + 1]!, cap)) count++;
+    if (count === 0) continue;
+    for (let j = 0; j < levels; j++) {
+      // nodes of level j in (a, b]: multiples of 2^j that are not multiples of 2^(j+1)
+      const m = Math.floor(b / 2 ** j) - Math.floor(a / 2 ** j);
+      const m2 = Math.floor(b / 2 ** (j + 1)) - Math.floor(a / 2 ** (j + 1));
+      if (m - m2 > 0) levelCount[j] = Math.max(levelCount[j]!, count);
+    }
+  }
+  return { releases, levelCount };
 }
 
 /** Number of trailing zero bits of a positive integer t (t < 2^53). */

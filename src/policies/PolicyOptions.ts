@@ -59,6 +59,13 @@ export interface OptionDocs {
   readonly orders: OptionValue<'orders'>;
   /** RDP to (eps, delta) conversion: 'classic' (the paper's, default) or 'improved'. */
   readonly conversion: OptionValue<'conversion'>;
+  /**
+   * The accountant that calibrates the noise to (epsilon, delta) (private policies except
+   * JDP-LinUCB, whose tree noise follows Shariff & Sheffet): 'zcdp' (the paper's: rho / m per
+   * release, classic conversion), 'rdp' (Renyi DP on the order grid; AdaPrivate-TS-Amp's paper
+   * calibration) or 'exact' (the exact Gaussian privacy curve). Default: `DEFAULT_ACCOUNTANT`.
+   */
+  readonly accountant: OptionValue<'accountant'>;
   /** Initial TS scale of the adaptive decay v_1 = v0, v0 > 0; default 1.5 (setting 'default'). */
   readonly v0: OptionValue<'v0'>;
   /** Decay factor gamma in (0, 1] of v_k = v0 gamma^(k-1); default 0.95. */

@@ -5,7 +5,8 @@
  *
  * An episode ends after a round where det(V_t) >= cTrigger det(V_last) (V_t = lambda I + sum x x^T,
  * public). At the switch the episode's raw reward statistic s_e = sum r x is released once as
- * s_e + N(0, sigma^2 I), sigma = 1/sqrt(2 rho) (sensitivity 1). Each reward is in exactly one
+ * s_e + N(0, sigma^2 I), sigma = 1/sqrt(2 rho) (sensitivity 1; accountant 'zcdp', else the
+ * noise of one release under the policy's accountant). Each reward is in exactly one
  * episode, so the releases compose in parallel: the run is rho-zCDP.
  * - Forgetting (AdaC-OFUL-zCDP): the next episode acts on theta = V_e^{-1}(lambda theta_0 + s~_e)
  *   with V_e = lambda I + the finished episode's x x^T only.
@@ -16,22 +17,23 @@
  * Cost per round: two rank-one updates (4 d^2; one with forgetting only), K forward solves
  * (K d^2 / 2) and d logarithms for det V; a switch costs O(d^2). No allocation in select/update.
  */
+import type { GaussianMechanism, LedgerLike, NoiseCalibration } from '../mechanisms/index.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigFor } from './PolicyOptions.js';
-import type { LedgerLike, PrivacyEvent } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
+import type { UnitReleaseNoise } from './UserLevelPrivacy.js';
 
 export class SwitchingOfulPolicy extends BasePolicy {
   private readonly lambda: number;
   private readonly alpha: number;
   private readonly logC: number;
-  private readonly sigma: number;
   private readonly forgetting: boolean;
-  private readonly event: PrivacyEvent;
+  /** The episode statistic's release (one per reward: parallel composition). */
+  private readonly mechanism: GaussianMechanism;
   /** Cumulative V_t (switch rule; the estimate without forgetting). */
   private readonly gram: RidgeFactor;
   /** lambda I + this episode's x x^T (forgetting only). */
@@ -42,7 +44,8 @@ export class SwitchingOfulPolicy extends BasePolicy {
   private readonly s: Float64Array;
   private readonly bAcc: Float64Array;
   private readonly theta: Float64Array;
-  private readonly noise: Float64Array;
+  /** The released statistic of the last switch. */
+  private readonly released: Float64Array;
   private readonly work: Float64Array;
   private logDetLast: number;
   private inEpisode = 0;
@@ -52,8 +55,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     id: PolicyId,
     config: PolicyConfigFor<'adac-oful-zcdp' | 'rarely-switching-zcdp'>,
     forgetting: boolean,
-    rho: number,
-    event: PrivacyEvent,
+    calibration: NoiseCalibration,
     ledger: LedgerLike,
   ) {
     super(id, config, ledger);
@@ -61,10 +63,8 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.lambda = config.lambda;
     this.alpha = config.alpha;
     this.logC = Math.log(config.cTrigger);
-    this.sigma = 1 / Math.sqrt(2 * rho);
-    this.refuseUnreleasableNoise(this.sigma, d);
+    this.mechanism = this.createMechanism(calibration, d);
     this.forgetting = forgetting;
-    this.event = event;
     this.gram = new RidgeFactor(d, this.lambda);
     this.episodeGram = new RidgeFactor(d, this.lambda);
     this.active = new RidgeFactor(d, this.lambda);
@@ -75,7 +75,7 @@ export class SwitchingOfulPolicy extends BasePolicy {
     this.bAcc = Float64Array.from(this.prior);
     this.theta = new Float64Array(d);
     this.active.solve(this.prior, this.theta);
-    this.noise = new Float64Array(d);
+    this.released = new Float64Array(d);
     this.work = new Float64Array(d);
     this.logDetLast = this.gram.logDet();
   }
@@ -114,21 +114,36 @@ export class SwitchingOfulPolicy extends BasePolicy {
     if (this.gram.logDet() >= this.logDetLast + this.logC) this.switchEpisode();
   }
 
-  protected override unitReleaseNoise(): { readonly sigma: number; readonly q: number } {
-    return { sigma: this.sigma, q: 1 };
+  protected override unitReleaseNoise(): UnitReleaseNoise {
+    return this.noiseOf(this.mechanism.calibration);
   }
 
   protected onFinish(): void {
     if (this.inEpisode > 0) this.switchEpisode();
   }
 
-  /** Releases the finished episode's statistic and recomputes the estimate. O(d^2). */
+  /**
+   * Releases the finished episode's statistic (one call to the mechanism) and recomputes the
+   * estimate. O(d^2). A refused release throws before anything changes (the raw sum stays unreleased).
+   */
   private switchEpisode(): void {
     const d = this.d;
-    this.addGaussianNoise(this.s, 1, this.sigma, this.noise, 0, d);
+    const out = this.released;
+    // sensitivity 1 per reward; c for a user-level policy
+    this.mechanism.release(
+      this.s,
+      0,
+      d,
+      this.releaseSensitivity,
+      out,
+      0,
+      this.rounds,
+      this.episode,
+      'episode statistic',
+    );
     const w = this.work;
     for (let i = 0; i < d; i++) {
-      const released = this.s[i]!;
+      const released = out[i]!;
       this.s[i] = 0;
       if (this.forgetting) w[i] = this.prior[i]! + released;
       else {
@@ -136,7 +151,6 @@ export class SwitchingOfulPolicy extends BasePolicy {
         w[i] = this.bAcc[i]!;
       }
     }
-    this.ledger!.record(this.event, this.rounds, this.episode, 'episode statistic');
     if (this.forgetting) {
       this.active.copyFrom(this.episodeGram);
       this.episodeGram.reset(this.lambda);
@@ -157,7 +171,11 @@ export class SwitchingOfulPolicy extends BasePolicy {
       return 'the raw episode sum is not zero at a switch';
     return (
       this.traceReason(this.gram.trace(), this.lambda, this.rounds) ??
-      this.parallelReleasesReason(spent, this.episode - 1, this.event)
+      this.parallelReleasesReason(
+        spent,
+        this.episode - 1,
+        this.mechanism.calibration.event(this.releaseSensitivity),
+      )
     );
   }
 

@@ -12,15 +12,12 @@
  * loss is that of min(m, R_e) compositions and the loss over the epochs so far that of
  * sum_e min(m, R_e) compositions (`unitPlanEpsilon`).
  */
+
+import { calibrateGaussian } from '../mechanisms/index.js';
 import type { Admission, UnitCount } from '../privacy/admitContribution.js';
 import { admitContribution } from '../privacy/admitContribution.js';
 import { describeEpoch, type EpochSpec, epochIndex } from '../privacy/epochIndex.js';
-import {
-  type AccountantName,
-  calibrateGaussianNoise,
-  gaussianPlanEpsilon,
-  zcdpToEpsilonUnchecked,
-} from '../privacy/index.js';
+import { type AccountantName, gaussianPlanEpsilon } from '../privacy/index.js';
 import { MemoryUnitCounters } from '../privacy/MemoryUnitCounters.js';
 import type { UnitCounterStore } from '../privacy/UnitCounterStore.js';
 import { UnitLedger } from '../privacy/UnitLedger.js';
@@ -35,6 +32,8 @@ export interface UnitReleaseNoise {
   readonly sigma: number;
   /** Poisson sampling rate of units (1: none). */
   readonly q: number;
+  /** The accountant that calibrated it (and reports it). */
+  readonly accountant: UnitAccountant;
 }
 
 /** A (epsilon, delta) guarantee with its composition count. */
@@ -106,39 +105,27 @@ export function unitSettings(config: BudgetConfig): UnitSettings | null {
 }
 
 /**
- * The accountant of a user-level policy's calibration and report: 'zcdp' for unsampled releases
- * (the library's calibration of event-level releases, rho = m c^2 / (2 sigma^2)), 'rdp' for units
- * Poisson-sampled at q < 1 (m subsampled releases of sensitivity c on the order grid).
- */
-export function unitAccountant(q: number): UnitAccountant {
-  return q < 1 ? 'rdp' : 'zcdp';
-}
-
-/**
  * The noise std of each release of a user-level policy, from the one calibrator
- * (`calibrateGaussianNoise`): the smallest sigma such that m releases of sensitivity c (Poisson
- * sampling of units at rate q) meet the config's (epsilon, delta) (epsilon from rho by the classic
- * conversion when rho was given). With 'zcdp': sigma = c sqrt(m / (2 rho)).
+ * (src/mechanisms/calibrate.ts over contract C1): the multiplier calibrated for m releases (units
+ * Poisson-sampled at rate q) under `accountant`, times the release sensitivity c. With 'zcdp':
+ * sigma = c sqrt(m / (2 rho)).
  *
  * @example
- * unitNoise({ rho: 0.5, delta: 1e-5 }, { c: 1, m: 4, epoch: { kind: 'lifetime' } }, 1).sigma; // returns ~2
+ * unitNoise({ rho: 0.5, delta: 1e-5 }, { c: 1, m: 4, epoch: { kind: 'lifetime' } }, 1, 'zcdp').sigma; // returns 2
  */
 export function unitNoise(
   config: BudgetConfig,
   unit: UnitSettings,
   q: number,
+  accountant: UnitAccountant,
   orders: 'paper' | 'extended' = 'extended',
   conversion: 'classic' | 'improved' = 'classic',
 ): { readonly sigma: number; readonly accountant: UnitAccountant; readonly order: number | null } {
-  const accountant = unitAccountant(q);
-  const epsilon = config.epsilon ?? zcdpToEpsilonUnchecked(config.rho as number, config.delta, 'classic');
-  const cal = calibrateGaussianNoise(
-    { epsilon, delta: config.delta },
-    { sensitivity: unit.c, compositions: unit.m, q },
-    accountant,
-    accountant === 'rdp' ? { orders, conversion } : { conversion: 'classic' },
-  );
-  return { sigma: cal.sigma, accountant, order: cal.order };
+  const cal = calibrateGaussian('user-level noise', config, { compositions: unit.m, q }, accountant, {
+    orders,
+    conversion,
+  });
+  return { sigma: cal.sigma(unit.c), accountant, order: cal.order };
 }
 
 /**

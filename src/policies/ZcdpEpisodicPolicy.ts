@@ -18,13 +18,13 @@
  * at most 100) and its certificate, a shifted Cholesky factorisation of V (d^3 / 6 multiply-adds); at most
  * M_max times. Before d rounds neither is needed: ||V^{-1}||_2 = 1 / lambda exactly.
  */
+import type { GaussianMechanism, LedgerLike, NoiseCalibration } from '../mechanisms/index.js';
 import type { PrivacySpent } from '../privacy/ledger.js';
 import { argmaxFirst } from './argmaxFirst.js';
 import { BasePolicy } from './BasePolicy.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 import type { PolicyId } from './Policy.js';
 import type { PolicyConfigFor } from './PolicyOptions.js';
-import { gaussianEvent, type LedgerLike } from './privacyAdapter.js';
 import { RidgeFactor } from './RidgeFactor.js';
 
 /** The episode bound M_max of zCDP-Episodic for horizon T (see the class comment). */
@@ -43,11 +43,15 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   readonly rhoEpisode: number;
   /** The episode bound M_max. */
   readonly maxEpisodes: number;
+  /** The episode release (M_max compositions under the policy's accountant). */
+  private readonly mechanism: GaussianMechanism;
   private readonly gram: RidgeFactor;
   private readonly active: RidgeFactor;
   private readonly b: Float64Array;
+  /** The released estimate theta~ (the prior's estimate before the first release). */
   private readonly theta: Float64Array;
-  private readonly noise: Float64Array;
+  /** Scratch for the exact estimate V^{-1} b of a release (never read by scoring). */
+  private readonly exact: Float64Array;
   private readonly eigWork: Float64Array;
   private logDetLast: number;
   private inEpisode = 0;
@@ -57,7 +61,13 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
   private sens: number;
   private certRound = 0;
 
-  constructor(id: PolicyId, config: PolicyConfigFor<'zcdp-episodic'>, rho: number, ledger: LedgerLike) {
+  /** `calibration`: the noise of M_max = episodeBound(...) sequential releases. */
+  constructor(
+    id: PolicyId,
+    config: PolicyConfigFor<'zcdp-episodic'>,
+    calibration: NoiseCalibration,
+    ledger: LedgerLike,
+  ) {
     super(id, config, ledger);
     const d = this.d;
     this.lambda = config.lambda;
@@ -65,8 +75,8 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     const c = config.cTrigger;
     this.logC = Math.log(c);
     this.maxEpisodes = episodeBound(d, this.horizon, this.lambda, c);
-    this.rhoEpisode = rho / this.maxEpisodes;
-    this.refuseUnreleasableNoise(1 / Math.sqrt(2 * this.rhoEpisode), d);
+    this.rhoEpisode = calibration.rhoPerRelease;
+    this.mechanism = this.createMechanism(calibration, d);
     this.gram = new RidgeFactor(d, this.lambda, true);
     this.active = new RidgeFactor(d, this.lambda);
     this.b = new Float64Array(d);
@@ -74,7 +84,7 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * pm[i]!;
     this.theta = new Float64Array(d);
     this.active.solve(this.b, this.theta); // theta_0: no data yet, nothing to release
-    this.noise = new Float64Array(d);
+    this.exact = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
     this.logDetLast = this.gram.logDet();
     this.sens = 1 / this.lambda;
@@ -114,28 +124,43 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     // Nothing is pending: the data of the last episode is never released.
   }
 
+  /**
+   * Starts an episode and releases theta~ = V^{-1} b + N(0, sigma_theta^2 I): one call to the
+   * mechanism with the exact estimate in scratch. The estimate, the active matrix, the sensitivity
+   * and the episode counters change only after it succeeded (a refused release throws and leaves
+   * the policy's released state as it was; the next update tries again).
+   */
   private startEpisode(): void {
-    const d = this.d;
-    this.lengthCap = 2 * this.inEpisode;
-    this.inEpisode = 0;
-    this.logDetLast = this.gram.logDet();
-    if (this.releases >= this.maxEpisodes) return; // budget used up: keep the last estimate
-    this.active.copyFrom(this.gram);
-    this.active.solve(this.b, this.theta);
+    const lengthCap = 2 * this.inEpisode;
+    const logDetLast = this.gram.logDet();
+    if (this.releases >= this.maxEpisodes) {
+      // budget used up: keep the last estimate
+      this.lengthCap = lengthCap;
+      this.inEpisode = 0;
+      this.logDetLast = logDetLast;
+      return;
+    }
     // ||V^{-1}||_2 <= 1 / ell with ell a certified lower bound on lambda_min(V) (at most 0.1% below
     // it after convergence); the cap 1/lambda is always valid since V >= lambda I.
     // The bound is re-certified at most once every d rounds (d^3 / 6 each: amortised d^2 / 6 per
     // round, whatever cTrigger; with cTrigger = 1 every round starts an episode). In between the last
     // certified bound is reused: V only grows, so ||V^{-1}||_2 only falls and it stays valid.
-    if (this.rounds >= this.certRound + this.d) {
-      this.sens = this.gram.inverseNormBound(this.eigWork, this.sens);
-      this.certRound = this.rounds;
+    let sens = this.sens;
+    let certRound = this.certRound;
+    if (this.rounds >= certRound + this.d) {
+      sens = this.gram.inverseNormBound(this.eigWork, sens);
+      certRound = this.rounds;
     }
-    const sens = this.sens;
-    const sigma = sens / Math.sqrt(2 * this.rhoEpisode);
-    this.addGaussianNoise(this.theta, sens, sigma, this.noise, 0, d);
+    // gram and the active copy share the factor: the same solve as active.solve after copyFrom
+    this.gram.solve(this.b, this.exact);
+    this.mechanism.release(this.exact, 0, this.d, sens, this.theta, 0, this.rounds, 0, 'episode estimate');
+    this.active.copyFrom(this.gram);
+    this.sens = sens;
+    this.certRound = certRound;
     this.releases++;
-    this.ledger!.record(gaussianEvent(sens, sigma), this.rounds, 0, 'episode estimate');
+    this.lengthCap = lengthCap;
+    this.inEpisode = 0;
+    this.logDetLast = logDetLast;
   }
 
   /** At most M_max episode releases, at most one per round, each of rho / M_max. */
@@ -175,7 +200,14 @@ export class ZcdpEpisodicPolicy extends BasePolicy {
     this.inEpisode = this.readCount(st, 'inEpisode');
     this.lengthCap = this.readCount(st, 'lengthCap');
     this.releases = this.readCount(st, 'releases');
-    this.sens = decodeFloat64(st.sens, new Float64Array(1), 'sens')[0]!;
     this.certRound = this.readCount(st, 'certRound');
+    // the sensitivity is never taken on trust: a bound certified from the restored design matrix
+    // (public features), or the stored one when it is larger (more noise, never less), capped at 1 / lambda
+    const stored = decodeFloat64(st.sens, new Float64Array(1), 'sens')[0]!;
+    if (!(stored > 0 && stored < Number.POSITIVE_INFINITY)) {
+      throw new RangeError(`${this.name}: snapshot field 'state.own.sens' must be a positive finite number.`);
+    }
+    const fresh = this.gram.inverseNormBound(Float64Array.from(this.eigWork), 1 / this.lambda);
+    this.sens = Math.min(Math.max(stored, fresh), 1 / this.lambda);
   }
 }

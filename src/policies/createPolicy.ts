@@ -3,42 +3,58 @@
  * domains), derives the privacy calibration, and builds the policy. The runner and the CLI create
  * every policy through this one function.
  */
+import {
+  type AccountantName,
+  budgetEpsilon,
+  calibrateGaussian,
+  makeLedger,
+  type PrivacyBudget,
+} from '../mechanisms/index.js';
 import { BasePolicy, type PolicyRuntime } from './BasePolicy.js';
-import { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
+import { BatchedRidgePolicy, type BatchRelease } from './BatchedRidgePolicy.js';
 import { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';
 import { JdpLinUcbPolicy } from './JdpLinUcbPolicy.js';
 import type { Policy, PolicyId } from './Policy.js';
-import type { BudgetConfig, PolicyConfigMap, PolicyOptionsFor } from './PolicyOptions.js';
-import {
-  budgetEpsilon,
-  budgetRho,
-  calibrateSubsampledSigma,
-  gaussianEvent,
-  makeLedger,
-  subsampledGaussianEvent,
-} from './privacyAdapter.js';
+import type { PolicyConfigMap, PolicyOptionsFor } from './PolicyOptions.js';
+import { policyInfo } from './policyInfo.js';
 import { resolveConfig } from './resolveConfig.js';
 import { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
-import { unitNoise, unitSettings } from './UserLevelPrivacy.js';
-import { ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';
+import { unitSettings } from './UserLevelPrivacy.js';
+import { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';
 
 /** One builder per policy id, each taking that policy's typed configuration. */
 type Builders = { readonly [I in PolicyId]: (config: PolicyConfigMap[I]) => Policy };
 
 /**
- * AdaPrivate-TS / -UCB release: sigma = 1/sqrt(2 rho), sensitivity 1, parallel over batches; with
- * privacyUnit 'user', sigma = c sqrt(m / (2 rho)) (m releases of sensitivity c per unit and epoch).
+ * The compositions one protected unit takes part in: 1 for event-level policies (each reward in one
+ * batch or episode: parallel composition), m = `releasesPerEpoch` with privacyUnit 'user' (a unit
+ * takes part in at most m releases per epoch, each at sensitivity c = `contributionsPerRelease`:
+ * the policy releases at sensitivity c, so sigma = c x the multiplier calibrated for m releases).
  */
-function zcdpBatch(config: BudgetConfig & { readonly batchSize: number }) {
-  const unit = unitSettings(config);
-  const sigma = unit === null ? 1 / Math.sqrt(2 * budgetRho(config)) : unitNoise(config, unit, 1).sigma;
-  return {
-    batchSize: config.batchSize,
-    sigma,
-    q: 1,
-    event: gaussianEvent(1, sigma),
-    label: 'batch sum',
-  };
+function compositions(config: PrivacyBudget): number {
+  return unitSettings(config)?.m ?? 1;
+}
+
+/**
+ * The noise of one release per record (parallel composition over batches or episodes), sensitivity
+ * 1, calibrated by the policy's accountant (src/mechanisms/calibrate.ts); with privacyUnit 'user',
+ * for m releases of sensitivity c per unit.
+ */
+function oneRelease(id: PolicyId, config: PrivacyBudget & { readonly accountant: AccountantName }) {
+  return calibrateGaussian(
+    policyInfo(id).displayName,
+    config,
+    { compositions: compositions(config), q: 1 },
+    config.accountant,
+  );
+}
+
+/** AdaPrivate-TS / -UCB / -Adaptive release: one Gaussian release of each batch sum (sensitivity 1). */
+function batchRelease(
+  id: PolicyId,
+  config: PrivacyBudget & { readonly batchSize: number; readonly accountant: AccountantName },
+): BatchRelease {
+  return { batchSize: config.batchSize, calibration: oneRelease(id, config), label: 'batch sum' };
 }
 
 const BUILDERS: Builders = {
@@ -51,7 +67,7 @@ const BUILDERS: Builders = {
       'adaprivate-ts',
       c,
       { kind: 'ts', v: c.v },
-      zcdpBatch(c),
+      batchRelease('adaprivate-ts', c),
       makeLedger(c.delta, 'parallel'),
     ),
   /** AdaPrivate-UCB: the same releases, a_t = argmax x^T theta_hat + alpha ||x||_{A^{-1}}. rho-zCDP. O(K d^2)/round. */
@@ -60,48 +76,44 @@ const BUILDERS: Builders = {
       'adaprivate-ucb',
       c,
       { kind: 'ucb', alpha: c.alpha },
-      zcdpBatch(c),
+      batchRelease('adaprivate-ucb', c),
       makeLedger(c.delta, 'parallel'),
     ),
   /**
    * AdaPrivate-TS-Amp: Poisson subsampling (rate q) of each batch, N(0, sigma_amp^2 I) on the
-   * subsampled sum, rescaled by 1/q; sigma_amp calibrated by the RDP accountant to (eps, delta).
-   * With q = 1 it is exactly AdaPrivate-TS (zCDP calibration, no subsampling draws). O(d^2)/round.
+   * subsampled sum, rescaled by 1/q; sigma_amp calibrated to (eps, delta) by the policy's accountant
+   * ('rdp': the paper's RDP calibration on the order grid; 'zcdp' refuses q < 1). With q = 1 it is
+   * exactly AdaPrivate-TS (accountant 'rdp' then means the paper's zCDP calibration, no subsampling
+   * draws). O(d^2)/round.
    */
   'adaprivate-ts-amp': (c) => {
     const q = c.q;
     const orders = c.orders;
     const conversion = c.conversion;
     if (q >= 1) {
+      const accountant = c.accountant === 'rdp' ? 'zcdp' : c.accountant;
       return new BatchedRidgePolicy(
         'adaprivate-ts-amp',
         c,
         { kind: 'ts', v: c.v },
-        zcdpBatch(c),
+        batchRelease('adaprivate-ts-amp', { ...c, accountant }),
         makeLedger(c.delta, 'parallel'),
       );
     }
-    // user-level: units sampled at rate q, m subsampled releases of sensitivity c (RDP)
-    const unit = unitSettings(c);
-    const { sigma, order } =
-      unit === null
-        ? calibrateSubsampledSigma(budgetEpsilon(c), c.delta, q, orders, conversion)
-        : (() => {
-            const u = unitNoise(c, unit, q, orders, conversion);
-            return { sigma: u.sigma, order: u.order ?? 2 };
-          })();
+    // user-level: units Poisson-sampled at rate q, m subsampled releases of sensitivity c
+    const calibration = calibrateGaussian(
+      'AdaPrivate-TS-Amp',
+      c,
+      { compositions: compositions(c), q },
+      c.accountant,
+      { orders, conversion },
+    );
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
       { kind: 'ts', v: c.v },
-      {
-        batchSize: c.batchSize,
-        sigma,
-        q,
-        event: subsampledGaussianEvent(q, sigma),
-        label: 'subsampled batch sum',
-      },
-      makeLedger(c.delta, 'parallel', conversion, orders, order),
+      { batchSize: c.batchSize, calibration, label: 'subsampled batch sum' },
+      makeLedger(c.delta, 'parallel', conversion, orders, calibration.order),
     );
   },
   /**
@@ -109,7 +121,7 @@ const BUILDERS: Builders = {
    * v0 = 1 + sigma / (d sqrt(lambda_0)) with lambda_0 given or estimated after batch 1. rho-zCDP.
    */
   'adaprivate-ts-adaptive': (c) => {
-    const batch = zcdpBatch(c);
+    const batch = batchRelease('adaprivate-ts-adaptive', c);
     const tuned = c.adaptiveSetting === 'tuned';
     return new BatchedRidgePolicy(
       'adaprivate-ts-adaptive',
@@ -118,7 +130,7 @@ const BUILDERS: Builders = {
         kind: 'ts-decay',
         v0: tuned ? null : c.v0,
         gamma: c.gamma,
-        sigma: batch.sigma,
+        sigma: batch.calibration.multiplier,
         lambda0: c.lambda0 ?? null,
       },
       batch,
@@ -131,44 +143,34 @@ const BUILDERS: Builders = {
   lints: (c) => new BatchedRidgePolicy('lints', c, { kind: 'ts', v: c.v }, null, null),
   'jdp-linucb': (c) =>
     new JdpLinUcbPolicy('jdp-linucb', c, budgetEpsilon(c), makeLedger(c.delta, 'sequential')),
-  'zcdp-episodic': (c) =>
-    new ZcdpEpisodicPolicy('zcdp-episodic', c, budgetRho(c), makeLedger(c.delta, 'sequential')),
-  'adac-oful-zcdp': (c) => {
-    const rho = episodeRho(c);
-    return new SwitchingOfulPolicy(
+  /** zCDP-Episodic: M_max episode releases of the estimate compose sequentially (compositions M_max). */
+  'zcdp-episodic': (c) => {
+    const episodes = episodeBound(c.dim, c.horizon, c.lambda, c.cTrigger);
+    const calibration = calibrateGaussian('zCDP-Episodic', c, { compositions: episodes, q: 1 }, c.accountant);
+    return new ZcdpEpisodicPolicy('zcdp-episodic', c, calibration, makeLedger(c.delta, 'sequential'));
+  },
+  'adac-oful-zcdp': (c) =>
+    new SwitchingOfulPolicy(
       'adac-oful-zcdp',
       c,
       true,
-      rho,
-      gaussianEvent(1, 1 / Math.sqrt(2 * rho)),
+      oneRelease('adac-oful-zcdp', c),
       makeLedger(c.delta, 'parallel'),
-    );
-  },
-  'rarely-switching-zcdp': (c) => {
-    const rho = episodeRho(c);
-    return new SwitchingOfulPolicy(
+    ),
+  'rarely-switching-zcdp': (c) =>
+    new SwitchingOfulPolicy(
       'rarely-switching-zcdp',
       c,
       false,
-      rho,
-      gaussianEvent(1, 1 / Math.sqrt(2 * rho)),
+      oneRelease('rarely-switching-zcdp', c),
       makeLedger(c.delta, 'parallel'),
-    );
+    ),
+  /** DGS-LinUCB: up to T per-step releases of the estimate compose sequentially (compositions T). */
+  'dgs-linucb': (c) => {
+    const calibration = calibrateGaussian('DGS-LinUCB', c, { compositions: c.horizon, q: 1 }, c.accountant);
+    return new DgsLinUcbPolicy('dgs-linucb', c, calibration, makeLedger(c.delta, 'sequential'));
   },
-  'dgs-linucb': (c) => new DgsLinUcbPolicy('dgs-linucb', c, budgetRho(c), makeLedger(c.delta, 'sequential')),
 };
-
-/**
- * The rho of one episode release of the switching-OFUL policies (sensitivity 1, sigma =
- * 1/sqrt(2 rho)): the budget, or with privacyUnit 'user' rho / (m c^2), so that a unit's m releases
- * of sensitivity c compose to the budget (sigma = c sqrt(m / (2 rho))).
- */
-function episodeRho(c: BudgetConfig): number {
-  const unit = unitSettings(c);
-  if (unit === null) return budgetRho(c);
-  const sigma = unitNoise(c, unit, 1).sigma;
-  return 1 / (2 * sigma * sigma);
-}
 
 /**
  * Creates policy `id` from validated `options` (unknown options and invalid values are refused with

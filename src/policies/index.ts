@@ -1,5 +1,11 @@
 // Public API of the policies module: one interface, a registry and a factory.
 
+export {
+  budgetEpsilon,
+  budgetRho,
+  calibrateSubsampledSigma,
+  NON_PRIVATE_SPENT,
+} from '../mechanisms/index.js';
 export { argmaxFirst } from './argmaxFirst.js';
 export type { PolicyRuntime } from './BasePolicy.js';
 export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
@@ -33,8 +39,14 @@ export type {
   PolicyOptionsFor,
 } from './PolicyOptions.js';
 export type { OptionRule, PolicyInfo } from './policyInfo.js';
-export { isPolicyId, OPTION_RULES, POLICY_SCHEMAS, policyIds, policyInfo } from './policyInfo.js';
-export { budgetEpsilon, budgetRho, calibrateSubsampledSigma, NON_PRIVATE_SPENT } from './privacyAdapter.js';
+export {
+  DEFAULT_ACCOUNTANT,
+  isPolicyId,
+  OPTION_RULES,
+  POLICY_SCHEMAS,
+  policyIds,
+  policyInfo,
+} from './policyInfo.js';
 export { resolveConfig } from './resolveConfig.js';
 export { SwitchingOfulPolicy } from './SwitchingOfulPolicy.js';
 export { savePolicyFile } from './savePolicyFile.js';

@@ -12,7 +12,7 @@
  * Entries live as long as the process (one small record and one ledger per snapshotted lineage), so a
  * holder that was dropped still counts: forgetting it would let a second load re-release its batch.
  */
-import type { LedgerLike } from './privacyAdapter.js';
+import type { LedgerLike } from '../mechanisms/index.js';
 
 /** The registry's record of one lineage. */
 export interface LineageSlot {

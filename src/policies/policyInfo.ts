@@ -87,6 +87,7 @@ export const OPTION_RULES = {
   q: num(0, 1, true, false),
   orders: { kind: 'enum', values: ['paper', 'extended'] },
   conversion: { kind: 'enum', values: ['classic', 'improved'] },
+  accountant: { kind: 'enum', values: ['exact', 'zcdp', 'rdp'] },
   v0: num(0, INF, true, true),
   gamma: num(0, 1, true, false),
   adaptiveSetting: { kind: 'enum', values: ['default', 'tuned'] },
@@ -105,6 +106,14 @@ export const OPTION_RULES = {
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
 const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
+/**
+ * The accountant that calibrates a new private policy's noise (docs/policies.md, `accountant`).
+ * The reproduction pins the paper's ('zcdp', Amp's 'rdp').
+ */
+export const DEFAULT_ACCOUNTANT = 'zcdp' as const;
+/** AdaPrivate-TS-Amp's default accountant (zCDP has no amplification by subsampling). */
+const AMP_DEFAULT_ACCOUNTANT = 'rdp' as const;
+
 /**
  * The privacy-unit options every private policy accepts (docs/privacy.md "Privacy units"). They have
  * no entry in `defaults` so that an event-level configuration stays as it was: `privacyUnit` absent
@@ -153,28 +162,41 @@ export const POLICY_SCHEMAS = {
     isPrivate: true,
     family: 'ts',
     grid: { v: TS_V, batchSize: BATCH },
-    own: { v: 1, batchSize: 300 },
+    own: { v: 1, batchSize: 300, accountant: DEFAULT_ACCOUNTANT },
   },
   'adaprivate-ucb': {
     displayName: 'AdaPrivate-UCB',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA, batchSize: BATCH },
-    own: { alpha: 1, batchSize: 300 },
+    own: { alpha: 1, batchSize: 300, accountant: DEFAULT_ACCOUNTANT },
   },
   'adaprivate-ts-amp': {
     displayName: 'AdaPrivate-TS-Amp',
     isPrivate: true,
     family: 'ts',
     grid: { q: [0.1, 0.3, 0.5, 0.7], v: TS_V, batchSize: BATCH },
-    own: { v: 1, batchSize: 300, q: 0.3, orders: 'extended', conversion: 'classic' },
+    own: {
+      v: 1,
+      batchSize: 300,
+      q: 0.3,
+      orders: 'extended',
+      conversion: 'classic',
+      accountant: AMP_DEFAULT_ACCOUNTANT,
+    },
   },
   'adaprivate-ts-adaptive': {
     displayName: 'AdaPrivate-TS-Adaptive',
     isPrivate: true,
     family: 'ts',
     grid: { v0: [1, 1.5, 2], gamma: [0.9, 0.95, 0.99], batchSize: BATCH },
-    own: { v0: 1.5, gamma: 0.95, batchSize: 300, adaptiveSetting: 'default' },
+    own: {
+      v0: 1.5,
+      gamma: 0.95,
+      batchSize: 300,
+      adaptiveSetting: 'default',
+      accountant: DEFAULT_ACCOUNTANT,
+    },
     optionalNoDefault: ['lambda0'],
   },
   linucb: {
@@ -207,21 +229,21 @@ export const POLICY_SCHEMAS = {
     isPrivate: true,
     family: 'ucb',
     grid: { cTrigger: [1, 2, 4], alpha: UCB_ALPHA },
-    own: { alpha: 1, cTrigger: 2 },
+    own: { alpha: 1, cTrigger: 2, accountant: DEFAULT_ACCOUNTANT },
   },
   'adac-oful-zcdp': {
     displayName: 'AdaC-OFUL-zCDP',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA },
-    own: { alpha: 1, cTrigger: 2 },
+    own: { alpha: 1, cTrigger: 2, accountant: DEFAULT_ACCOUNTANT },
   },
   'rarely-switching-zcdp': {
     displayName: 'RarelySwitching-zCDP',
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA },
-    own: { alpha: 1, cTrigger: 2 },
+    own: { alpha: 1, cTrigger: 2, accountant: DEFAULT_ACCOUNTANT },
   },
   'dgs-linucb': {
     noUserLevel: COMPOSES_OVER_ALL,
@@ -231,7 +253,7 @@ export const POLICY_SCHEMAS = {
     isPrivate: true,
     family: 'ucb',
     grid: { alpha: UCB_ALPHA },
-    own: { alpha: 1 },
+    own: { alpha: 1, accountant: DEFAULT_ACCOUNTANT },
   },
 } as const satisfies Readonly<Record<PolicyId, Entry>>;
 

@@ -15,6 +15,7 @@ import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
 import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
+import { checkServedUnitOptions } from './unitModel.js';
 
 /** Defaults of the model settings (docs/serving.md). */
 export const MODEL_DEFAULTS = {
@@ -38,6 +39,11 @@ const PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
   'failureProb',
   'cTrigger',
   'noiseSeed',
+  'privacyUnit',
+  'contributionsPerRelease',
+  'releasesPerEpoch',
+  'epochDays',
+  'epochRounds',
 ]);
 
 function view(row: ModelRow, created: boolean): CreateModelResponse {
@@ -175,6 +181,7 @@ export class ModelRegistry {
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
     }
+    checkServedUnitOptions(policy.config, isReplicaStore(this.ctx.store));
     if (existing !== null) {
       this.compare(existing, id, policy.config, settings);
       return view(existing, false);

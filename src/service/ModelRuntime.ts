@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
-import type { ModelRow, Store } from '../store/index.js';
+import type { ModelRow, Store, UnitWrite } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
@@ -25,6 +25,7 @@ import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
+import { rewardUnit, type UnitModel, unitModel } from './unitModel.js';
 
 /** What a runtime needs from the server. */
 export interface RuntimeContext {
@@ -59,6 +60,8 @@ export class ModelRuntime implements ServedModel {
    * those of decisions without a round (frozen), minus those of rounds whose decision was refused.
    */
   private clippedExtra: number;
+  /** privacyUnit 'user': the unit counts in the store and the clock the policy reads; null otherwise. */
+  private readonly units: UnitModel | null;
 
   private constructor(
     row: ModelRow,
@@ -67,8 +70,10 @@ export class ModelRuntime implements ServedModel {
     rounds: number,
     ctx: RuntimeContext,
     clippedExtra: number,
+    units: UnitModel | null,
   ) {
     this.row = row;
+    this.units = units;
     this.clippedExtra = clippedExtra;
     this.policy = policy;
     this.ctx = ctx;
@@ -90,10 +95,15 @@ export class ModelRuntime implements ServedModel {
     if (row === null) return null;
     const state = await ctx.store.loadModelState(name);
     if (state === null) return null;
-    const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never);
+    const units = await unitModel(row, ctx.store);
+    const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never, units?.runtime);
     policy.restore(JSON.parse(state.snapshot));
     const before = policy.privacy().releases;
-    for (const p of state.pending) observe(policy, p.features, p.reward);
+    // the pending rewards were kept when they arrived (their counts are stored): replayed with the
+    // counts in memory, at a time of the open epoch they were admitted in
+    if (units !== null) units.clock.now = units.openEpochTime;
+    for (const p of state.pending) observe(policy, p.features, p.reward, p.unit);
+    units?.counters.endReplay();
     if (policy.privacy().releases !== before) {
       throw new Error(
         `model '${name}': replaying its ${state.pending.length} pending rewards released a batch; the database is inconsistent.`,
@@ -114,6 +124,7 @@ export class ModelRuntime implements ServedModel {
       state.rounds + state.pending.length,
       ctx,
       clipped,
+      units,
     );
   }
 
@@ -175,6 +186,13 @@ export class ModelRuntime implements ServedModel {
     const d = this.dim;
     const k = req.arms.length;
     const feats = rankFeatures(req, d, this.row.name);
+    if (this.units !== null && req.unit === undefined) {
+      throw new ServiceError(
+        400,
+        'unit_required',
+        `model '${this.row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
+      );
+    }
     return this.exclusive(async () => {
       // a policy whose select may release (DGS-LinUCB) refuses a known event id before deciding; for
       // the others the store's unique key refuses it (insertDecision returns false)
@@ -219,8 +237,12 @@ export class ModelRuntime implements ServedModel {
     });
   }
 
-  /** Records the reward of `eventId` (durable before this resolves); may release a batch with it. */
-  reward(eventId: string, reward: number): Promise<RewardResponse> {
+  /**
+   * Records the reward of `eventId` (durable before this resolves); may release a batch with it. A
+   * user-level model learns it only within its unit's contribution bounds (`dropped` says which
+   * bound refused it; it is acknowledged and counted, never learned).
+   */
+  reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     return this.exclusive(async () => {
       await this.sweepLocked();
       const name = this.row.name;
@@ -258,9 +280,16 @@ export class ModelRuntime implements ServedModel {
           `model '${name}' has learned its horizon of ${this.horizon} rounds, which its privacy guarantee covers; it keeps deciding from its last release but learns no more. The reward was not recorded.`,
         );
       }
-      const released = await this.apply(eventId, d.chosenFeatures, reward, 'given');
-      this.ctx.metrics.rewards.inc({ model: name, outcome: 'recorded' });
-      return { eventId, status: 'recorded', released, modelVersion: this.version };
+      const effective = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
+      const r = await this.apply(eventId, d.chosenFeatures, reward, 'given', effective);
+      this.ctx.metrics.rewards.inc({ model: name, outcome: r.dropped === null ? 'recorded' : 'dropped' });
+      return {
+        eventId,
+        status: 'recorded',
+        released: r.released,
+        modelVersion: this.version,
+        ...(r.dropped !== null ? { dropped: r.dropped } : {}),
+      };
     });
   }
 
@@ -279,22 +308,58 @@ export class ModelRuntime implements ServedModel {
     const rows = await this.ctx.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
     for (const r of rows) {
       if (!this.learning) return;
-      await this.apply(r.eventId, r.chosenFeatures, def, 'default');
+      if (this.units !== null && r.unit == null) continue; // never learned without a unit (ranks need one)
+      await this.apply(r.eventId, r.chosenFeatures, def, 'default', r.unit ?? null);
       this.ctx.metrics.rewards.inc({ model: this.row.name, outcome: 'default' });
     }
   }
 
-  /** Observes in memory and commits (with the release it completed, if any). Returns true on a release. */
-  private async apply(eventId: string, x: Float64Array, reward: number, source: 'given' | 'default') {
+  /**
+   * Observes in memory and commits (with the release it made, if any, and, for a user-level model,
+   * the unit's new count or the drop, in the same transaction). Returns whether it released and
+   * which bound dropped the reward (null: learned).
+   */
+  private async apply(
+    eventId: string,
+    x: Float64Array,
+    reward: number,
+    source: 'given' | 'default',
+    unit: string | null,
+  ): Promise<{ readonly released: boolean; readonly dropped: 'perRelease' | 'perEpoch' | null }> {
     const p = this.policy;
     const before = p.privacy().releases;
+    const units = this.units;
+    const now = this.ctx.now();
+    if (units !== null && unit !== null) {
+      units.counters.prime(unit, await this.ctx.store.unitCount(this.row.name, unit));
+      units.clock.now = now;
+    }
     this.staleFlag = true; // until the store confirms
-    observe(p, x, reward);
-    const rounds = this.rounds + 1;
+    const droppedBefore = p.privacy().dropped;
+    const learnedBefore = p.roundsLearned;
+    observe(p, x, reward, unit);
+    const learned = p.roundsLearned > learnedBefore;
+    let dropped: 'perRelease' | 'perEpoch' | null = null;
+    let write: UnitWrite | null = null;
+    if (units !== null && unit !== null) {
+      const after = p.privacy().dropped;
+      if (!learned)
+        dropped = (after?.perEpoch ?? 0) > (droppedBefore?.perEpoch ?? 0) ? 'perEpoch' : 'perRelease';
+      const taken = units.counters.take();
+      write = {
+        unit,
+        count: taken.count,
+        dropped,
+        expireBefore: taken.expireBefore,
+        openEpoch: learned ? units.epochAt(now) : null,
+      };
+    }
+    const rounds = this.rounds + (learned ? 1 : 0);
     const release = p.privacy().releases === before ? null : stepRelease(p, before, this.version + 1, rounds);
     const outcome = await this.ctx.store.recordReward(
-      rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+      { ...rewardInput(this.row, eventId, reward, now, source), ...(unit !== null ? { unit } : {}) },
       release,
+      write,
     );
     if (outcome !== 'recorded') {
       // another writer got there first (not possible with one server per database): state is stale
@@ -310,7 +375,7 @@ export class ModelRuntime implements ServedModel {
       this.version = release.version;
       this.ctx.metrics.releases.inc({ model: this.row.name });
     }
-    return release !== null;
+    return { released: release !== null, dropped };
   }
 
   /** The model's status: counts from the store, the guarantee from the policy's ledger. */
@@ -325,6 +390,7 @@ export class ModelRuntime implements ServedModel {
         horizon: this.horizon,
         learning: this.learning,
         clippedFeatures: this.policy.clippedCount + this.clippedExtra,
+        unitTotals: this.units === null ? null : await this.ctx.store.unitTotals(this.row.name),
       }),
     );
   }
@@ -332,7 +398,12 @@ export class ModelRuntime implements ServedModel {
   /** The releases committed so far, with the guarantee from the ledger. */
   ledger(): Promise<LedgerResponse> {
     return this.exclusive(async () =>
-      ledgerResponse(this.row, await this.ctx.store.ledger(this.row.name), this.policy),
+      ledgerResponse(
+        this.row,
+        await this.ctx.store.ledger(this.row.name),
+        this.policy,
+        this.units === null ? null : await this.ctx.store.unitTotals(this.row.name),
+      ),
     );
   }
 }

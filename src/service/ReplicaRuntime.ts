@@ -48,6 +48,7 @@ import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
+import { rewardUnit } from './unitModel.js';
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
@@ -305,8 +306,11 @@ export class ReplicaRuntime implements ServedModel {
     return { row, samples };
   }
 
-  /** Stores the reward of `eventId` as pending (durable before this resolves); releases a full batch. */
-  async reward(eventId: string, reward: number): Promise<RewardResponse> {
+  /**
+   * Stores the reward of `eventId` as pending (durable before this resolves); releases a full batch.
+   * `unit` is logged with the event (user-level models are not served by replicas).
+   */
+  async reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
     const d = await this.store.rewardTarget(name, eventId);
@@ -326,7 +330,8 @@ export class ReplicaRuntime implements ServedModel {
         `the reward window of eventId '${eventId}' (${window} s after its decision) has closed; the reward was not recorded.`,
       );
     }
-    const r = d.rewardState === 'none' ? await this.record(eventId, reward, 'given') : null;
+    const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, false);
+    const r = d.rewardState === 'none' ? await this.record(eventId, reward, 'given', named) : null;
     const outcome = r === null ? 'duplicate' : r.outcome;
     if (outcome === 'duplicate') {
       throw this.refused(
@@ -369,9 +374,12 @@ export class ReplicaRuntime implements ServedModel {
     return new ServiceError(status, code, message);
   }
 
-  private record(eventId: string, reward: number, source: 'given' | 'default') {
+  private record(eventId: string, reward: number, source: 'given' | 'default', unit: string | null = null) {
     return this.store.recordPending(
-      rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+      {
+        ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+        ...(unit !== null ? { unit } : {}),
+      },
       this.bounded ? this.horizon : null,
     );
   }

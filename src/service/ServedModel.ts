@@ -18,7 +18,8 @@ export interface ServedModel {
    */
   readonly queuesInOrder: boolean;
   rank(req: RankRequest): Promise<RankResponse>;
-  reward(eventId: string, reward: number): Promise<RewardResponse>;
+  /** `unit`: the reward body's privacy unit (see `RewardRequest.unit`). */
+  reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse>;
   /** Gives the default reward to decisions whose window has closed. */
   sweep(): Promise<void>;
   status(): Promise<ModelStatus>;

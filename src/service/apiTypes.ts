@@ -49,6 +49,11 @@ export interface ArmInput {
 export interface RankRequest {
   /** Your id for this decision (1-128 characters); generated (a UUID) when absent. */
   readonly eventId?: string;
+  /**
+   * The privacy unit (user or device id, 1-256 characters) of this event: required by models with
+   * privacyUnit 'user', whose guarantee protects all rewards of one unit; logged otherwise.
+   */
+  readonly unit?: string;
   readonly arms: readonly ArmInput[];
 }
 
@@ -74,6 +79,8 @@ export interface RewardRequest {
   readonly eventId: string;
   /** In [0, 1]. */
   readonly reward: number;
+  /** The event's privacy unit (optional; must equal the rank's when the rank named one). */
+  readonly unit?: string;
 }
 
 export interface RewardResponse {
@@ -83,6 +90,12 @@ export interface RewardResponse {
   /** True when this reward completed a batch and the release was committed with it. */
   readonly released: boolean;
   readonly modelVersion: number;
+  /**
+   * User-level models: present when the reward was acknowledged but not learned because its unit
+   * was past a contribution bound ('perRelease': c rewards in the open release; 'perEpoch': m
+   * releases in the epoch). It enters no statistic and is counted in the status.
+   */
+  readonly dropped?: 'perRelease' | 'perEpoch';
 }
 
 /** Body of `POST /v1/models/{name}/rank/batch`: events ranked in order, each as by the rank route. */
@@ -117,7 +130,11 @@ export interface RewardBatchResponse {
   readonly results: readonly BatchResult<RewardResponse>[];
 }
 
-/** The guarantee spent, from the ledger of releases. */
+/**
+ * The guarantee spent, from the ledger of releases. For a user-level model `epsilon` and `rho` are
+ * one unit's cumulative guarantee over the epochs so far; `perEpoch`, `cumulative`, `bounds`,
+ * `epoch`, `dropped` and `eventLevel` say the rest (absent for event-level models).
+ */
 export interface PrivacyView {
   readonly epsilon: number;
   readonly delta: number;
@@ -126,6 +143,25 @@ export interface PrivacyView {
   readonly composition: string;
   readonly conversion: string;
   readonly noise: string;
+  /** What is protected: 'event' (one reward) or 'user' (all rewards of one unit, within the bounds). */
+  readonly unit: 'event' | 'user';
+  /** The guarantee in words, naming its unit and bounds (and what is not protected). */
+  readonly statement: string;
+  readonly bounds?: { readonly contributionsPerRelease: number; readonly releasesPerEpoch: number };
+  readonly epoch?: Readonly<Record<string, unknown>>;
+  readonly perEpoch?: UnitGuaranteeView;
+  readonly cumulative?: UnitGuaranteeView;
+  /** Rewards acknowledged but not learned (the unit was past a bound), from the database. */
+  readonly dropped?: { readonly perRelease: number; readonly perEpoch: number; readonly total: number };
+  readonly eventLevel?: { readonly epsilon: number; readonly rho: number | null };
+}
+
+/** One unit's guarantee over `compositions` releases. */
+export interface UnitGuaranteeView {
+  readonly epsilon: number;
+  readonly delta: number;
+  readonly rho: number | null;
+  readonly compositions: number;
 }
 
 /** Response of `GET /v1/models/{name}`. */
@@ -182,6 +218,8 @@ export interface DecisionLogLine {
   readonly propensity: number;
   readonly probabilities: readonly number[];
   readonly reward?: number;
+  /** The event's privacy unit, when the rank or the reward named one. */
+  readonly unit?: string;
   readonly model: string;
   readonly modelVersion: number;
 }

@@ -2,7 +2,7 @@
  * One stored decision as a line of the decision log (contract 4, read by off-policy evaluation):
  * eventId, ISO time, arms with their features as given, chosen index, propensity (probability of the
  * chosen arm), every arm's probability, the reward only when the model logs rewards and one was
- * recorded, model and model version.
+ * recorded, the privacy unit when one was named, model and model version.
  */
 import type { DecisionRow } from '../store/index.js';
 import type { DecisionLogLine } from './apiTypes.js';
@@ -21,6 +21,6 @@ export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLo
     propensity: r.probabilities[r.chosen]!,
     probabilities: r.probabilities,
   };
-  const tail = { model: r.model, modelVersion: r.modelVersion };
+  const tail = { ...(r.unit != null ? { unit: r.unit } : {}), model: r.model, modelVersion: r.modelVersion };
   return logRewards && r.reward !== null ? { ...base, reward: r.reward, ...tail } : { ...base, ...tail };
 }

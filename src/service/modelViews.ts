@@ -5,13 +5,17 @@
  * counts and ledger rows.
  */
 import type { Policy } from '../policies/index.js';
-import type { LedgerRow, ModelCounts, ModelRow } from '../store/index.js';
+import type { LedgerRow, ModelCounts, ModelRow, UnitTotals } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, PrivacyView } from './apiTypes.js';
 
-/** The guarantee in a policy's ledger, as the API shows it. */
-export function privacyView(policy: Policy): PrivacyView {
+/**
+ * The guarantee in a policy's ledger, as the API shows it, with what it protects. `totals`: a
+ * user-level model's dropped counts from the database (the policy only knows those since its
+ * last snapshot).
+ */
+export function privacyView(policy: Policy, totals: UnitTotals | null = null): PrivacyView {
   const s = policy.privacy();
-  return {
+  const base = {
     epsilon: s.epsilon,
     delta: s.delta,
     rho: s.rho,
@@ -19,6 +23,34 @@ export function privacyView(policy: Policy): PrivacyView {
     composition: s.composition,
     conversion: s.conversion,
     noise: s.noise ?? 'none',
+    unit: s.unit ?? 'event',
+    statement: s.statement ?? '',
+  };
+  if (s.unit !== 'user') return base;
+  const dropped =
+    totals === null
+      ? s.dropped
+      : {
+          perRelease: totals.droppedPerRelease,
+          perEpoch: totals.droppedPerEpoch,
+          total: totals.droppedPerRelease + totals.droppedPerEpoch,
+        };
+  const statement =
+    totals === null || dropped === undefined
+      ? base.statement
+      : base.statement.replace(
+          /; \d+ of \d+ rewards dropped by the bounds \(\d+ per release, \d+ per epoch\)/,
+          `; ${dropped.total} rewards dropped by the bounds (${dropped.perRelease} per release, ${dropped.perEpoch} per epoch)`,
+        );
+  return {
+    ...base,
+    statement,
+    ...(s.bounds !== undefined ? { bounds: s.bounds } : {}),
+    ...(s.epoch !== undefined ? { epoch: s.epoch } : {}),
+    ...(s.perEpoch !== undefined ? { perEpoch: s.perEpoch } : {}),
+    ...(s.cumulative !== undefined ? { cumulative: s.cumulative } : {}),
+    ...(dropped !== undefined ? { dropped } : {}),
+    ...(s.eventLevel !== undefined ? { eventLevel: s.eventLevel } : {}),
   };
 }
 
@@ -34,6 +66,8 @@ export interface StatusInput {
   readonly horizon: number;
   readonly learning: boolean;
   readonly clippedFeatures: number;
+  /** User-level models: the dropped counts from the database (null otherwise). */
+  readonly unitTotals?: UnitTotals | null;
 }
 
 /** The status of model `row` whose guarantee is `policy`'s ledger. */
@@ -63,7 +97,7 @@ export function modelStatus(row: ModelRow, policy: Policy, s: StatusInput): Mode
     releasedRewards: s.counts.releasedRewards,
     defaultRewards: s.counts.defaultRewards,
     batchesReleased: s.version,
-    privacy: privacyView(policy),
+    privacy: privacyView(policy, s.unitTotals ?? null),
     budget: {
       boundedByHorizon: s.bounded,
       horizon: s.horizon,
@@ -82,7 +116,12 @@ export function modelStatus(row: ModelRow, policy: Policy, s: StatusInput): Mode
 }
 
 /** The ledger of model `row`: its committed releases, and the guarantee from `policy`'s ledger. */
-export function ledgerResponse(row: ModelRow, rows: readonly LedgerRow[], policy: Policy): LedgerResponse {
+export function ledgerResponse(
+  row: ModelRow,
+  rows: readonly LedgerRow[],
+  policy: Policy,
+  totals: UnitTotals | null = null,
+): LedgerResponse {
   return {
     name: row.name,
     releases: rows.map((r) => ({
@@ -93,6 +132,6 @@ export function ledgerResponse(row: ModelRow, rows: readonly LedgerRow[], policy
       rounds: r.rounds,
       spent: r.spent,
     })),
-    privacy: privacyView(policy),
+    privacy: privacyView(policy, totals),
   };
 }

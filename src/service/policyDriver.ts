@@ -40,9 +40,13 @@ export function decideFrozen(
   return { arm, probabilities: r.probabilities, samples: r.samples };
 }
 
-/** Learns from one round whose arm (features `x`, d values) was chosen earlier, with `reward` in [0, 1]. */
-export function observe(policy: Policy, x: Float64Array, reward: number): void {
-  policy.observe(x, reward);
+/**
+ * Learns from one round whose arm (features `x`, d values) was chosen earlier, with `reward` in
+ * [0, 1] and the event's privacy unit (a user-level policy applies its contribution bounds to it).
+ */
+export function observe(policy: Policy, x: Float64Array, reward: number, unit?: string | null): void {
+  if (unit == null) policy.observe(x, reward);
+  else policy.observe(x, reward, unit);
 }
 
 /** True when the policy's guarantee is calibrated for its horizon T (it must stop learning after T rounds). */

@@ -117,6 +117,13 @@ export function rankBody(limits: ServiceLimits) {
         maxLength: 128,
         description: 'Your id of this decision, unique per model; a UUID is generated when absent.',
       },
+      unit: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        description:
+          "The privacy unit of this event: the user or device id whose rewards a user-level model protects together (required by models with privacyUnit 'user'; logged with the decision otherwise).",
+      },
       arms: {
         type: 'array',
         minItems: 1,
@@ -164,6 +171,13 @@ export const rewardBody = {
   properties: {
     eventId: { type: 'string', minLength: 1, maxLength: 128 },
     reward: { type: 'number', minimum: 0, maximum: 1, description: 'The reward, in [0, 1].' },
+    unit: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 256,
+      description:
+        "The privacy unit of the event (optional; when the rank named one, this must be the same). A user-level model learns the reward only within its unit's contribution bounds.",
+    },
   },
 } as const;
 
@@ -177,6 +191,12 @@ export const rewardResponse = {
       description: 'This reward completed a batch; its release was committed with it.',
     },
     modelVersion: { type: 'integer' },
+    dropped: {
+      type: 'string',
+      enum: ['perRelease', 'perEpoch'],
+      description:
+        "User-level models: the reward was acknowledged but not learned, its unit being past a contribution bound ('perRelease': c rewards in the open release; 'perEpoch': m releases in the epoch).",
+    },
   },
 } as const;
 
@@ -246,6 +266,7 @@ export function rewardBatchBody(limits: ServiceLimits) {
           properties: {
             eventId: rewardBody.properties.eventId,
             reward: { type: 'number', description: 'The reward, in [0, 1].' },
+            unit: rewardBody.properties.unit,
           },
         },
       },

@@ -69,6 +69,7 @@ export function decisionRow(
     reward: null,
     rewardSource: null,
     release: null,
+    ...(req.unit !== undefined ? { unit: req.unit } : {}),
   };
 }
 

@@ -15,6 +15,7 @@
  */
 import pg from 'pg';
 import {
+  DECISION_WITH_UNIT,
   type DecisionDb,
   decisionValues,
   type LedgerDb,
@@ -24,6 +25,8 @@ import {
   toDecision,
   toLedger,
   toModel,
+  toUnitCount,
+  type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
 import type {
@@ -35,7 +38,17 @@ import type {
   SerialisedDecision,
 } from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
-import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
+import type {
+  DecisionRow,
+  LedgerRow,
+  ModelRow,
+  NewModelRow,
+  PendingReward,
+  ReleaseInput,
+  UnitCountRow,
+  UnitTotals,
+  UnitWrite,
+} from './rows.js';
 import type {
   ExportOptions,
   ModelCounts,
@@ -307,27 +320,49 @@ export class PostgresStore implements ReplicaStore {
     });
   }
 
-  /** Inserts the decision unless its event id exists (true when inserted). */
+  /** Inserts the decision (and its unit, in the same statement) unless its event id exists (true when inserted). */
   private async insertDecisionRow(db: pg.Pool | pg.PoolClient, row: DecisionRow): Promise<boolean> {
-    const r = await db.query(
-      `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
-      decisionValues(row),
+    if (row.unit == null) {
+      const r = await db.query(
+        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
+        decisionValues(row),
+      );
+      return r.rowCount === 1;
+    }
+    const r = await db.query<{ n: number }>(
+      `WITH d AS (
+         INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING
+         RETURNING model, event_id
+       ), u AS (
+         INSERT INTO decision_units (model, event_id, unit) SELECT model, event_id, $11 FROM d
+         ON CONFLICT (model, event_id) DO NOTHING
+       )
+       SELECT COUNT(*)::int AS n FROM d`,
+      [...decisionValues(row), row.unit],
     );
-    return r.rowCount === 1;
+    return r.rows[0]?.n === 1;
   }
 
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
     const r = await this.pool.query<DecisionDb>(
-      'SELECT * FROM decisions WHERE model = $1 AND event_id = $2',
+      `${DECISION_WITH_UNIT} WHERE d.model = $1 AND d.event_id = $2`,
       [model, eventId],
     );
     return r.rows[0] === undefined ? null : toDecision(r.rows[0]);
   }
 
   async rewardTarget(model: string, eventId: string): Promise<RewardTarget | null> {
-    const r = await this.pool.query<{ time: number; reward_state: number; chosen_features: Buffer }>(
-      'SELECT time, reward_state, chosen_features FROM decisions WHERE model = $1 AND event_id = $2',
+    const r = await this.pool.query<{
+      time: number;
+      reward_state: number;
+      chosen_features: Buffer;
+      unit: string | null;
+    }>(
+      `SELECT d.time, d.reward_state, d.chosen_features, u.unit FROM decisions d
+       LEFT JOIN decision_units u ON u.model = d.model AND u.event_id = d.event_id
+       WHERE d.model = $1 AND d.event_id = $2`,
       [model, eventId],
     );
     const row = r.rows[0];
@@ -336,14 +371,19 @@ export class PostgresStore implements ReplicaStore {
       time: row.time,
       rewardState: STATE_NAME[row.reward_state] ?? 'none',
       chosenFeatures: blobToFloat64(row.chosen_features),
+      unit: row.unit,
     };
   }
 
-  async recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome> {
+  async recordReward(
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit: UnitWrite | null = null,
+  ): Promise<RecordRewardOutcome> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      const outcome = await this.recordInTx(client, input, release);
+      const outcome = await this.recordInTx(client, input, release, unit);
       await client.query(outcome === 'recorded' ? 'COMMIT' : 'ROLLBACK');
       return outcome;
     } catch (err) {
@@ -358,6 +398,7 @@ export class PostgresStore implements ReplicaStore {
     client: pg.PoolClient,
     input: RewardInput,
     release: ReleaseInput | null,
+    unit: UnitWrite | null = null,
   ): Promise<RecordRewardOutcome> {
     const d = await client.query<{ reward_state: number; chosen_features: Buffer }>(
       'SELECT reward_state, chosen_features FROM decisions WHERE model = $1 AND event_id = $2 FOR UPDATE',
@@ -366,15 +407,101 @@ export class PostgresStore implements ReplicaStore {
     const row = d.rows[0];
     if (row === undefined) return 'unknown-event';
     if (row.reward_state !== STATE_CODE.none) return 'duplicate';
+    const dropped = unit !== null && unit.count === null;
+    // a release the policy made before a dropped reward (an epoch boundary) covers only earlier rewards
+    if (dropped && release !== null) await this.releaseInTx(client, input, release);
+    if (!dropped) {
+      await client.query(
+        'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ($1, $2, $3, $4)',
+        [input.model, input.eventId, input.reward, row.chosen_features],
+      );
+    }
     await client.query(
-      'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ($1, $2, $3, $4)',
-      [input.model, input.eventId, input.reward, row.chosen_features],
-    );
-    await client.query(
-      'UPDATE decisions SET reward_state = 1, reward = $1, reward_source = $2 WHERE model = $3 AND event_id = $4',
+      `UPDATE decisions SET reward_state = ${dropped ? STATE_CODE.dropped : STATE_CODE.pending}, reward = $1, reward_source = $2 WHERE model = $3 AND event_id = $4`,
       [input.logReward ? input.reward : null, input.source, input.model, input.eventId],
     );
-    if (release !== null) {
+    if (input.unit != null) {
+      await client.query(
+        'INSERT INTO decision_units (model, event_id, unit) VALUES ($1, $2, $3) ON CONFLICT (model, event_id) DO NOTHING',
+        [input.model, input.eventId, input.unit],
+      );
+    }
+    if (unit !== null) await this.unitInTx(client, input.model, unit);
+    if (release !== null && !dropped) await this.releaseInTx(client, input, release);
+    return 'recorded';
+  }
+
+  /** The unit writes of a reward (see {@link UnitWrite}), inside the reward's transaction. */
+  private async unitInTx(client: pg.PoolClient, model: string, w: UnitWrite): Promise<void> {
+    if (w.expireBefore !== null) {
+      await client.query('DELETE FROM unit_counts WHERE model = $1 AND epoch < $2', [model, w.expireBefore]);
+    }
+    const c = w.count;
+    if (c !== null) {
+      await client.query(
+        `INSERT INTO unit_counts (model, unit, epoch, release, in_release, releases, sampled) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (model, unit) DO UPDATE SET epoch = EXCLUDED.epoch, release = EXCLUDED.release,
+           in_release = EXCLUDED.in_release, releases = EXCLUDED.releases, sampled = EXCLUDED.sampled`,
+        [
+          model,
+          w.unit,
+          c.epoch,
+          c.release,
+          c.inRelease,
+          c.releases,
+          c.sampled === null ? null : c.sampled ? 1 : 0,
+        ],
+      );
+    }
+    await client.query(
+      `INSERT INTO unit_totals (model, dropped_release, dropped_epoch, open_epoch) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (model) DO UPDATE SET dropped_release = unit_totals.dropped_release + EXCLUDED.dropped_release,
+         dropped_epoch = unit_totals.dropped_epoch + EXCLUDED.dropped_epoch,
+         open_epoch = COALESCE($5::bigint, unit_totals.open_epoch)`,
+      [
+        model,
+        w.dropped === 'perRelease' ? 1 : 0,
+        w.dropped === 'perEpoch' ? 1 : 0,
+        w.openEpoch ?? -1,
+        w.openEpoch,
+      ],
+    );
+  }
+
+  async unitCount(model: string, unit: string): Promise<UnitCountRow | null> {
+    const r = await this.pool.query<UnitCountDb>('SELECT * FROM unit_counts WHERE model = $1 AND unit = $2', [
+      model,
+      unit,
+    ]);
+    return r.rows[0] === undefined ? null : toUnitCount(r.rows[0]);
+  }
+
+  async unitTotals(model: string): Promise<UnitTotals> {
+    const r = await this.pool.query<{ dropped_release: string; dropped_epoch: string; open_epoch: string }>(
+      'SELECT * FROM unit_totals WHERE model = $1',
+      [model],
+    );
+    const t = r.rows[0];
+    return t === undefined
+      ? { droppedPerRelease: 0, droppedPerEpoch: 0, openEpoch: -1 }
+      : {
+          droppedPerRelease: Number(t.dropped_release),
+          droppedPerEpoch: Number(t.dropped_epoch),
+          openEpoch: Number(t.open_epoch),
+        };
+  }
+
+  async unitCountRows(model: string): Promise<number> {
+    const r = await this.pool.query<{ n: number }>(
+      'SELECT COUNT(*)::int AS n FROM unit_counts WHERE model = $1',
+      [model],
+    );
+    return r.rows[0]?.n ?? 0;
+  }
+
+  /** A release committed with a reward (model row locked, every pending raw reward deleted). */
+  private async releaseInTx(client: pg.PoolClient, input: RewardInput, release: ReleaseInput): Promise<void> {
+    {
       const version = await this.lockModel(client, input.model);
       if (version === null || release.version !== version + 1) {
         throw new StoreConflictError(
@@ -394,7 +521,6 @@ export class PostgresStore implements ReplicaStore {
         'rewards',
       );
     }
-    return 'recorded';
   }
 
   /** Locks the model row until the end of the transaction; returns its version (null: no model). */
@@ -577,11 +703,22 @@ export class PostgresStore implements ReplicaStore {
          INSERT INTO pending_rewards (model, event_id, reward, features)
          SELECT $1, $2, $3, chosen_features FROM d
          RETURNING 1
+       ), u AS (
+         INSERT INTO decision_units (model, event_id, unit)
+         SELECT $1, $2, $6::text FROM d WHERE $6::text IS NOT NULL
+         ON CONFLICT (model, event_id) DO NOTHING
        )
        SELECT (SELECT COUNT(*) FROM ins) AS inserted,
               (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending,
               (SELECT COUNT(*) FROM decisions WHERE model = $1 AND event_id = $2) AS found`,
-      [input.model, input.eventId, input.reward, input.logReward ? input.reward : null, input.source],
+      [
+        input.model,
+        input.eventId,
+        input.reward,
+        input.logReward ? input.reward : null,
+        input.source,
+        input.unit ?? null,
+      ],
     );
     const row = r.rows[0]!;
     // the count's snapshot is the statement's: it does not see the row inserted by `ins`
@@ -685,7 +822,7 @@ export class PostgresStore implements ReplicaStore {
 
   async expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]> {
     const r = await this.pool.query<DecisionDb>(
-      'SELECT * FROM decisions WHERE model = $1 AND reward_state = 0 AND time < $2 ORDER BY time, seq LIMIT $3',
+      `${DECISION_WITH_UNIT} WHERE d.model = $1 AND d.reward_state = 0 AND d.time < $2 ORDER BY d.time, d.seq LIMIT $3`,
       [model, before, limit],
     );
     return r.rows.map(toDecision);
@@ -701,8 +838,15 @@ export class PostgresStore implements ReplicaStore {
         await client.query('COMMIT');
         return null;
       }
-      const rows = await client.query<{ event_id: string; reward: number; features: Buffer }>(
-        'SELECT event_id, reward, features FROM pending_rewards WHERE model = $1 ORDER BY seq',
+      const rows = await client.query<{
+        event_id: string;
+        reward: number;
+        features: Buffer;
+        unit: string | null;
+      }>(
+        `SELECT p.event_id, p.reward, p.features, u.unit FROM pending_rewards p
+         LEFT JOIN decision_units u ON u.model = p.model AND u.event_id = p.event_id
+         WHERE p.model = $1 ORDER BY p.seq`,
         [model],
       );
       await client.query('COMMIT');
@@ -714,6 +858,7 @@ export class PostgresStore implements ReplicaStore {
           eventId: r.event_id,
           reward: r.reward,
           features: blobToFloat64(r.features),
+          unit: r.unit,
         })),
       };
     } catch (err) {
@@ -745,7 +890,7 @@ export class PostgresStore implements ReplicaStore {
 
   async exportDecisions(model: string, options: ExportOptions): Promise<readonly DecisionRow[]> {
     const r = await this.pool.query<DecisionDb>(
-      'SELECT * FROM decisions WHERE model = $1 AND seq > $2 ORDER BY seq LIMIT $3',
+      `${DECISION_WITH_UNIT} WHERE d.model = $1 AND d.seq > $2 ORDER BY d.seq LIMIT $3`,
       [model, options.afterSeq ?? 0, options.limit],
     );
     return r.rows.map(toDecision);

@@ -35,6 +35,7 @@ import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { CheckpointReport } from './checkpointWorker.js';
 import {
+  DECISION_WITH_UNIT,
   type DecisionDb,
   decisionValues,
   type LedgerDb,
@@ -44,9 +45,21 @@ import {
   toDecision,
   toLedger,
   toModel,
+  toUnitCount,
+  type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
-import type { DecisionRow, LedgerRow, ModelRow, NewModelRow, PendingReward, ReleaseInput } from './rows.js';
+import type {
+  DecisionRow,
+  LedgerRow,
+  ModelRow,
+  NewModelRow,
+  PendingReward,
+  ReleaseInput,
+  UnitCountRow,
+  UnitTotals,
+  UnitWrite,
+} from './rows.js';
 import type {
   ExportOptions,
   ModelCounts,
@@ -59,7 +72,7 @@ import type {
 import { StoreConflictError } from './StoreConflictError.js';
 
 /** Version of the schema below (kept in the `meta` table; a newer file is refused). */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
@@ -110,6 +123,24 @@ CREATE TABLE IF NOT EXISTS ledger (
   spent TEXT NOT NULL,
   PRIMARY KEY (model, version)
 ) STRICT;
+CREATE TABLE IF NOT EXISTS decision_units (model TEXT NOT NULL, event_id TEXT NOT NULL, unit TEXT NOT NULL, PRIMARY KEY (model, event_id)) STRICT;
+CREATE TABLE IF NOT EXISTS unit_counts (
+  model TEXT NOT NULL,
+  unit TEXT NOT NULL,
+  epoch INTEGER NOT NULL,
+  release INTEGER NOT NULL,
+  in_release INTEGER NOT NULL,
+  releases INTEGER NOT NULL,
+  sampled INTEGER,
+  PRIMARY KEY (model, unit)
+) STRICT;
+CREATE TABLE IF NOT EXISTS unit_totals (
+  model TEXT PRIMARY KEY,
+  dropped_release INTEGER NOT NULL DEFAULT 0,
+  dropped_epoch INTEGER NOT NULL DEFAULT 0,
+  open_epoch INTEGER NOT NULL DEFAULT -1
+) STRICT;
+CREATE INDEX IF NOT EXISTS unit_counts_epoch ON unit_counts (model, epoch);
 `;
 
 /** Options of {@link SqliteStore.open}. */
@@ -187,8 +218,12 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly hook: (() => void) | null;
   private readonly st: ReturnType<SqliteStore['prepare']>;
-  private readonly recordTx: (input: RewardInput, release: ReleaseInput | null) => RecordRewardOutcome;
-  private readonly decisionTx: (row: DecisionRow, release: ReleaseInput) => boolean;
+  private readonly recordTx: (
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit: UnitWrite | null,
+  ) => RecordRewardOutcome;
+  private readonly decisionTx: (row: DecisionRow, release: ReleaseInput | null) => boolean;
   private readonly grouping: boolean;
   private readonly maxWrites: number;
   private readonly lockDb: Database.Database | null;
@@ -217,12 +252,13 @@ export class SqliteStore implements Store {
     this.grouping = options.groupCommit === true;
     this.maxWrites = options.groupCommitMaxWrites ?? 256;
     this.st = this.prepare();
-    this.recordTx = db.transaction((input: RewardInput, release: ReleaseInput | null) =>
-      this.recordInTx(input, release),
+    this.recordTx = db.transaction(
+      (input: RewardInput, release: ReleaseInput | null, unit: UnitWrite | null) =>
+        this.recordInTx(input, release, unit),
     );
-    this.decisionTx = db.transaction((row: DecisionRow, release: ReleaseInput) => {
+    this.decisionTx = db.transaction((row: DecisionRow, release: ReleaseInput | null) => {
       const ok = this.insertDecisionRow(row);
-      this.releaseInTx(row.model, release, row.time);
+      if (release !== null) this.releaseInTx(row.model, release, row.time);
       return ok;
     });
   }
@@ -269,6 +305,11 @@ export class SqliteStore implements Store {
         | undefined;
       if (row === undefined) {
         db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(
+          String(SQLITE_SCHEMA_VERSION),
+        );
+      } else if (Number(row.value) < SQLITE_SCHEMA_VERSION) {
+        // version 2 only adds tables (created above by CREATE ... IF NOT EXISTS)
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(
           String(SQLITE_SCHEMA_VERSION),
         );
       } else if (Number(row.value) > SQLITE_SCHEMA_VERSION) {
@@ -410,9 +451,11 @@ export class SqliteStore implements Store {
         `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (model, event_id) DO NOTHING`,
       ),
-      getDecision: db.prepare('SELECT * FROM decisions WHERE model = ? AND event_id = ?'),
+      getDecision: db.prepare(`${DECISION_WITH_UNIT} WHERE d.model = ? AND d.event_id = ?`),
       decisionState: db.prepare(
-        'SELECT time, reward_state, chosen_features FROM decisions WHERE model = ? AND event_id = ?',
+        `SELECT d.time, d.reward_state, d.chosen_features, u.unit FROM decisions d
+         LEFT JOIN decision_units u ON u.model = d.model AND u.event_id = d.event_id
+         WHERE d.model = ? AND d.event_id = ?`,
       ),
       insertPending: db.prepare(
         'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES (?, ?, ?, ?)',
@@ -432,10 +475,12 @@ export class SqliteStore implements Store {
       ),
       setSnapshot: db.prepare('UPDATE models SET version = ?, rounds = ?, snapshot = ? WHERE name = ?'),
       expired: db.prepare(
-        'SELECT * FROM decisions WHERE model = ? AND reward_state = 0 AND time < ? ORDER BY time, seq LIMIT ?',
+        `${DECISION_WITH_UNIT} WHERE d.model = ? AND d.reward_state = 0 AND d.time < ? ORDER BY d.time, d.seq LIMIT ?`,
       ),
       pending: db.prepare(
-        'SELECT event_id, reward, features FROM pending_rewards WHERE model = ? ORDER BY seq',
+        `SELECT p.event_id, p.reward, p.features, u.unit FROM pending_rewards p
+         LEFT JOIN decision_units u ON u.model = p.model AND u.event_id = p.event_id
+         WHERE p.model = ? ORDER BY p.seq`,
       ),
       ledger: db.prepare('SELECT * FROM ledger WHERE model = ? ORDER BY version'),
       countDecisions: db.prepare('SELECT COUNT(*) AS n FROM decisions WHERE model = ?'),
@@ -443,8 +488,29 @@ export class SqliteStore implements Store {
       countDefault: db.prepare(
         "SELECT COUNT(*) AS n FROM decisions WHERE model = ? AND reward_source = 'default'",
       ),
-      exportRows: db.prepare('SELECT * FROM decisions WHERE model = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      exportRows: db.prepare(`${DECISION_WITH_UNIT} WHERE d.model = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`),
       ping: db.prepare('SELECT 1 AS one'),
+      insertUnit: db.prepare(
+        'INSERT INTO decision_units (model, event_id, unit) VALUES (?, ?, ?) ON CONFLICT (model, event_id) DO NOTHING',
+      ),
+      markDropped: db.prepare(
+        'UPDATE decisions SET reward_state = 3, reward = ?, reward_source = ? WHERE model = ? AND event_id = ?',
+      ),
+      expireUnits: db.prepare('DELETE FROM unit_counts WHERE model = ? AND epoch < ?'),
+      upsertUnitCount: db.prepare(
+        `INSERT INTO unit_counts (model, unit, epoch, release, in_release, releases, sampled) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (model, unit) DO UPDATE SET epoch = excluded.epoch, release = excluded.release,
+           in_release = excluded.in_release, releases = excluded.releases, sampled = excluded.sampled`,
+      ),
+      upsertTotals: db.prepare(
+        `INSERT INTO unit_totals (model, dropped_release, dropped_epoch, open_epoch) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (model) DO UPDATE SET dropped_release = unit_totals.dropped_release + excluded.dropped_release,
+           dropped_epoch = unit_totals.dropped_epoch + excluded.dropped_epoch,
+           open_epoch = COALESCE(?5, unit_totals.open_epoch)`,
+      ),
+      unitCount: db.prepare('SELECT * FROM unit_counts WHERE model = ? AND unit = ?'),
+      unitTotals: db.prepare('SELECT * FROM unit_totals WHERE model = ?'),
+      unitRows: db.prepare('SELECT COUNT(*) AS n FROM unit_counts WHERE model = ?'),
       newestFeatures: db.prepare(
         'SELECT model_version, features FROM decisions WHERE model = ? ORDER BY seq DESC',
       ),
@@ -476,11 +542,15 @@ export class SqliteStore implements Store {
   }
 
   async insertDecision(row: DecisionRow, release: ReleaseInput | null = null): Promise<boolean> {
-    return this.write(() => (release === null ? this.insertDecisionRow(row) : this.decisionTx(row, release)));
+    const plain = release === null && (row.unit ?? null) === null;
+    return this.write(() => (plain ? this.insertDecisionRow(row) : this.decisionTx(row, release)));
   }
 
+  /** The decision and, when it names one, its unit (inside the caller's transaction when there is one). */
   private insertDecisionRow(row: DecisionRow): boolean {
-    return this.st.insertDecision.run(...decisionValues(row)).changes === 1;
+    const ok = this.st.insertDecision.run(...decisionValues(row)).changes === 1;
+    if (ok && row.unit != null) this.st.insertUnit.run(row.model, row.eventId, row.unit);
+    return ok;
   }
 
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
@@ -492,7 +562,7 @@ export class SqliteStore implements Store {
     const r = this.read(
       () =>
         this.st.decisionState.get(model, eventId) as
-          | { time: number; reward_state: number; chosen_features: Buffer }
+          | { time: number; reward_state: number; chosen_features: Buffer; unit: string | null }
           | undefined,
     );
     if (r === undefined) return null;
@@ -500,24 +570,89 @@ export class SqliteStore implements Store {
       time: r.time,
       rewardState: STATE_NAME[r.reward_state] ?? 'none',
       chosenFeatures: blobToFloat64(r.chosen_features),
+      unit: r.unit,
     };
   }
 
-  async recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome> {
-    return this.write(() => this.recordTx(input, release));
+  async recordReward(
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit: UnitWrite | null = null,
+  ): Promise<RecordRewardOutcome> {
+    return this.write(() => this.recordTx(input, release, unit));
   }
 
-  private recordInTx(input: RewardInput, release: ReleaseInput | null): RecordRewardOutcome {
+  private recordInTx(
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit: UnitWrite | null,
+  ): RecordRewardOutcome {
     const st = this.st;
     const d = st.decisionState.get(input.model, input.eventId) as
       | { reward_state: number; chosen_features: Buffer }
       | undefined;
     if (d === undefined) return 'unknown-event';
     if (d.reward_state !== STATE_CODE.none) return 'duplicate';
-    st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);
-    st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
-    if (release !== null) this.releaseInTx(input.model, release, input.time);
+    // a release the policy made before this reward (an epoch boundary) covers only the earlier rewards
+    if (unit !== null && unit.count === null && release !== null)
+      this.releaseInTx(input.model, release, input.time);
+    if (unit === null || unit.count !== null) {
+      st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);
+      st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
+    } else {
+      st.markDropped.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
+    }
+    if (input.unit != null) st.insertUnit.run(input.model, input.eventId, input.unit);
+    if (unit !== null) this.unitInTx(input.model, unit);
+    if (release !== null && !(unit !== null && unit.count === null))
+      this.releaseInTx(input.model, release, input.time);
     return 'recorded';
+  }
+
+  /** The unit writes of a reward (see {@link UnitWrite}), inside the reward's transaction. */
+  private unitInTx(model: string, w: UnitWrite): void {
+    const st = this.st;
+    if (w.expireBefore !== null) st.expireUnits.run(model, w.expireBefore);
+    const c = w.count;
+    if (c !== null) {
+      st.upsertUnitCount.run(
+        model,
+        w.unit,
+        c.epoch,
+        c.release,
+        c.inRelease,
+        c.releases,
+        c.sampled === null ? null : c.sampled ? 1 : 0,
+      );
+    }
+    st.upsertTotals.run(
+      model,
+      w.dropped === 'perRelease' ? 1 : 0,
+      w.dropped === 'perEpoch' ? 1 : 0,
+      w.openEpoch ?? -1,
+      w.openEpoch,
+    );
+  }
+
+  async unitCount(model: string, unit: string): Promise<UnitCountRow | null> {
+    const r = this.read(() => this.st.unitCount.get(model, unit) as UnitCountDb | undefined);
+    return r === undefined ? null : toUnitCount(r);
+  }
+
+  async unitTotals(model: string): Promise<UnitTotals> {
+    const r = this.read(
+      () =>
+        this.st.unitTotals.get(model) as
+          | { dropped_release: number; dropped_epoch: number; open_epoch: number }
+          | undefined,
+    );
+    return r === undefined
+      ? { droppedPerRelease: 0, droppedPerEpoch: 0, openEpoch: -1 }
+      : { droppedPerRelease: r.dropped_release, droppedPerEpoch: r.dropped_epoch, openEpoch: r.open_epoch };
+  }
+
+  async unitCountRows(model: string): Promise<number> {
+    return this.read(() => (this.st.unitRows.get(model) as { n: number }).n);
   }
 
   /**
@@ -572,11 +707,17 @@ export class SqliteStore implements Store {
     const read = this.db.transaction(() => {
       const m = this.st.getModel.get(model) as ModelDb | undefined;
       if (m === undefined) return null;
-      const rows = this.st.pending.all(model) as { event_id: string; reward: number; features: Buffer }[];
+      const rows = this.st.pending.all(model) as {
+        event_id: string;
+        reward: number;
+        features: Buffer;
+        unit: string | null;
+      }[];
       const pending: PendingReward[] = rows.map((r) => ({
         eventId: r.event_id,
         reward: r.reward,
         features: blobToFloat64(r.features),
+        unit: r.unit,
       }));
       return { snapshot: m.snapshot, version: m.version, rounds: m.rounds, pending };
     });

@@ -26,6 +26,9 @@ import type {
   PendingReward,
   ReleaseInput,
   RewardState,
+  UnitCountRow,
+  UnitTotals,
+  UnitWrite,
 } from './rows.js';
 import type { StoreConflictError } from './StoreConflictError.js';
 
@@ -39,6 +42,8 @@ export interface RewardTarget {
   readonly rewardState: RewardState;
   /** The chosen arm's features as the policy learns them (clipped to norm 1). */
   readonly chosenFeatures: Float64Array;
+  /** The event's privacy unit, when the rank named one. */
+  readonly unit?: string | null;
 }
 
 /** One reward to record (the decision must exist and have no reward yet). */
@@ -53,6 +58,8 @@ export interface RewardInput {
   readonly source: 'given' | 'default';
   /** Keep the reward value on the decision row for the export (the model's `logRewards`). */
   readonly logReward: boolean;
+  /** The event's privacy unit named by the reward (stored with the decision when it had none). */
+  readonly unit?: string | null;
 }
 
 /** The state a model's policy is rebuilt from: the last released snapshot, then the pending rewards. */
@@ -114,8 +121,23 @@ export interface Store {
    * pending, and applies `release` when given (see {@link ReleaseInput}). Nothing is written unless
    * the outcome is 'recorded'. Throws {@link StoreConflictError} (nothing written) when the release's
    * version is not the stored version + 1 (a second release of the same batch).
+   *
+   * `unit` (user-level models): the unit tables change in the same transaction: a kept reward
+   * writes its unit's new count; a dropped one (`unit.count` null) is stored on the decision as
+   * 'dropped' (no pending row: it is never learned) and counted in the model's totals; counts of
+   * epochs before `unit.expireBefore` are deleted. So no crash or retry lets a unit pass its bounds.
    */
-  recordReward(input: RewardInput, release: ReleaseInput | null): Promise<RecordRewardOutcome>;
+  recordReward(
+    input: RewardInput,
+    release: ReleaseInput | null,
+    unit?: UnitWrite | null,
+  ): Promise<RecordRewardOutcome>;
+  /** The unit's contribution count in a user-level model (null: none stored). */
+  unitCount(model: string, unit: string): Promise<UnitCountRow | null>;
+  /** The dropped counts and open epoch of a user-level model (zeros and -1 before any reward). */
+  unitTotals(model: string): Promise<UnitTotals>;
+  /** Rows of the unit-count table of `model` (for memory and disk reports and tests). */
+  unitCountRows(model: string): Promise<number>;
   /**
    * Decisions of `model` without a reward whose time is before `before` (ms), oldest first, at most
    * `limit`: the candidates for the default reward.

@@ -4,11 +4,16 @@
  * engine-neutral rows of ./rows.ts.
  */
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type { DecisionRow, LedgerRow, ModelRow, ModelSettings, RewardState } from './rows.js';
+import type { DecisionRow, LedgerRow, ModelRow, ModelSettings, RewardState, UnitCountRow } from './rows.js';
 
 /** How `decisions.reward_state` stores a {@link RewardState}. */
-export const STATE_CODE: Readonly<Record<RewardState, number>> = { none: 0, pending: 1, released: 2 };
-export const STATE_NAME: readonly RewardState[] = ['none', 'pending', 'released'];
+export const STATE_CODE: Readonly<Record<RewardState, number>> = {
+  none: 0,
+  pending: 1,
+  released: 2,
+  dropped: 3,
+};
+export const STATE_NAME: readonly RewardState[] = ['none', 'pending', 'released', 'dropped'];
 
 /** A `decisions` row as read. */
 export interface DecisionDb {
@@ -27,6 +32,8 @@ export interface DecisionDb {
   reward: number | null;
   reward_source: string | null;
   release: number | null;
+  /** From `decision_units` (LEFT JOIN; absent in queries without it). */
+  unit?: string | null;
 }
 
 /** A `models` row as read. */
@@ -70,6 +77,30 @@ export function toDecision(r: DecisionDb): DecisionRow {
     reward: r.reward,
     rewardSource: r.reward_source === 'given' || r.reward_source === 'default' ? r.reward_source : null,
     release: r.release,
+    unit: r.unit ?? null,
+  };
+}
+
+/** Decisions with their unit (alias d; the unit from `decision_units`, null when none). */
+export const DECISION_WITH_UNIT =
+  'SELECT d.*, u.unit FROM decisions d LEFT JOIN decision_units u ON u.model = d.model AND u.event_id = d.event_id';
+
+/** A `unit_counts` row as read. */
+export interface UnitCountDb {
+  epoch: number | string;
+  release: number | string;
+  in_release: number;
+  releases: number;
+  sampled: number | null;
+}
+
+export function toUnitCount(r: UnitCountDb): UnitCountRow {
+  return {
+    epoch: Number(r.epoch),
+    release: Number(r.release),
+    inRelease: r.in_release,
+    releases: r.releases,
+    sampled: r.sampled === null ? null : r.sampled === 1,
   };
 }
 

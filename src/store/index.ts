@@ -29,6 +29,9 @@ export type {
   PendingReward,
   ReleaseInput,
   RewardState,
+  UnitCountRow,
+  UnitTotals,
+  UnitWrite,
 } from './rows.js';
 export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
 export type {

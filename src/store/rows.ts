@@ -39,8 +39,11 @@ export interface LoggedArm {
   readonly features: readonly number[];
 }
 
-/** Reward state of a decision. */
-export type RewardState = 'none' | 'pending' | 'released';
+/**
+ * Reward state of a decision: 'dropped' is a reward of a user-level model acknowledged but not
+ * learned (its unit was past a contribution bound); it never enters a statistic.
+ */
+export type RewardState = 'none' | 'pending' | 'released' | 'dropped';
 
 export interface DecisionRow {
   readonly model: string;
@@ -65,6 +68,8 @@ export interface DecisionRow {
   readonly rewardSource: 'given' | 'default' | null;
   /** The release that used this decision's reward (null until released). */
   readonly release: number | null;
+  /** The privacy unit (user or device id) of the event, when the rank or the reward named one. */
+  readonly unit?: string | null;
 }
 
 /** A reward received and not yet released: replayed in order after a restart. */
@@ -72,6 +77,45 @@ export interface PendingReward {
   readonly eventId: string;
   readonly reward: number;
   readonly features: Float64Array;
+  /** The event's privacy unit (null when none was named). */
+  readonly unit?: string | null;
+}
+
+/**
+ * A unit's contribution count in a user-level model (one row per model and unit; see
+ * src/privacy/admitContribution.ts for the rule that reads and writes it).
+ */
+export interface UnitCountRow {
+  readonly epoch: number;
+  readonly release: number;
+  readonly inRelease: number;
+  readonly releases: number;
+  /** Subsampled releases: whether the unit was drawn into `release`; null otherwise. */
+  readonly sampled: boolean | null;
+}
+
+/** Per-model totals of a user-level model. */
+export interface UnitTotals {
+  /** Rewards dropped because their unit had c rewards in the open release. */
+  readonly droppedPerRelease: number;
+  /** Rewards dropped because their unit had taken part in m releases of the epoch. */
+  readonly droppedPerEpoch: number;
+  /** Epoch of the data in the open release (-1: none yet). */
+  readonly openEpoch: number;
+}
+
+/**
+ * What a reward of a user-level model changes in the unit tables, in the reward's transaction:
+ * `count` the unit's new count when the reward is kept (null: dropped by `dropped`), the counts of
+ * epochs before `expireBefore` deleted (null: none), and the model's open epoch.
+ */
+export interface UnitWrite {
+  readonly unit: string;
+  readonly count: UnitCountRow | null;
+  readonly dropped: 'perRelease' | 'perEpoch' | null;
+  readonly expireBefore: number | null;
+  /** The epoch of the data in the open release after this reward (null: unchanged). */
+  readonly openEpoch: number | null;
 }
 
 /**

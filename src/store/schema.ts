@@ -149,6 +149,44 @@ export const MIGRATIONS: readonly Migration[] = [
       { name: 'pending_model', table: 'pending_rewards', columns: 'model, seq' },
     ],
   },
+  {
+    version: 2,
+    description: 'privacy units: the unit of each event, per-unit contribution counts, per-model totals',
+    tables: [
+      {
+        name: 'decision_units',
+        columns: [
+          c('model', 'text', 'NOT NULL'),
+          c('event_id', 'text', 'NOT NULL'),
+          c('unit', 'text', 'NOT NULL'),
+        ],
+        primaryKey: 'PRIMARY KEY (model, event_id)',
+      },
+      {
+        name: 'unit_counts',
+        columns: [
+          c('model', 'text', 'NOT NULL'),
+          c('unit', 'text', 'NOT NULL'),
+          c('epoch', 'bigint', 'NOT NULL'),
+          c('release', 'bigint', 'NOT NULL'),
+          c('in_release', 'int', 'NOT NULL'),
+          c('releases', 'int', 'NOT NULL'),
+          c('sampled', 'int'),
+        ],
+        primaryKey: 'PRIMARY KEY (model, unit)',
+      },
+      {
+        name: 'unit_totals',
+        columns: [
+          c('model', 'text', 'PRIMARY KEY'),
+          c('dropped_release', 'bigint', 'NOT NULL DEFAULT 0'),
+          c('dropped_epoch', 'bigint', 'NOT NULL DEFAULT 0'),
+          c('open_epoch', 'bigint', 'NOT NULL DEFAULT -1'),
+        ],
+      },
+    ],
+    indexes: [{ name: 'unit_counts_epoch', table: 'unit_counts', columns: 'model, epoch' }],
+  },
 ];
 
 /** The schema version this code writes and reads (the last migration's). */

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { cholSolve } from '../../src/linalg/index.js';
-import { discreteGridStep } from '../../src/policies/discreteGaussianRelease.js';
+import { discreteGridStep } from '../../src/mechanisms/discreteGaussianRelease.js';
 import {
   type BatchedRidgePolicy,
   createPolicy,
@@ -309,7 +309,7 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
     const nodes: StandardisedRelease[] = [];
     const levelSigma = (st: State, level: number): number => {
       const all = [...st.base.ledger.head, ...st.base.ledger.tail];
-      const hit = all.find((x) => x.partition <= level && level <= x.lastPartition);
+      const hit = all.find((x) => x.label === `tree level ${level}`);
       assert.ok(hit !== undefined, `no ledger entry for tree level ${level}`);
       return hit.sigma!;
     };
@@ -341,8 +341,11 @@ describe('(a) every released noise vector has the scale of the sigma in the ledg
     }
     assert.equal(nodes.length, 128);
     assertCalibrated('jdp-linucb', nodes, 128);
-    // the ledger names every level that released a node: levels 0..7 by round 128
-    assert.equal(p.privacy().releases, 8);
+    // the ledger counts every node release (one per round), and charges one per level opened:
+    // levels 0..7 by round 128 (the nodes of a level hold disjoint rounds: parallel composition)
+    assert.equal(p.privacy().releases, 128);
+    const s = levelSigma(stateOf(p), 0);
+    assert.ok(Math.abs(p.privacy().rho! - 8 / (2 * s * s)) < 1e-12);
   }
 
   test('jdp-linucb: every tree node (the noise of u~_t - u_t, node by node)', () => {

@@ -284,7 +284,7 @@ describe('the ledger reports the guarantee actually spent', () => {
     }
   });
 
-  test('JDP-LinUCB: one Gaussian release per tree level, sequential', () => {
+  test('JDP-LinUCB: every node release counted, one Gaussian cost per tree level, sequential', () => {
     const T = 500;
     const p = createPolicy('jdp-linucb', { dim: 4, horizon: T, seed: 2, epsilon: 1 });
     play(p, stream, 0, T);
@@ -292,7 +292,7 @@ describe('the ledger reports the guarantee actually spent', () => {
     const { s: sd, levels } = jdpParameters(1, 1e-5, T, 4, 0.05);
     assert.equal(levels, 10);
     assert.equal(s.composition, 'sequential');
-    assert.equal(s.releases, 9); // levels 0..8 have released a node by round 500
+    assert.equal(s.releases, 500); // one node per round; levels 0..8 have released a node by round 500
     assert.ok(Math.abs(s.rho! - 9 / (2 * sd * sd)) < 1e-15);
     assert.ok(s.epsilon < 1);
   });

@@ -5,7 +5,7 @@ import {
   discreteGridStep,
   discreteNoiseRefusal,
   MAX_DISCRETE_SIGMA_Z,
-} from '../../src/policies/discreteGaussianRelease.js';
+} from '../../src/mechanisms/discreteGaussianRelease.js';
 import {
   bernoulliExp,
   createRng,

@@ -131,7 +131,7 @@ export const batchPlugin: FastifyPluginAsync<{
               `reward must be a number in [0, 1]; rewards[${i}].reward is ${r.reward}.`,
             );
           }
-          return model.reward(r.eventId, r.reward);
+          return model.reward(r.eventId, r.reward, r.unit);
         },
         (r) => r.eventId,
         req.log,

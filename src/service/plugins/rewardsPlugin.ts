@@ -19,6 +19,7 @@ export const rewardsPlugin: FastifyPluginAsync<{ readonly registry: ModelRegistr
         response: responses(200, rewardResponse, 'Recorded'),
       },
     },
-    async (req) => (await registry.get(req.params.name)).reward(req.body.eventId, req.body.reward),
+    async (req) =>
+      (await registry.get(req.params.name)).reward(req.body.eventId, req.body.reward, req.body.unit),
   );
 };

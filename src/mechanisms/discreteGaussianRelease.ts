@@ -63,9 +63,13 @@ export function discreteNoiseRefusal(ratio: number, n: number): string | null {
  *
  * Every output is an integer multiple of gamma below 2^53 gamma, so it is exactly representable:
  * no floating-point operation acts on the secret before the noise is added. Throws a RangeError, and
- * leaves `values` unchanged, if a value is too large for the grid (|value| / gamma >= 2^52) or the
- * noise scale is above {@link MAX_DISCRETE_SIGMA_Z} grid steps (policies refuse such a scale when
- * they are built: {@link discreteNoiseRefusal}).
+ * leaves `values` unchanged (`out`, a scratch, may hold part of the draw), if a value is too large for the grid (|value| / gamma >=
+ * 2^52) or the noise scale is above {@link MAX_DISCRETE_SIGMA_Z} grid steps (policies refuse such a
+ * scale when they are built: {@link discreteNoiseRefusal}). The messages name no value of the
+ * statistic: a refused release must not leak what it would have released.
+ *
+ * With `out`, the noisy values go to out[outStart .. outStart + n) and `values` is only read (the
+ * mechanisms room's scratch); without it they replace values[start..end) (a temporary of n values).
  *
  * Cost: n discrete Gaussian samples (BigInt arithmetic), about 10 us each (docs/numerics.md).
  */
@@ -76,6 +80,8 @@ export function discreteGaussianRelease(
   sensitivity: number,
   sigma: number,
   src: UniformWords,
+  out?: Float64Array,
+  outStart = 0,
 ): void {
   const n = end - start;
   if (n <= 0) return;
@@ -88,12 +94,17 @@ export function discreteGaussianRelease(
   for (let i = start; i < end; i++) {
     if (!(Math.abs(Math.round(values[i]! / gamma)) < MAX_EXACT / 2)) {
       throw new RangeError(
-        `discreteGaussianRelease: value ${values[i]} is too large for the grid step ${gamma} (sensitivity ${sensitivity}); nothing was released.`,
+        `discreteGaussianRelease: coordinate ${i - start} of the statistic is too large for the grid step ${gamma} (sensitivity ${sensitivity}); nothing was released.`,
       );
     }
   }
   const [num, den] = sigmaSquaredRational(sigmaZ);
-  const out = new Float64Array(n);
+  const dst = out ?? new Float64Array(n);
+  const o = out === undefined ? -start : outStart - start;
+  if (out !== undefined && !(outStart >= 0 && outStart + n <= out.length)) {
+    throw new RangeError(`discreteGaussianRelease: out has no room for ${n} values at ${outStart}.`);
+  }
+  // out, when given, is the caller's scratch: it may hold partial values after a refusal
   for (let i = start; i < end; i++) {
     const noisy = BigInt(Math.round(values[i]! / gamma)) + sampleDiscreteGaussian(num, den, src);
     if (!(noisy < BigInt(MAX_EXACT) && noisy > -BigInt(MAX_EXACT))) {
@@ -101,8 +112,8 @@ export function discreteGaussianRelease(
         'discreteGaussianRelease: the noisy value left the exactly representable range; nothing was released.',
       );
     }
-    out[i - start] = Number(noisy) * gamma;
+    dst[i + o] = Number(noisy) * gamma;
   }
   // all or nothing: the values change only once every coordinate has its noisy value
-  values.set(out, start);
+  if (out === undefined) values.set(dst, start);
 }

@@ -1,0 +1,294 @@
+/**
+ * Noise calibration for the mechanisms room: the one place where a noise scale is derived from a
+ * privacy budget. A policy states its release plan (how many adaptive releases one record takes
+ * part in, `compositions`, and the Poisson subsampling rate `q`) and the accountant that calibrates
+ * it; it gets back a {@link NoiseCalibration} that gives the noise standard deviation of a release
+ * for any L2 sensitivity (computed by the policy from public state at release time).
+ *
+ * Accountants:
+ * - 'zcdp' (the paper's): rho from the budget (rho, or epsilon by the classic conversion), rho / m
+ *   per release, sigma = Delta / sqrt(2 rho / m) (`sigmaForRho` of src/privacy); no subsampling.
+ * - 'rdp': the smallest sigma whose RDP guarantee after m releases (subsampled at rate q) converts
+ *   to at most epsilon on the order grid (`calibrateSigma` of src/privacy; one subsampled release:
+ *   the paper's Amp calibration below); sigma = Delta x multiplier.
+ * - 'exact': Gaussian DP / the exact privacy curve (src/privacy's accountant interface).
+ */
+import {
+  type Conversion,
+  calibrateSigma,
+  gaussianEvent,
+  type PrivacyEvent,
+  rdpOrderToEpsilon,
+  rdpToEpsilon,
+  resolveOrders,
+  sigmaForRho,
+  subsampledGaussianEvent,
+  subsampledGaussianRdp,
+  UnreachablePrivacyTargetError,
+} from '../privacy/index.js';
+import { budgetEpsilon, budgetRho, type PrivacyBudget } from './budget.js';
+
+/** Which accountant calibrates (and reports) a policy's noise. */
+export type AccountantName = 'exact' | 'zcdp' | 'rdp';
+
+/** The accountants, in the order the docs list them. */
+export const ACCOUNTANTS: readonly AccountantName[] = Object.freeze(['exact', 'zcdp', 'rdp']);
+
+/** How the releases of one policy use a record: m adaptive releases, each subsampled at rate q. */
+export interface ReleasePlan {
+  /** Adaptive releases one record takes part in (sequential composition), a positive integer. */
+  readonly compositions: number;
+  /** Poisson subsampling rate in (0, 1]; 1 = none. */
+  readonly q: number;
+}
+
+/** The noise of a policy's releases, as calibrated once when the policy is built. */
+export interface NoiseCalibration {
+  /** The accountant that calibrated it. */
+  readonly accountant: AccountantName;
+  /** Noise standard deviation at sensitivity 1 (the noise multiplier). */
+  readonly multiplier: number;
+  /** Poisson subsampling rate of each release (1 = none). */
+  readonly q: number;
+  /** The RDP order that met the target (RDP calibrations), else null. */
+  readonly order: number | null;
+  /** zCDP rho of one release (at any sensitivity: the noise follows it), 1 / (2 multiplier^2). */
+  readonly rhoPerRelease: number;
+  /** The noise standard deviation of a release of L2 sensitivity `sensitivity` (> 0, finite). */
+  sigma(sensitivity: number): number;
+  /** The ledger event of a release of L2 sensitivity `sensitivity`. */
+  event(sensitivity: number): PrivacyEvent;
+}
+
+/** zCDP: sigma = Delta / sqrt(2 rho_release), exactly the expression the paper's policies used. */
+class ZcdpCalibration implements NoiseCalibration {
+  readonly accountant = 'zcdp' as const;
+  readonly q = 1;
+  readonly order = null;
+  readonly multiplier: number;
+  readonly rhoPerRelease: number;
+  constructor(rhoPerRelease: number) {
+    this.rhoPerRelease = rhoPerRelease;
+    this.multiplier = sigmaForRho(rhoPerRelease);
+  }
+  sigma(sensitivity: number): number {
+    return sigmaForRho(this.rhoPerRelease, sensitivity);
+  }
+  event(sensitivity: number): PrivacyEvent {
+    return gaussianEvent(sensitivity, this.sigma(sensitivity));
+  }
+}
+
+/** A fixed noise multiplier: sigma = Delta x multiplier (sigma = multiplier at Delta = 1, exactly). */
+class MultiplierCalibration implements NoiseCalibration {
+  readonly accountant: AccountantName;
+  readonly multiplier: number;
+  readonly q: number;
+  readonly order: number | null;
+  readonly rhoPerRelease: number;
+  constructor(accountant: AccountantName, multiplier: number, q: number, order: number | null) {
+    if (!(multiplier > 0 && multiplier < Number.POSITIVE_INFINITY)) {
+      throw new RangeError(
+        `noise calibration: the multiplier must be positive and finite. Got ${multiplier}.`,
+      );
+    }
+    this.accountant = accountant;
+    this.multiplier = multiplier;
+    this.q = q;
+    this.order = order;
+    this.rhoPerRelease = 1 / (2 * multiplier * multiplier);
+  }
+  sigma(sensitivity: number): number {
+    if (!(sensitivity > 0 && sensitivity < Number.POSITIVE_INFINITY)) {
+      throw new RangeError(`noise calibration: sensitivity must be positive and finite. Got ${sensitivity}.`);
+    }
+    return sensitivity === 1 ? this.multiplier : sensitivity * this.multiplier;
+  }
+  event(sensitivity: number): PrivacyEvent {
+    if (this.q < 1) {
+      // sigma = sensitivity x multiplier: the subsampled release's privacy depends on the multiplier
+      // only (a user-level release of a unit's c rewards: sensitivity c, noise c x multiplier)
+      if (!(sensitivity > 0 && sensitivity < Number.POSITIVE_INFINITY)) {
+        throw new RangeError(
+          `noise calibration: sensitivity must be positive and finite. Got ${sensitivity}.`,
+        );
+      }
+      return subsampledGaussianEvent(this.q, this.multiplier);
+    }
+    return gaussianEvent(sensitivity, this.sigma(sensitivity));
+  }
+}
+
+/** Options of the RDP calibration. */
+export interface RdpOptions {
+  /** Order grid: 'paper' or 'extended' (default). */
+  readonly orders?: 'paper' | 'extended';
+  /** RDP to (epsilon, delta) conversion: 'classic' (default) or 'improved'. */
+  readonly conversion?: Conversion;
+}
+
+/**
+ * The noise of a policy's releases for its budget, plan and accountant. `who` names the policy in
+ * messages. Throws RangeError for a plan the accountant cannot calibrate (zCDP has no amplification
+ * by subsampling), and UnreachablePrivacyTargetError when no noise meets the target.
+ *
+ * @example
+ * calibrateGaussian('AdaPrivate-TS', { epsilon: 1, delta: 1e-5 }, { compositions: 1, q: 1 }, 'zcdp').multiplier; // ~4.90
+ */
+export function calibrateGaussian(
+  who: string,
+  budget: PrivacyBudget,
+  plan: ReleasePlan,
+  accountant: AccountantName,
+  options: RdpOptions = {},
+): NoiseCalibration {
+  const m = plan.compositions;
+  const q = plan.q;
+  if (!Number.isSafeInteger(m) || m <= 0) {
+    throw new RangeError(
+      `${who}: the release plan needs a positive integer number of compositions. Got ${m}.`,
+    );
+  }
+  if (!(q > 0 && q <= 1)) throw new RangeError(`${who}: the subsampling rate q must be in (0, 1]. Got ${q}.`);
+  switch (accountant) {
+    case 'zcdp': {
+      if (q < 1) {
+        throw new RangeError(
+          `${who}: accountant 'zcdp' cannot calibrate a subsampled release (q = ${q}): zCDP has no amplification by subsampling. Use accountant 'rdp' or 'exact'.`,
+        );
+      }
+      return new ZcdpCalibration(budgetRho(budget) / m);
+    }
+    case 'rdp': {
+      const orders = options.orders ?? 'extended';
+      const conversion = options.conversion ?? 'classic';
+      const epsilon = budgetEpsilon(budget);
+      if (q < 1 && m === 1) {
+        const { sigma, order } = calibrateSubsampledSigma(epsilon, budget.delta, q, orders, conversion);
+        return new MultiplierCalibration('rdp', sigma, q, order);
+      }
+      const c = calibrateSigma(epsilon, { q, delta: budget.delta, steps: m, orders, conversion });
+      return new MultiplierCalibration('rdp', c.sigma, q, c.order);
+    }
+    case 'exact':
+      throw new RangeError(
+        `${who}: accountant 'exact' is not available in this build yet; use accountant 'zcdp' or 'rdp'.`,
+      );
+    default:
+      throw new RangeError(
+        `${who}: accountant must be one of 'exact', 'zcdp', 'rdp'. Got ${JSON.stringify(accountant)}.`,
+      );
+  }
+}
+
+/**
+ * A calibration with a given noise multiplier (a mechanism whose noise scale comes from its own
+ * analysis, e.g. JDP-LinUCB's tree, {@link jdpTreeVariance}), reported through `accountant`'s ledger.
+ */
+export function fixedCalibration(multiplier: number, accountant: AccountantName = 'zcdp'): NoiseCalibration {
+  return new MultiplierCalibration(accountant, multiplier, 1, null);
+}
+
+/**
+ * JDP-LinUCB's node noise variance (Shariff & Sheffet 2018 as in SPEC section 4): s^2 = 16 m L^4
+ * ln(4/delta)^2 / epsilon^2 with L = sqrt(2), m tree levels. Not an accountant's calibration: the
+ * ledger reports what these nodes actually cost (far less than epsilon, docs/policies.md).
+ *
+ * @example
+ * Math.sqrt(jdpTreeVariance(1, 1e-5, 14)); // ~898
+ */
+export function jdpTreeVariance(epsilon: number, delta: number, levels: number): number {
+  const L4 = 4; // L = sqrt(2)
+  const lg = Math.log(4 / delta);
+  return (16 * levels * L4 * lg * lg) / (epsilon * epsilon);
+}
+
+const calibrationCache = new Map<string, { sigma: number; order: number }>();
+
+/**
+ * The paper's Amp calibration (kept bit for bit, so the reproduction does not move): the smallest
+ * noise multiplier sigma such that
+ * one Poisson-subsampled Gaussian release (rate q, sensitivity 1) is (epsilon, delta)-DP by the RDP
+ * accountant on the order grid, to relative precision 1e-9. Throws UnreachablePrivacyTargetError
+ * when even sigma -> infinity misses the target (the conversion term alone exceeds epsilon).
+ *
+ * Method (every order's epsilon is decreasing in sigma, so sigma* = min over orders of the sigma
+ * that meets the target at that order): bisection on the integer orders of the grid (cheap exact
+ * binomial sums) gives sigma_int; a fractional order can only lower sigma* if it already meets the
+ * target at sigma_int, and only those orders are bisected individually (their series are costly).
+ * Results are cached per (epsilon, delta, q, grid, conversion): experiment runs create many
+ * policies with the same budget.
+ *
+ * @example
+ * calibrateSubsampledSigma(1, 1e-5, 0.3, 'paper', 'classic').sigma; // returns the sigma_amp of q = 0.3
+ */
+export function calibrateSubsampledSigma(
+  epsilon: number,
+  delta: number,
+  q: number,
+  orders: 'paper' | 'extended',
+  conversion: 'classic' | 'improved',
+): { sigma: number; order: number } {
+  const key = `${epsilon}|${delta}|${q}|${orders}|${conversion}`;
+  const hit = calibrationCache.get(key);
+  if (hit !== undefined) return hit;
+  const grid = resolveOrders(orders);
+  const floor = rdpToEpsilon(grid, new Float64Array(grid.length), delta, conversion).epsilon;
+  if (floor >= epsilon) {
+    throw new UnreachablePrivacyTargetError(
+      `AdaPrivate-TS-Amp: epsilon ${epsilon} at delta ${delta} is unreachable with the '${orders}' order grid: the conversion term alone gives ${floor.toPrecision(4)}. Use orders 'extended' or a larger epsilon.`,
+      floor,
+    );
+  }
+  const ints = grid.filter((a) => Number.isInteger(a));
+  const fracs = grid.filter((a) => !Number.isInteger(a));
+  const epsAt = (sigma: number, set: readonly number[]): number => {
+    let best = Number.POSITIVE_INFINITY;
+    for (const a of set)
+      best = Math.min(best, rdpOrderToEpsilon(subsampledGaussianRdp(q, sigma, a), a, delta, conversion));
+    return best;
+  };
+  const solve = (set: readonly number[], hiStart: number): number => {
+    let hi = hiStart;
+    while (epsAt(hi, set) > epsilon) {
+      hi *= 2;
+      if (hi > 1e12) return Number.POSITIVE_INFINITY;
+    }
+    let lo = hi / 2;
+    while (epsAt(lo, set) <= epsilon) {
+      hi = lo;
+      lo /= 2;
+      if (lo < 1e-12) return hi;
+    }
+    for (let i = 0; i < 200 && hi / lo - 1 > 1e-10; i++) {
+      const mid = Math.sqrt(lo * hi);
+      if (epsAt(mid, set) <= epsilon) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  };
+  let sigma = ints.length > 0 ? solve(ints, 1) : Number.POSITIVE_INFINITY;
+  for (const a of fracs) {
+    const start = Number.isFinite(sigma) ? sigma : 1;
+    if (Number.isFinite(sigma) && epsAt(sigma, [a]) > epsilon) continue; // cannot improve on sigma
+    sigma = Math.min(sigma, solve([a], start));
+  }
+  if (!Number.isFinite(sigma)) {
+    throw new UnreachablePrivacyTargetError(
+      'AdaPrivate-TS-Amp: no sigma below 1e12 meets the target.',
+      floor,
+    );
+  }
+  let order = grid[0]!;
+  let bestEps = Number.POSITIVE_INFINITY;
+  for (const a of grid) {
+    const e = rdpOrderToEpsilon(subsampledGaussianRdp(q, sigma, a), a, delta, conversion);
+    if (e < bestEps) {
+      bestEps = e;
+      order = a;
+    }
+  }
+  const result = Object.freeze({ sigma, order });
+  calibrationCache.set(key, result);
+  return result;
+}
