@@ -14,7 +14,7 @@
  *
  * Each (k, variant) is one experiment config (validated, recorded verbatim in the results).
  */
-import { policyInfo } from '../../../policies/index.js';
+import { createPolicy, policyInfo } from '../../../policies/index.js';
 import {
   calibrateGaussianNoise,
   epsilonToRho,
@@ -71,6 +71,31 @@ export interface UserStudyPlan {
 }
 
 /**
+ * Whether AdaPrivate-TS accepts `accountant: 'exact'` in this build (it is listed in the schema
+ * before the policies can calibrate with it): a policy is built, and its refusal is the answer.
+ *
+ * @example
+ * exactAccountantAvailable(); // returns false until the policies calibrate with the exact accountant
+ */
+export function exactAccountantAvailable(): boolean {
+  if (!policyInfo('adaprivate-ts').options.includes('accountant')) return false;
+  try {
+    createPolicy('adaprivate-ts', {
+      dim: 1,
+      horizon: 1,
+      seed: 1,
+      epsilon: 1,
+      delta: 1e-5,
+      accountant: 'exact',
+    });
+    return true;
+  } catch (e) {
+    if (e instanceof RangeError && /accountant/.test(e.message)) return false;
+    throw e;
+  }
+}
+
+/**
  * Builds the study's configs for a scale. `options` are the ids of the options AdaPrivate-TS
  * accepts (default: its schema table's): variants whose options are missing are skipped and listed.
  *
@@ -80,13 +105,16 @@ export interface UserStudyPlan {
 export function userStudyPlan(
   scale: UserStudyScale,
   options: readonly string[] = policyInfo('adaprivate-ts').options,
+  exactAvailable: boolean = exactAccountantAvailable(),
 ): UserStudyPlan {
   const hasAccountant = options.includes('accountant');
   const hasUnits = options.includes('privacyUnit');
   const skipped: { variant: UserStudyVariant; reason: string }[] = [];
-  if (!hasAccountant) {
-    for (const v of ['group-exact', 'bounds-exact'] as const)
-      skipped.push({ variant: v, reason: 'the policies have no `accountant` option' });
+  if (!hasAccountant || !exactAvailable) {
+    const reason = hasAccountant
+      ? "the policies refuse accountant 'exact' in this build"
+      : 'the policies have no `accountant` option';
+    for (const v of ['group-exact', 'bounds-exact'] as const) skipped.push({ variant: v, reason });
   }
   if (!hasUnits) {
     for (const v of ['bounds-zcdp', 'bounds-exact'] as const)

@@ -51,8 +51,16 @@ describe('userStudyPlan', () => {
     }
   });
 
+  test('the exact variants run exactly when the policies accept the exact accountant', () => {
+    const withExact = userStudyPlan(scale, ['accountant', 'privacyUnit'], true);
+    assert.equal(withExact.cells.filter((c) => c.variant === 'group-exact').length, 3);
+    const without = userStudyPlan(scale, ['accountant', 'privacyUnit'], false);
+    assert.equal(without.cells.filter((c) => c.variant.endsWith('exact')).length, 0);
+    assert.match(without.skipped[0]!.reason, /refuse accountant 'exact'/);
+  });
+
   test('variants whose options the build lacks are skipped and listed', () => {
-    const p = userStudyPlan(scale, ['batchSize', 'v']);
+    const p = userStudyPlan(scale, ['batchSize', 'v'], false);
     assert.equal(p.cells.filter((c) => c.variant !== 'group-zcdp').length, 0);
     assert.deepEqual(p.skipped.map((s) => s.variant).sort(), ['bounds-exact', 'bounds-zcdp', 'group-exact']);
   });
