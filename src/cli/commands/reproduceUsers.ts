@@ -4,6 +4,7 @@
  * the default is the paper-sized study. Bad input exits with code 2 and a one-line reason.
  */
 import { type Command, Option } from 'commander';
+import { isPolicyId, policyInfo } from '../../policies/index.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
@@ -83,6 +84,7 @@ interface MovielensUsersFlags {
   horizon?: number;
   seeds?: number;
   quantile?: number;
+  eventPolicies?: string;
   doc?: string;
 }
 
@@ -110,10 +112,19 @@ export function addReproduceMovielensUsers(reproduce: Command): Command {
       'quantile of the bounds rule, in (0, 1] (default 0.9)',
       parseNumber('--quantile'),
     )
+    .option(
+      '--event-policies <ids>',
+      'comma-separated event-level policies (default: AdaPrivate-TS, -UCB, -TS-Adaptive, AdaC-OFUL-zCDP, RarelySwitching-zCDP)',
+    )
     .option('--doc <file>', 'also set the section "User-level privacy: MovieLens by user" of this document')
     .action(async (opts: MovielensUsersFlags) => {
       if (opts.quantile !== undefined && !(opts.quantile > 0 && opts.quantile <= 1))
         throw new UsageError(`--quantile must be in (0, 1]. Got ${opts.quantile}.`);
+      const eventPolicies = opts.eventPolicies?.split(',').map((x) => x.trim());
+      for (const id of eventPolicies ?? []) {
+        if (!isPolicyId(id) || !policyInfo(id).isPrivate)
+          throw new UsageError(`--event-policies must list private policy ids. Got ${JSON.stringify(id)}.`);
+      }
       const { source, format } = await locate('movielens', opts.data, opts.format);
       const progress = stageProgress({ unit: 'cells' });
       const { reproduceUserLevelMovielens } = await import(
@@ -124,11 +135,12 @@ export function addReproduceMovielensUsers(reproduce: Command): Command {
         format,
         outDir: opts.out ?? 'results/movielens-users',
         quick: opts.quick === true,
-        command: `adaprivate reproduce movielens-users --data ${opts.data}${opts.quick === true ? ' --quick' : ''}${opts.horizon === undefined ? '' : ` --horizon ${opts.horizon}`}${opts.seeds === undefined ? '' : ` --seeds ${opts.seeds}`}${opts.quantile === undefined ? '' : ` --quantile ${opts.quantile}`}`,
+        command: `adaprivate reproduce movielens-users --data ${opts.data}${opts.quick === true ? ' --quick' : ''}${opts.horizon === undefined ? '' : ` --horizon ${opts.horizon}`}${opts.seeds === undefined ? '' : ` --seeds ${opts.seeds}`}${opts.quantile === undefined ? '' : ` --quantile ${opts.quantile}`}${opts.eventPolicies === undefined ? '' : ` --event-policies ${opts.eventPolicies}`}`,
         ...(opts.workers !== undefined ? { workers: opts.workers } : {}),
         ...(opts.horizon !== undefined ? { horizon: opts.horizon } : {}),
         ...(opts.seeds !== undefined ? { seeds: opts.seeds } : {}),
         ...(opts.quantile !== undefined ? { quantile: opts.quantile } : {}),
+        ...(eventPolicies !== undefined ? { eventPolicies } : {}),
         ...(opts.doc !== undefined ? { docPath: opts.doc } : {}),
         onProgress: progress.update,
       }).finally(() => progress.stop());
