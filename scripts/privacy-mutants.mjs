@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The 20 mutation classes of issue 12 (weakened release mechanisms), applied one at a time to a
+// The 20 mutation classes of issue 12 (weakened release mechanisms) and 3 of the mechanisms room
+// (issue 24: record skipped, state committed before the noise, scratch reused), applied one at a time to a
 // scratch copy of the sources, each followed by the policy privacy tests run straight from
 // TypeScript (tsx). A mutant is killed when at least one test fails; the script prints the table
 // mutation -> killing tests (docs/privacy.md, "Mutation testing") and exits 1 if any survives or
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const P = 'src/policies/';
+const M = 'src/mechanisms/';
 const LEAK = (v) => `for (let i = 0; i < d; i++) this.${v}[i] = this.${v}[i]! + 1e-9 * reward * x[i]!;`;
 
 /** [id, description, file, find, replace]: `find` must occur exactly once in `file`. */
@@ -20,36 +22,36 @@ export const MUTANTS = [
     'M01',
     'AdaPrivate-TS/UCB/Adaptive: batch noise halved (ledger unchanged)',
     `${P}BatchedRidgePolicy.ts`,
-    'const sigma = batch.sigma;',
-    'const sigma = batch.sigma * 0.5;',
+    'this.b[i] = this.b[i]! + out[i]! * invQ;',
+    'this.b[i] = this.b[i]! + (0.5 * out[i]! + 0.5 * sum[i]!) * invQ;',
   ],
   [
     'M02',
     'AdaPrivate family: the partial last batch released with half the noise',
     `${P}BatchedRidgePolicy.ts`,
-    'const sigma = batch.sigma;',
-    'const sigma = this.inBatch < batch.batchSize ? batch.sigma * 0.5 : batch.sigma;',
+    '      this.release(this.s);',
+    '      const raw = Float64Array.from(this.s);\n      const b0 = Float64Array.from(this.b);\n      this.release(this.s);\n      for (let i = 0; i < this.d; i++) this.b[i] = b0[i]! + 0.5 * (this.b[i]! - b0[i]!) + 0.5 * raw[i]!;',
   ],
   [
     'M03',
     'AdaPrivate family: the partial last batch never released',
     `${P}BatchedRidgePolicy.ts`,
-    'if (this.batch !== null && this.inBatch > 0) this.release();',
-    'if (this.batch !== null && this.inBatch < 0) this.release();',
+    'if (this.batch !== null && this.inBatch > 0) {',
+    'if (this.batch !== null && this.inBatch < 0) {',
   ],
   [
     'M04',
     'AdaPrivate-TS-Amp: every reward kept instead of rate q',
     `${P}BatchedRidgePolicy.ts`,
-    'if (batch.q >= 1 || this.noiseRng.uniform() < batch.q)',
-    'if (batch.q >= 0 || this.noiseRng.uniform() < batch.q)',
+    'if (this.q < 1) keep = this.mechanism!.sample(this.q);',
+    'if (this.q < 0) keep = this.mechanism!.sample(this.q);',
   ],
   [
     'M05',
     'AdaPrivate-TS-Amp: noise not rescaled by 1/q (only the sum is)',
     `${P}BatchedRidgePolicy.ts`,
-    '(this.s[i]! + sigma * this.noise[i]!) * invQ',
-    'this.s[i]! * invQ + sigma * this.noise[i]!',
+    'this.b[i] = this.b[i]! + out[i]! * invQ;',
+    'this.b[i] = this.b[i]! + sum[i]! * invQ + (out[i]! - sum[i]!);',
   ],
   [
     'M06',
@@ -62,15 +64,15 @@ export const MUTANTS = [
     'M07',
     'AdaPrivate family: one noise vector reused for every batch',
     `${P}BatchedRidgePolicy.ts`,
-    'this.noiseRng.fillNormal(this.noise);',
-    'if (this.batchIndex === 1) this.noiseRng.fillNormal(this.noise);',
+    'this.b[i] = this.b[i]! + out[i]! * invQ;',
+    'const kept = ((this as unknown as { kept?: Float64Array }).kept ??= out.map((v, j) => v - sum[j]!));\n      this.b[i] = this.b[i]! + (sum[i]! + kept[i]!) * invQ;',
   ],
   [
     'M08',
     'zCDP-Episodic: episode noise halved (ledger unchanged)',
     `${P}ZcdpEpisodicPolicy.ts`,
-    'this.theta[i] = this.theta[i]! + sigma * this.noise[i]!;',
-    'this.theta[i] = this.theta[i]! + 0.5 * sigma * this.noise[i]!;',
+    '    this.active.copyFrom(this.gram);\n    this.sens = sens;',
+    '    for (let i = 0; i < this.d; i++) this.theta[i] = this.exact[i]! + 0.5 * (this.theta[i]! - this.exact[i]!);\n    this.active.copyFrom(this.gram);\n    this.sens = sens;',
   ],
   [
     'M09',
@@ -83,29 +85,29 @@ export const MUTANTS = [
     'M10',
     'zCDP-Episodic: sensitivity under-stated (noise and ledger both use half of ||V^-1||)',
     `${P}ZcdpEpisodicPolicy.ts`,
-    'const sens = this.gram.inverseNormBound(',
-    'const sens = 0.5 * this.gram.inverseNormBound(',
+    'sens = this.gram.inverseNormBound(this.eigWork, sens);',
+    'sens = 0.5 * this.gram.inverseNormBound(this.eigWork, sens);',
   ],
   [
     'M11',
     'zCDP-Episodic: the whole budget spent per episode (rho_e = rho, not rho / M_max)',
-    `${P}ZcdpEpisodicPolicy.ts`,
-    'this.rhoEpisode = rho / this.maxEpisodes;',
-    'this.rhoEpisode = rho;',
+    `${P}createPolicy.ts`,
+    '{ compositions: episodes, q: 1 }',
+    '{ compositions: 1, q: 1 }',
   ],
   [
     'M12',
     'DGS-LinUCB: per-step noise halved (ledger unchanged)',
     `${P}DgsLinUcbPolicy.ts`,
-    'const sigma = this.sens / Math.sqrt(2 * this.rhoStep);',
-    'const sigma = (0.5 * this.sens) / Math.sqrt(2 * this.rhoStep);',
+    '    this.sens = sens;\n    this.nextRefresh = nextRefresh;',
+    '    for (let i = 0; i < d; i++) this.theta[i] = this.exact[i]! + 0.5 * (this.theta[i]! - this.exact[i]!);\n    this.sens = sens;\n    this.nextRefresh = nextRefresh;',
   ],
   [
     'M13',
     'DGS-LinUCB: sensitivity under-stated (noise and ledger both use half of ||A^-1||)',
     `${P}DgsLinUcbPolicy.ts`,
-    'const sens = this.factor.inverseNormBound(',
-    'const sens = 0.5 * this.factor.inverseNormBound(',
+    'sens = this.factor.inverseNormBound(this.eigWork, sens);',
+    'sens = 0.5 * this.factor.inverseNormBound(this.eigWork, sens);',
   ],
   [
     'M14',
@@ -117,23 +119,23 @@ export const MUTANTS = [
   [
     'M15',
     'JDP-LinUCB: tree node noise halved (ledger unchanged)',
-    `${P}JdpLinUcbPolicy.ts`,
-    'this.nodeNoise[i] = s * this.nodeNoise[i]!;',
-    'this.nodeNoise[i] = 0.5 * s * this.nodeNoise[i]!;',
+    `${M}GaussianMechanism.ts`,
+    'for (let i = 0; i < n; i++) sc[i] = sigma * sc[i]!;',
+    'for (let i = 0; i < n; i++) sc[i] = 0.5 * sigma * sc[i]!;',
   ],
   [
     'M16',
     'JDP-LinUCB: the prefix sum adds only the level-0 node noise',
     `${P}JdpLinUcbPolicy.ts`,
-    'for (let j = 0; j < this.levels; j++) {',
-    'for (let j = 0; j < 1; j++) {',
+    'for (let j = 0; j < this.levels; j++) {\n      if (Math.floor(t / 2 ** j) % 2 === 1) {',
+    'for (let j = 0; j < 1; j++) {\n      if (Math.floor(t / 2 ** j) % 2 === 1) {',
   ],
   [
     'M17',
     'AdaC-OFUL / RarelySwitching: episode noise halved (ledger unchanged)',
     `${P}SwitchingOfulPolicy.ts`,
-    'const released = this.s[i]! + this.sigma * this.noise[i]!;',
-    'const released = this.s[i]! + 0.5 * this.sigma * this.noise[i]!;',
+    'const released = out[i]!;',
+    'const released = 0.5 * out[i]! + 0.5 * this.s[i]!;',
   ],
   [
     'M18',
@@ -146,8 +148,8 @@ export const MUTANTS = [
     'M19',
     'all policies: a clipped feature counted but not rescaled',
     `${P}BasePolicy.ts`,
-    'for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;',
-    'for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * 1;',
+    'const s = 1 / Math.sqrt(n2);\n    for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * s;',
+    'const s = 1 / Math.sqrt(n2);\n    for (let i = 0; i < d; i++) dst[doff + i] = dst[doff + i]! * 1;',
   ],
   [
     'M20',
@@ -156,12 +158,36 @@ export const MUTANTS = [
     'if (n2 > 1 && n2 < Number.POSITIVE_INFINITY) {',
     'if (n2 > 4 && n2 < Number.POSITIVE_INFINITY) {',
   ],
+  // the mechanisms room (issue 24): one release call must draw, record and commit together
+  [
+    'M21',
+    'mechanisms room: a release not recorded in the ledger',
+    `${M}GaussianMechanism.ts`,
+    'for (let i = 0; i < n; i++) sc[i] = stat[start + i]! + sigma * sc[i]!;\n    }\n    this.host.ledger().record(event, round, partition, label);',
+    'for (let i = 0; i < n; i++) sc[i] = stat[start + i]! + sigma * sc[i]!;\n    }\n    void event;',
+  ],
+  [
+    'M22',
+    'mechanisms room: the statistic committed to the released slot before the noise is drawn',
+    `${M}GaussianMechanism.ts`,
+    '    const event = this.eventFor(sensitivity);\n    const sigma = this.calibration.sigma(sensitivity);\n    const secure = this.host.secureWords();\n    if (secure !== null && this.discrete) {\n      try {\n        discreteGaussianRelease(stat,',
+    '    for (let i = 0; i < n; i++) out[outStart + i] = stat[start + i]!;\n    const event = this.eventFor(sensitivity);\n    const sigma = this.calibration.sigma(sensitivity);\n    const secure = this.host.secureWords();\n    if (secure !== null && this.discrete) {\n      try {\n        discreteGaussianRelease(stat,',
+  ],
+  [
+    'M23',
+    'mechanisms room: the noise scratch reused (drawn once, added to every later release)',
+    `${M}GaussianMechanism.ts`,
+    'this.host.noiseRng().fillNormal(sc, 0, n);\n      for (let i = 0; i < n; i++) sc[i] = stat[start + i]! + sigma * sc[i]!;',
+    'if (this.zeros[0] === 0) this.host.noiseRng().fillNormal(this.zeros, 0, n);\n      for (let i = 0; i < n; i++) sc[i] = stat[start + i]! + sigma * this.zeros[i]!;',
+  ],
 ];
 
 const TESTS = [
   'test/policies/mechanisms.test.ts',
   'test/policies/privacy.test.ts',
   'test/policies/contract.test.ts',
+  'test/policies/failClosed.test.ts',
+  'test/policies/jdpRewind.test.ts',
 ];
 
 const args = process.argv.slice(2);

@@ -59,6 +59,7 @@ export type { ReplayEvaluation } from './experiments/evaluateReplay.js';
 export { evaluateReplay } from './experiments/evaluateReplay.js';
 export type {
   ArmProbabilities,
+  InversePropensity,
   OptionName,
   OptionValue,
   Policy,
@@ -80,6 +81,7 @@ export type {
 export {
   createPolicy,
   DEFAULT_PROBABILITY_SAMPLES,
+  DEFAULT_RESAMPLING_CAP,
   HorizonExceededError,
   isPolicyId,
   loadPolicy,

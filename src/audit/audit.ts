@@ -25,8 +25,13 @@ export interface AuditOptions {
   readonly mode?: 'release' | 'actions';
   /** Runs per input; default 20000 ('release') or 2000 ('actions'). */
   readonly samples?: number;
-  /** Seed of the runs (exploration and seeded noise) and of the fixed public inputs; default 1. */
+  /** Seed of the runs' exploration and of the fixed public inputs; default 1. */
   readonly seed?: number;
+  /**
+   * Seed of reproducible noise streams (research mode). Default: none, and the audit runs the
+   * production sampler (secure noise: the exact discrete Gaussian), which is what deployments use.
+   */
+  readonly noiseSeed?: number;
   /** Probability that the lower bound holds; default 0.95. */
   readonly confidence?: number;
   /** See AuditRunOptions.method; default 'auto'. */
@@ -53,6 +58,10 @@ export interface PolicyAuditReport extends AuditReport {
   /** The budget the policy was configured with. */
   readonly budgetEpsilon: number | null;
   readonly seed: number;
+  /** Where the audited noise came from: 'secure' (the production sampler) or 'seeded' (`noiseSeed`). */
+  readonly noise: 'secure' | 'seeded';
+  /** The noise seed when `noise` is 'seeded', else null. */
+  readonly noiseSeed: number | null;
   /** The protected unit of the neighbouring pair ('event' unless `unit: 'user'` was asked for). */
   readonly unit: 'event' | 'user';
 }
@@ -63,7 +72,7 @@ export interface PolicyAuditReport extends AuditReport {
  * @example
  * const r = audit({ policy: 'adaprivate-ts', epsilon: 1, samples: 20000 });
  * r.claim.epsilon; // returns 1
- * r.lowerBound; // returns ~0.7: not refuted (0.74 is the exact epsilon of this Gaussian release)
+ * r.lowerBound; // returns ~0.9: not refuted (the exact accountant calibrates the release to epsilon 1)
  */
 export function audit(options: AuditOptions): PolicyAuditReport {
   const id = options.policy;
@@ -78,6 +87,11 @@ export function audit(options: AuditOptions): PolicyAuditReport {
   if (!Number.isSafeInteger(seed) || seed < 0) {
     throw new RangeError(`audit: seed must be a non-negative safe integer. Got ${seed}.`);
   }
+  const noiseSeed = options.noiseSeed;
+  if (noiseSeed !== undefined && (!Number.isSafeInteger(noiseSeed) || noiseSeed < 0)) {
+    throw new RangeError(`audit: noiseSeed must be a non-negative safe integer. Got ${noiseSeed}.`);
+  }
+  const noise = noiseSeed === undefined ? {} : { noiseSeed };
   const budget: Record<string, unknown> =
     options.rho !== undefined ? { rho: options.rho } : { epsilon: options.epsilon ?? 1 };
   const policyOptions: Record<string, unknown> = {
@@ -110,7 +124,7 @@ export function audit(options: AuditOptions): PolicyAuditReport {
       ...(eventLevel ? {} : { privacyUnit: 'user', contributionsPerRelease: c, releasesPerEpoch: m }),
       ...policyOptions,
     };
-    const mech = policyUnitReleaseMechanism(id, { policyOptions: unitOptions, seed });
+    const mech = policyUnitReleaseMechanism(id, { policyOptions: unitOptions, seed, ...noise });
     const pair = unitNeighbours({
       batchSize: unitOptions.batchSize as number,
       contributionsPerRelease: c,
@@ -124,14 +138,16 @@ export function audit(options: AuditOptions): PolicyAuditReport {
       mode,
       budgetEpsilon: typeof policyOptions.epsilon === 'number' ? policyOptions.epsilon : null,
       seed,
+      noise: noiseSeed === undefined ? 'secure' : 'seeded',
+      noiseSeed: noiseSeed ?? null,
       unit,
     };
   }
   if (mode === 'release') {
-    const mech = policyReleaseMechanism(id, { policyOptions, seed });
+    const mech = policyReleaseMechanism(id, { policyOptions, seed, ...noise });
     report = auditMechanism(mech, rewardNeighbours(releaseRounds(id, policyOptions), 0, 0.5), run);
   } else {
-    const mech = policyActionsMechanism(id, { policyOptions, seed, scenario: { armSeed: seed } });
+    const mech = policyActionsMechanism(id, { policyOptions, seed, ...noise, scenario: { armSeed: seed } });
     report = auditMechanism(mech, rewardNeighbours(mech.rounds, 0, 'random', seed), run);
   }
   return {
@@ -140,6 +156,8 @@ export function audit(options: AuditOptions): PolicyAuditReport {
     mode,
     budgetEpsilon: typeof policyOptions.epsilon === 'number' ? policyOptions.epsilon : null,
     seed,
+    noise: noiseSeed === undefined ? 'secure' : 'seeded',
+    noiseSeed: noiseSeed ?? null,
     unit,
   };
 }

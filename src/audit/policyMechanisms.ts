@@ -7,9 +7,11 @@
  * - 'actions': a whole run (K arms, d = 2, fixed public arms); the output is the sequence of
  *   actions (one-hot, T x K). It audits everything the policy reveals through its decisions, so a
  *   raw reward that leaks into a decision shows up here.
- * Each run builds a fresh policy: exploration seed and noise stream are derived from the run's
- * index (seeded noise, so an audit with a seed is reproducible; the distribution audited is the
- * same as with secure noise). The claim is what the policy's own ledger reports after a run.
+ * Each run builds a fresh policy: its exploration seed is derived from the run's index. Its noise is
+ * the production sampler (secure: the exact discrete Gaussian from the platform's secure source,
+ * or Amp's float sampler) unless `noiseSeed` asks for a seeded stream (research mode: the audit is
+ * then reproducible, but it audits the continuous normals of the seeded stream, not the sampler
+ * that deployments use). The claim is what the policy's own ledger reports after a run.
  */
 import { createPolicy } from '../policies/createPolicy.js';
 import { decodeFloat64Array } from '../policies/float64Codec.js';
@@ -23,8 +25,13 @@ import type { AuditClaim, AuditMechanism } from './AuditRoles.js';
 export interface PolicyMechanismOptions {
   /** Options passed to `createPolicy` (budget, horizon, batchSize, q, ...); dim and seed are set here. */
   readonly policyOptions: Readonly<Record<string, unknown>>;
-  /** Base of the per-run seeds; default 1. */
+  /** Base of the per-run exploration seeds; default 1. */
   readonly seed?: number;
+  /**
+   * Base of per-run seeded noise streams (research mode, reproducible); default: none, the
+   * policy's secure noise (what production uses).
+   */
+  readonly noiseSeed?: number;
 }
 
 /** The statistic a policy acts on after the release: the released estimate (or JDP's noisy u). */
@@ -50,7 +57,9 @@ function claimOf(p: Policy): AuditClaim {
 function build(id: PolicyId, opts: PolicyMechanismOptions, dim: number, index: number): Policy {
   const seed = (opts.seed ?? 1) * 1_000_003 + index;
   const o: Record<string, unknown> = { ...opts.policyOptions, dim, seed };
-  if (policyInfo(id).options.includes('noiseSeed')) o.noiseSeed = seed;
+  if (opts.noiseSeed !== undefined && policyInfo(id).options.includes('noiseSeed')) {
+    o.noiseSeed = opts.noiseSeed * 1_000_003 + index;
+  }
   return createPolicy(id, o as unknown as PolicyOptions);
 }
 

@@ -1,7 +1,8 @@
 /**
  * A private policy as a mechanism under test on the data of one unit-level audit
  * ({@link UnitRewards}): release mode over several releases. Each run builds a fresh policy (d = 1,
- * feature x = 1 every round, seeded per run as the event-level release mode does), feeds it the
+ * feature x = 1 every round, exploration seeded per run; the noise secure, the production sampler,
+ * unless `noiseSeed` asks for seeded streams, as in the event-level release mode), feeds it the
  * rewards with their units, and records after every release the released reward sum b_r - b_{r-1}
  * recovered from the released estimate: theta_r (lambda + n_r) with n_r the rewards learned so far
  * (public: which rewards are kept depends on the units only) and the prior mean 0, so the output
@@ -26,7 +27,12 @@ import type { UnitRewards } from './unitNeighbours.js';
  */
 export function policyUnitReleaseMechanism(
   id: PolicyId,
-  opts: { readonly policyOptions: Readonly<Record<string, unknown>>; readonly seed?: number },
+  opts: {
+    readonly policyOptions: Readonly<Record<string, unknown>>;
+    readonly seed?: number;
+    /** Base of per-run seeded noise streams (research mode); default none: the policy's secure noise. */
+    readonly noiseSeed?: number;
+  },
 ): AuditMechanism<UnitRewards> {
   const info = policyInfo(id);
   if (!info.isPrivate) throw new RangeError(`audit: policy '${id}' is not private; nothing to audit.`);
@@ -42,7 +48,9 @@ export function policyUnitReleaseMechanism(
   const run = (data: UnitRewards, index: number): Float64Array => {
     const seed = (opts.seed ?? 1) * 1_000_003 + index;
     const o: Record<string, unknown> = { horizon: data.rewards.length, ...opts.policyOptions, dim: 1, seed };
-    if (info.options.includes('noiseSeed')) o.noiseSeed = seed;
+    if (opts.noiseSeed !== undefined && info.options.includes('noiseSeed')) {
+      o.noiseSeed = opts.noiseSeed * 1_000_003 + index;
+    }
     const p = createPolicy(id, o as unknown as PolicyOptions);
     const sums: number[] = [];
     let releases = 0;

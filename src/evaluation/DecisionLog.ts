@@ -17,8 +17,14 @@ export interface DecisionLog {
   readonly features: Float64Array;
   /** Chosen arm of each decision (0-based within its round). */
   readonly chosen: Int32Array;
-  /** Propensity of each decision; NaN when missing (accepted only with `allowMissingPropensity`). */
+  /** Propensity of each decision; NaN when missing (accepted only with `allowMissingPropensity`, or with an inverse propensity). */
   readonly propensity: Float64Array;
+  /** Logged unbiased inverse propensity of each decision (replaces 1/propensity in the weights); NaN when not logged. */
+  readonly inversePropensity: Float64Array;
+  /** `propensityKind` of each decision as a code: 0 not given, else 1 + index in `PROPENSITY_KINDS`. */
+  readonly propensityKind: Int32Array;
+  /** Display position of each decision's chosen item (`slot`), -1 where not logged; null when no line has one. */
+  readonly slot: Int32Array | null;
   /** Logging probability of every arm (aligned with `features`), NaN where a line has none; null if no line has them. */
   readonly loggingProbabilities: Float64Array | null;
   /** Reward of each decision; NaN when not logged. */

@@ -4,7 +4,7 @@
  */
 import { GrowableTypedArray } from '../data/GrowableTypedArray.js';
 import type { DecisionLog } from './DecisionLog.js';
-import type { DecisionRecord } from './DecisionRecord.js';
+import { type DecisionRecord, PROPENSITY_KINDS } from './DecisionRecord.js';
 
 export class DecisionLogBuilder {
   private dimension: number | null = null;
@@ -12,6 +12,10 @@ export class DecisionLogBuilder {
   private readonly features = new GrowableTypedArray(Float64Array);
   private readonly chosen = new GrowableTypedArray(Int32Array);
   private readonly propensity = new GrowableTypedArray(Float64Array);
+  private readonly inversePropensity = new GrowableTypedArray(Float64Array);
+  private readonly propensityKind = new GrowableTypedArray(Int32Array);
+  private readonly slot = new GrowableTypedArray(Int32Array);
+  private anySlot = false;
   private readonly probabilities = new GrowableTypedArray(Float64Array);
   private readonly reward = new GrowableTypedArray(Float64Array);
   private readonly lines = new GrowableTypedArray(Int32Array);
@@ -42,6 +46,14 @@ export class DecisionLogBuilder {
     this.offsets.push(this.arms);
     this.chosen.push(record.chosen);
     this.propensity.push(typeof record.propensity === 'number' ? record.propensity : Number.NaN);
+    this.inversePropensity.push(
+      typeof record.inversePropensity === 'number' ? record.inversePropensity : Number.NaN,
+    );
+    this.propensityKind.push(
+      record.propensityKind === undefined ? 0 : PROPENSITY_KINDS.indexOf(record.propensityKind) + 1,
+    );
+    if (typeof record.slot === 'number') this.anySlot = true;
+    this.slot.push(typeof record.slot === 'number' ? record.slot : -1);
     const probs = record.probabilities;
     if (probs !== undefined && probs !== null) this.anyProbabilities = true;
     for (let a = 0; a < k; a++) this.probabilities.push(probs?.[a] ?? Number.NaN);
@@ -60,6 +72,9 @@ export class DecisionLogBuilder {
       features: this.features.toArray(),
       chosen: this.chosen.toArray(),
       propensity: this.propensity.toArray(),
+      inversePropensity: this.inversePropensity.toArray(),
+      propensityKind: this.propensityKind.toArray(),
+      slot: this.anySlot ? this.slot.toArray() : null,
       loggingProbabilities: this.anyProbabilities ? this.probabilities.toArray() : null,
       reward: this.reward.toArray(),
       eventIds: this.eventIds.slice(),

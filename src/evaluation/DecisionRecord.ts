@@ -8,6 +8,16 @@
  *   arms: [{ id: 'a', features: [1, 0] }, { id: 'b', features: [0, 1] }],
  *   chosen: 1, propensity: 0.5, probabilities: [0.5, 0.5], reward: 1 };
  */
+/** How a logged propensity was obtained (the decision log's `propensityKind`). */
+export type PropensityKind = 'exact' | 'monte-carlo' | 'geometric-resampling';
+
+/** Every {@link PropensityKind}, in the order of the log's codes (code = index + 1; 0: not given). */
+export const PROPENSITY_KINDS: readonly PropensityKind[] = Object.freeze([
+  'exact',
+  'monte-carlo',
+  'geometric-resampling',
+]);
+
 export interface DecisionRecord {
   /** Unique id of the decision. */
   readonly eventId: string;
@@ -17,8 +27,23 @@ export interface DecisionRecord {
   readonly arms: readonly { readonly id: string; readonly features: readonly number[] }[];
   /** 0-based index into `arms` of the arm the logging policy chose. */
   readonly chosen: number;
-  /** Logging probability of the chosen arm, in (0, 1]. */
+  /** Logging probability of the chosen arm, in (0, 1] (optional when `inversePropensity` is given). */
   readonly propensity?: number;
+  /**
+   * Optional: an unbiased estimate of 1 / (logging probability of the chosen arm), >= 1, used by
+   * IPW, SNIPW and DR in place of 1 / propensity (the service logs the geometric-resampling count
+   * of its Thompson-sampling models here).
+   */
+  readonly inversePropensity?: number;
+  /**
+   * Optional: how the propensity was obtained: 'exact', 'monte-carlo' (an estimate whose inverse is
+   * biased), 'geometric-resampling' (then `inversePropensity` is the unbiased count).
+   */
+  readonly propensityKind?: PropensityKind;
+  /** Optional: the cap of the geometric resampling (positive integer). */
+  readonly resamplingCap?: number;
+  /** Optional: the display position (slot) of the chosen item, a non-negative integer (0 = top). */
+  readonly slot?: number;
   /** Optional: the logging probability of every arm (sums to 1; entry `chosen` equals `propensity`). */
   readonly probabilities?: readonly number[];
   /** Reward in [0, 1]; absent when it was not logged or never came. */

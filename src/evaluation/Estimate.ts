@@ -28,6 +28,8 @@ export interface Estimate {
   readonly rounds: number;
   /** The bootstrap replicates (same resampled rounds for every estimator given the same seed). */
   readonly replicates: Float64Array;
+  /** A caveat that belongs with the number (e.g. no positive reward among its rounds: a one-sided interval). */
+  readonly note?: string;
 }
 
 /** Bootstrap settings shared by the estimators. */

@@ -12,6 +12,11 @@ export interface OpeInput {
   readonly actions: Int32Array;
   /** p_t = logging probability of a_t, in (0, 1], length n. */
   readonly propensities: Float64Array;
+  /**
+   * Optional logged unbiased estimates of 1/p_t (geometric resampling), length n; where present and
+   * not NaN they replace 1/p_t in every importance weight: w_t = pi(a_t | x_t) x inversePropensities[t].
+   */
+  readonly inversePropensities?: Float64Array;
   /** n + 1 offsets into the per-arm arrays. */
   readonly offsets: Int32Array;
   /** pi(a | x_t) of the evaluated policy for every arm of every round (each round sums to 1). */
@@ -30,6 +35,11 @@ export function checkOpeInput(input: OpeInput, needsModel = false): number {
   const n = input.rewards.length;
   const name = 'off-policy estimator';
   if (n === 0) throw new RangeError(`${name}: the input has no rounds (rewards is empty).`);
+  if (input.inversePropensities !== undefined && input.inversePropensities.length !== n) {
+    throw new RangeError(
+      `${name}: inversePropensities must have n = ${n} entries. Got ${input.inversePropensities.length}.`,
+    );
+  }
   if (input.actions.length !== n || input.propensities.length !== n || input.offsets.length !== n + 1) {
     throw new RangeError(
       `${name}: rewards, actions and propensities must have n = ${n} entries and offsets n + 1. Got ${input.actions.length}, ${input.propensities.length}, ${input.offsets.length}.`,

@@ -15,17 +15,23 @@ import { ipw } from './ipw.js';
 import { loggedValue } from './loggedValue.js';
 import { DEFAULT_TINY_PROPENSITY, isUniformLogging, logWarnings } from './logWarnings.js';
 import type { OpeInput } from './OpeInput.js';
-import { opeInputFromLog } from './opeInputFromLog.js';
+import { hasPropensity, opeInputFromLog } from './opeInputFromLog.js';
 import { pairedRatio } from './pairedRatio.js';
 import { replay } from './replay.js';
 import { replayTarget, type SelectingPolicy } from './replayTarget.js';
 import { type LearningMode, runPolicyOnLog } from './runPolicyOnLog.js';
 import { snipw } from './snipw.js';
+import { zeroRewardInterval } from './zeroRewardInterval.js';
 
-/** Where the evaluated policy comes from: fresh instances, one per use. */
+/** Where the evaluated policy comes from: fresh instances, one per use, or a fixed distribution. */
 export interface PolicySource {
-  /** A fresh policy for IPW, SNIPW, DM and DR (distribution + learning). */
+  /** A fresh policy for IPW, SNIPW, DM and DR (distribution + learning); unused when `target` is given. */
   evaluated(): EvaluatedPolicy;
+  /**
+   * A fixed distribution pi(a | x_t) for every arm of the log (e.g. `loadTarget`: a policy from
+   * another system): used as is, never run (replay then weighs by pi(a_t | x_t)).
+   */
+  readonly target?: Float64Array;
   /** A fresh policy for replay (select/update/discard); when absent, replay uses the distribution. */
   replaying?(): SelectingPolicy;
 }
@@ -41,6 +47,8 @@ export interface EvaluateOnLogOptions extends BootstrapOptions {
   readonly tinyPropensity?: number;
   /** Warn when an importance-weighted estimate's effective sample size is below this share of n; default 0.1. */
   readonly lowEssShare?: number;
+  /** Prefix of the warnings that concern the evaluated policy (not the log), e.g. 'LinTS'; default none. */
+  readonly policyLabel?: string;
 }
 
 /** An estimate relative to the logging policy's value (paired bootstrap interval of the ratio). */
@@ -101,7 +109,8 @@ export function evaluateOnLog(
   const needsDistribution = estimators.some((e) => e !== 'replay') || source.replaying === undefined;
   let input: OpeInput | null = null;
   if (needsDistribution) {
-    const target = runPolicyOnLog(log, source.evaluated(), { learning: options.learning ?? 'logged' });
+    const target =
+      source.target ?? runPolicyOnLog(log, source.evaluated(), { learning: options.learning ?? 'logged' });
     input = opeInputFromLog(log, target, options.rewardModel);
   }
   let replayInput: OpeInput | null = input;
@@ -112,7 +121,7 @@ export function evaluateOnLog(
   if (base.rewards.length === 0) {
     throw new RangeError(`evaluateOnLog: ${log.source} has no decision with both a reward and a propensity.`);
   }
-  const logging = loggedValue(base, boot);
+  const logging = zeroRewardInterval(loggedValue(base, boot));
   const estimates: Estimate[] = [];
   for (const id of ESTIMATOR_IDS) {
     if (!estimators.includes(id)) continue;
@@ -122,8 +131,11 @@ export function evaluateOnLog(
     else if (id === 'dm') estimates.push(directMethod(input!, boot));
     else estimates.push(doublyRobust(input!, boot));
   }
+  for (let i = 0; i < estimates.length; i++) estimates[i] = zeroRewardInterval(estimates[i]!);
   const n = base.rewards.length;
   const lowShare = options.lowEssShare ?? 0.1;
+  const who = options.policyLabel === undefined ? '' : `${options.policyLabel}: `;
+  const logWarningCount = warnings.length;
   for (const e of estimates) {
     if (
       (e.estimator === 'ipw' || e.estimator === 'snipw' || e.estimator === 'dr') &&
@@ -147,6 +159,18 @@ export function evaluateOnLog(
       );
     }
   }
+  for (let i = logWarningCount; i < warnings.length; i++) warnings[i] = who + warnings[i]!;
+  for (const e of estimates) {
+    if (e.note !== undefined)
+      warnings.push(
+        `${who}${ESTIMATOR_NAMES[e.estimator]}: ${e.note} (one-sided ${100 * level}% interval [0, ${e.interval[1].toPrecision(3)}]).`,
+      );
+    else if (e.value < 0 || e.value > 1) {
+      warnings.push(
+        `${who}${ESTIMATOR_NAMES[e.estimator]}: the estimate ${e.value.toPrecision(4)} is outside [0, 1], the range of a reward: ${e.estimator === 'dm' ? 'the reward model extrapolates' : 'importance weighting is unbiased but not bounded, so a large weight on a few rounds can push it out'}; SNIPW stays in [0, 1].`,
+      );
+    }
+  }
   return Object.freeze({
     estimates,
     logging,
@@ -163,7 +187,7 @@ function unsupportedMass(log: DecisionLog, input: OpeInput): number {
   let mass = 0;
   let i = 0;
   for (let t = 0; t < log.rounds; t++) {
-    if (Number.isNaN(log.reward[t]!) || Number.isNaN(log.propensity[t]!)) continue;
+    if (Number.isNaN(log.reward[t]!) || !hasPropensity(log, t)) continue;
     const from = log.armOffsets[t]!;
     const off = input.offsets[i]!;
     for (let a = 0; a < log.armOffsets[t + 1]! - from; a++) {

@@ -2,7 +2,8 @@ import { checkOpeInput, type OpeInput } from './OpeInput.js';
 
 /**
  * Importance weights w_t = pi(a_t | x_t) / p_t of the logged arms, written to `out` (allocated when
- * omitted).
+ * omitted); where the input has a logged inverse propensity (not NaN), w_t = pi(a_t | x_t) x that
+ * estimate of 1/p_t (unbiased, so the weighted estimators stay unbiased).
  *
  * @example
  * // one round of 2 arms, logged arm 1 with propensity 0.5, target puts 0.8 on it
@@ -12,8 +13,11 @@ import { checkOpeInput, type OpeInput } from './OpeInput.js';
 export function importanceWeights(input: OpeInput, out?: Float64Array): Float64Array {
   const n = checkOpeInput(input);
   const w = out ?? new Float64Array(n);
+  const ip = input.inversePropensities;
   for (let t = 0; t < n; t++) {
-    w[t] = input.target[input.offsets[t]! + input.actions[t]!]! / input.propensities[t]!;
+    const pi = input.target[input.offsets[t]! + input.actions[t]!]!;
+    const inv = ip === undefined ? Number.NaN : ip[t]!;
+    w[t] = Number.isNaN(inv) ? pi / input.propensities[t]! : pi * inv;
   }
   return w;
 }

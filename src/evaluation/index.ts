@@ -1,9 +1,11 @@
 // Public API of the evaluation module: decision logs (format, loaders, writer, synthetic generator),
 // off-policy estimators with bootstrap intervals, and running an evaluated policy over a log.
+
+export { combineRuns, repeatReplicates } from './combineRuns.js';
 export { crossFitRewardModel, fitRidgeRewardModel, type RewardModelOptions } from './crossFitRewardModel.js';
 export type { DecisionLog } from './DecisionLog.js';
 export { DecisionLogBuilder } from './DecisionLogBuilder.js';
-export type { DecisionRecord } from './DecisionRecord.js';
+export { type DecisionRecord, PROPENSITY_KINDS, type PropensityKind } from './DecisionRecord.js';
 export { decisionLogFromRecords } from './decisionLogFromRecords.js';
 export { directMethod, modelValues } from './directMethod.js';
 export { doublyRobust } from './doublyRobust.js';
@@ -22,18 +24,22 @@ export type {
   RelativeEstimate,
 } from './evaluateOnLog.js';
 export { evaluateOnLog } from './evaluateOnLog.js';
+export { type EvaluationMechanism, evaluationMechanism } from './evaluationMechanism.js';
+export { type FeatureNormSummary, featureNormSummary } from './featureNormSummary.js';
 export { effectiveSampleSize, importanceWeights } from './importanceWeights.js';
 export { ipw } from './ipw.js';
 export type { LinearSoftmaxOptions, LinearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
 export { linearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
 export type { DecisionLogFormat, LoadDecisionLogOptions } from './loadDecisionLog.js';
 export { decisionLogFormatOf, loadDecisionLog } from './loadDecisionLog.js';
+export { loadTarget } from './loadTarget.js';
 export { loggedValue } from './loggedValue.js';
 export { DEFAULT_TINY_PROPENSITY, isUniformLogging, logWarnings } from './logWarnings.js';
 export { checkOpeInput, type OpeInput } from './OpeInput.js';
 export { onPolicyValue } from './onPolicyValue.js';
-export { evaluableRounds, opeInputFromLog } from './opeInputFromLog.js';
+export { evaluableRounds, hasPropensity, opeInputFromLog } from './opeInputFromLog.js';
 export { pairedRatio } from './pairedRatio.js';
+export { type PrivateEstimate, type PrivateEstimatesOptions, privateEstimates } from './privateEstimates.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';
@@ -48,9 +54,11 @@ export {
   syntheticDecisions,
   syntheticLoggingPolicy,
 } from './syntheticDecisions.js';
+export { type TargetRecord, targetFromRecords } from './targetFromRecords.js';
 export {
   PROBABILITY_TOLERANCE,
   type RecordPosition,
   validateDecisionRecord,
 } from './validateDecisionRecord.js';
 export { decisionCsvHeader, decisionCsvRows, writeDecisionLog } from './writeDecisionLog.js';
+export { ZERO_REWARD_NOTE, zeroRewardInterval } from './zeroRewardInterval.js';

@@ -4,6 +4,7 @@
  * sentence naming the count, the first line concerned and the consequence.
  */
 import type { DecisionLog } from './DecisionLog.js';
+import { PROPENSITY_KINDS } from './DecisionRecord.js';
 
 /** Propensities below this are "tiny" by default (weights can exceed 100). */
 export const DEFAULT_TINY_PROPENSITY = 0.01;
@@ -22,8 +23,14 @@ export function logWarnings(log: DecisionLog, tinyPropensity = DEFAULT_TINY_PROP
   let tiny = 0;
   let firstTiny = 0;
   let smallest = Number.POSITIVE_INFINITY;
+  let monteCarlo = 0;
+  let firstMc = 0;
+  const mcCode = PROPENSITY_KINDS.indexOf('monte-carlo') + 1;
   for (let t = 0; t < log.rounds; t++) {
-    const p = log.propensity[t]!;
+    const ip = log.inversePropensity[t]!;
+    // the weight's scale: the logged inverse propensity where there is one
+    const p = Number.isNaN(ip) ? log.propensity[t]! : 1 / ip;
+    if (log.propensityKind[t] === mcCode && Number.isNaN(ip) && monteCarlo++ === 0) firstMc = log.lines[t]!;
     if (Number.isNaN(p)) {
       if (missingP++ === 0) firstP = log.lines[t]!;
     } else {
@@ -40,6 +47,11 @@ export function logWarnings(log: DecisionLog, tinyPropensity = DEFAULT_TINY_PROP
   if (missingR > 0) {
     out.push(
       `${missingR} of ${log.rounds} decisions have no reward (first at ${log.source}:${firstR}): they are left out; if rewards go missing more often for some outcomes (e.g. no click, no event), every estimate is biased.`,
+    );
+  }
+  if (monteCarlo > 0) {
+    out.push(
+      `${monteCarlo} of ${log.rounds} propensities are Monte Carlo estimates without a logged inverse propensity (propensityKind 'monte-carlo', first at ${log.source}:${firstMc}): 1 / (an estimated probability) is a biased weight that under-weights rare actions; log inversePropensity (the service's geometric resampling) for unbiased IPW, SNIPW and DR.`,
     );
   }
   if (tiny > 0) {

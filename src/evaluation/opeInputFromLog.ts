@@ -6,7 +6,8 @@ import type { DecisionLog } from './DecisionLog.js';
 import type { OpeInput } from './OpeInput.js';
 
 /**
- * Indices of the rounds the estimators use: reward and propensity both logged.
+ * Indices of the rounds the estimators use: a reward and a propensity (or a logged inverse
+ * propensity) both logged.
  *
  * @example
  * evaluableRounds(log).length; // returns log.rounds for a complete log
@@ -14,9 +15,14 @@ import type { OpeInput } from './OpeInput.js';
 export function evaluableRounds(log: DecisionLog): Int32Array {
   const out: number[] = [];
   for (let t = 0; t < log.rounds; t++) {
-    if (!Number.isNaN(log.reward[t]!) && !Number.isNaN(log.propensity[t]!)) out.push(t);
+    if (!Number.isNaN(log.reward[t]!) && hasPropensity(log, t)) out.push(t);
   }
   return Int32Array.from(out);
+}
+
+/** Whether decision t has a propensity or a logged inverse propensity. */
+export function hasPropensity(log: DecisionLog, t: number): boolean {
+  return !Number.isNaN(log.propensity[t]!) || !Number.isNaN(log.inversePropensity[t]!);
 }
 
 /**
@@ -55,6 +61,9 @@ export function opeInputFromLog(
   const rewards = new Float64Array(n);
   const actions = new Int32Array(n);
   const propensities = new Float64Array(n);
+  let anyInverse = false;
+  for (let i = 0; i < n && !anyInverse; i++) anyInverse = !Number.isNaN(log.inversePropensity[rounds[i]!]!);
+  const inverse = anyInverse ? new Float64Array(n) : undefined;
   for (let i = 0; i < n; i++) {
     const t = rounds[i]!;
     const from = log.armOffsets[t]!;
@@ -63,9 +72,18 @@ export function opeInputFromLog(
     if (q !== undefined) q.set(rewardModel!.subarray(from, to), offsets[i]!);
     rewards[i] = log.reward[t]!;
     actions[i] = log.chosen[t]!;
-    propensities[i] = log.propensity[t]!;
+    const ip = log.inversePropensity[t]!;
+    // a decision with only an inverse propensity: p = 1/ip (used only where no inverse is logged)
+    propensities[i] = Number.isNaN(log.propensity[t]!) ? 1 / ip : log.propensity[t]!;
+    if (inverse !== undefined) inverse[i] = ip;
   }
-  return q === undefined
-    ? { rewards, actions, propensities, offsets, target: tgt }
-    : { rewards, actions, propensities, offsets, target: tgt, rewardModel: q };
+  return {
+    rewards,
+    actions,
+    propensities,
+    offsets,
+    target: tgt,
+    ...(inverse === undefined ? {} : { inversePropensities: inverse }),
+    ...(q === undefined ? {} : { rewardModel: q }),
+  };
 }

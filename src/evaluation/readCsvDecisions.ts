@@ -9,6 +9,8 @@
  *   row of a decision has one they form the decision's `probabilities`.
  * - `reward` (optional, chosen row only): in [0, 1]; empty when not logged.
  * - `arm`, `time`, `model`, `modelVersion` (optional).
+ * - `inversePropensity`, `propensityKind`, `resamplingCap`, `slot` (optional, chosen row only; see
+ *   `DecisionRecord`).
  *
  * Each decision goes through the same validation as a JSON Lines one, with the line of the row
  * concerned in the message.
@@ -34,10 +36,29 @@ interface Columns {
   readonly time: number;
   readonly model: number;
   readonly modelVersion: number;
+  /** Optional chosen-row columns, by field name. */
+  readonly extra: readonly { readonly name: string; readonly col: number; readonly numeric: boolean }[];
   readonly features: readonly number[];
 }
 
-const KNOWN = new Set(['eventId', 'chosen', 'propensity', 'reward', 'arm', 'time', 'model', 'modelVersion']);
+/** Optional columns that belong on the chosen row (name, numeric). */
+const CHOSEN_ROW: readonly (readonly [string, boolean])[] = [
+  ['inversePropensity', true],
+  ['propensityKind', false],
+  ['resamplingCap', true],
+  ['slot', true],
+];
+const KNOWN = new Set([
+  'eventId',
+  'chosen',
+  'propensity',
+  'reward',
+  'arm',
+  'time',
+  'model',
+  'modelVersion',
+  ...CHOSEN_ROW.map(([n]) => n),
+]);
 
 function columnsOf(header: readonly string[], file: string): Columns {
   const at = (name: string) => header.indexOf(name);
@@ -50,7 +71,7 @@ function columnsOf(header: readonly string[], file: string): Columns {
       throw new DataFormatError(
         file,
         1,
-        `unknown column ${JSON.stringify(h)}. Columns: eventId, chosen, propensity, reward, x1..xd, and optionally arm, time, model, modelVersion.`,
+        `unknown column ${JSON.stringify(h)}. Columns: eventId, chosen, propensity, reward, x1..xd, and optionally arm, time, model, modelVersion, ${CHOSEN_ROW.map(([n]) => n).join(', ')}.`,
       );
     }
   });
@@ -74,6 +95,11 @@ function columnsOf(header: readonly string[], file: string): Columns {
     time: at('time'),
     model: at('model'),
     modelVersion: at('modelVersion'),
+    extra: CHOSEN_ROW.filter(([n]) => at(n) >= 0).map(([name, numeric]) => ({
+      name,
+      col: at(name),
+      numeric,
+    })),
     features,
   };
 }
@@ -167,6 +193,19 @@ function assemble(
   if (model !== undefined) value.model = model;
   const version = numberCell(chosenRow, c.modelVersion, 'modelVersion', file);
   if (version !== undefined) value.modelVersion = version;
+  for (const e of c.extra) {
+    const v = e.numeric ? numberCell(chosenRow, e.col, e.name, file) : textCell(chosenRow, e.col);
+    if (v !== undefined) value[e.name] = v;
+    rows.forEach((row, a) => {
+      if (a !== chosen && (row.cells[e.col] ?? '').trim() !== '') {
+        throw new DataFormatError(
+          file,
+          row.line,
+          `${e.name} belongs on the chosen row only (chosen = 1); leave it empty here.`,
+        );
+      }
+    });
+  }
   return { value, armLines: rows.map((r) => r.line) };
 }
 

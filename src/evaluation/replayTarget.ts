@@ -7,6 +7,7 @@
  * rounds: unbiased for the policy's online value when the logging was uniformly random.
  */
 import type { DecisionLog } from './DecisionLog.js';
+import { hasPropensity } from './opeInputFromLog.js';
 
 /** The part of a policy replay needs (every library policy has it). */
 export interface SelectingPolicy {
@@ -26,7 +27,7 @@ export function replayTarget(log: DecisionLog, policy: SelectingPolicy): Float64
   const target = new Float64Array(log.armOffsets[log.rounds]!);
   for (let t = 0; t < log.rounds; t++) {
     const r = log.reward[t]!;
-    if (Number.isNaN(r) || Number.isNaN(log.propensity[t]!)) continue;
+    if (Number.isNaN(r) || !hasPropensity(log, t)) continue;
     const from = log.armOffsets[t]!;
     const k = log.armOffsets[t + 1]! - from;
     const arm = policy.select(log.features.subarray(from * d, (from + k) * d), k);

@@ -4,7 +4,7 @@
  * e.g. `logs.jsonl:17: propensity must be a number in (0, 1]. Got 0.`
  */
 import { DataFormatError } from '../data/DataFormatError.js';
-import type { DecisionRecord } from './DecisionRecord.js';
+import { type DecisionRecord, PROPENSITY_KINDS, type PropensityKind } from './DecisionRecord.js';
 
 /** Tolerance of the checks `sum(probabilities) = 1` and `probabilities[chosen] = propensity`. */
 export const PROBABILITY_TOLERANCE = 1e-6;
@@ -95,8 +95,48 @@ export function validateDecisionRecord(
   }
   const chosenLine = at.armLines?.[chosen as number] ?? at.line;
   const p = o.propensity;
+  const ip = o.inversePropensity;
+  if (
+    ip !== undefined &&
+    ip !== null &&
+    (typeof ip !== 'number' || !(ip >= 1 && ip < Number.POSITIVE_INFINITY))
+  ) {
+    fail(
+      `inversePropensity must be a finite number >= 1 (an estimate of 1 / propensity). Got ${show(ip)}.`,
+      chosenLine,
+    );
+  }
+  const kind = o.propensityKind;
+  if (kind !== undefined && kind !== null && !PROPENSITY_KINDS.includes(kind as PropensityKind)) {
+    fail(`propensityKind must be one of ${PROPENSITY_KINDS.join(', ')}. Got ${show(kind)}.`, chosenLine);
+  }
+  if (kind === 'geometric-resampling' && typeof ip !== 'number') {
+    fail("propensityKind 'geometric-resampling' needs inversePropensity (the resampling count).", chosenLine);
+  }
+  const cap = o.resamplingCap;
+  if (
+    cap !== undefined &&
+    cap !== null &&
+    (typeof cap !== 'number' || !Number.isSafeInteger(cap) || cap < 1)
+  ) {
+    fail(`resamplingCap must be a positive integer. Got ${show(cap)}.`, chosenLine);
+  }
+  if (typeof cap === 'number' && typeof ip === 'number' && ip > cap) {
+    fail(`inversePropensity (${ip}) cannot exceed resamplingCap (${cap}).`, chosenLine);
+  }
+  const slot = o.slot;
+  if (
+    slot !== undefined &&
+    slot !== null &&
+    (typeof slot !== 'number' || !Number.isSafeInteger(slot) || slot < 0)
+  ) {
+    fail(
+      `slot must be a non-negative integer (the display position, 0 = top). Got ${show(slot)}.`,
+      chosenLine,
+    );
+  }
   if (p === undefined || p === null) {
-    if (options.allowMissingPropensity !== true) {
+    if (options.allowMissingPropensity !== true && typeof ip !== 'number') {
       fail(
         'propensity is missing: every decision needs the logging probability of its chosen arm, in (0, 1] (or allow missing propensities: they are then left out of IPW, SNIPW, DR and replay).',
         chosenLine,

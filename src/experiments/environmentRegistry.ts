@@ -13,26 +13,11 @@ import { tunePriorWeight } from '../data/tunePriorWeight.js';
 import type { Environment } from '../envs/Environment.js';
 import { replayFromEnvironment } from '../envs/EnvironmentReplayStream.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
-import { createSyntheticEnvironment } from '../envs/SyntheticEnvironment.js';
-import { createSyntheticUsersEnvironment } from '../envs/SyntheticUsersEnvironment.js';
 import { epsilonToRho, sigmaForRho } from '../privacy/index.js';
+import { syntheticCellEnvironment } from './syntheticCellEnvironment.js';
 import type { EnvConfig } from './types.js';
 
-function synthetic(env: EnvConfig & { kind: 'synthetic' }, seed: number, horizon?: number): Environment {
-  const options = {
-    dim: env.dim,
-    arms: env.arms,
-    armsPerRound: env.armsPerRound,
-    thetaNorm: env.thetaNorm,
-    link: env.link,
-  };
-  if (env.arrivalsPerUnit === undefined) return createSyntheticEnvironment(options, seed);
-  if (horizon === undefined)
-    throw new RangeError(
-      'createEnvironment: a synthetic environment with users (arrivalsPerUnit) needs the horizon.',
-    );
-  return createSyntheticUsersEnvironment({ ...options, arrivalsPerUnit: env.arrivalsPerUnit, horizon }, seed);
-}
+const synthetic = syntheticCellEnvironment;
 
 /**
  * The full-information environment of `env` for `seed`. `horizon` (the rounds to be served) is

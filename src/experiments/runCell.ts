@@ -7,90 +7,24 @@
  * candidates; only if it picks the logged arm is the step effective and the policy updated with the
  * logged reward. Cost per round: the policy's select/update plus O(K d).
  */
-import type { Environment } from '../envs/Environment.js';
 import type { ReplayStream } from '../envs/ReplayStream.js';
-import type { PolicyOptions } from '../policies/index.js';
-import { createPolicy, isPolicyId, policyInfo } from '../policies/index.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
 import { evaluateReplay } from './evaluateReplay.js';
-import type { CellConfig, CellResult, Checkpoint } from './types.js';
-import { UnitTally } from './UnitTally.js';
+import { type CellPrior, cellPolicy, runFullInformation } from './runFullInformation.js';
+import type { CellConfig, CellResult } from './types.js';
 
-function buildPolicy(cell: CellConfig, dim: number) {
-  if (!isPolicyId(cell.policy))
-    throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
-  const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
-  if (cell.params.priorMean === undefined) {
-    const prior = priorMeanOf(cell.env);
-    if (prior !== null) options.priorMean = prior;
-  }
-  // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
-  // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
-  if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
-  if (cell.params.lambda === undefined) {
-    const b = cell.params.batchSize;
-    const w = priorWeightOf(cell.env, cell.epsilon, cell.delta, typeof b === 'number' ? b : 300);
-    if (w !== null) options.lambda = w;
-  }
-  if (cell.epsilon !== null) options.epsilon = cell.epsilon;
-  if (cell.delta !== null) options.delta = cell.delta;
-  return createPolicy(cell.policy, options as unknown as PolicyOptions);
-}
-
-function isCheckpoint(t: number, cell: CellConfig): boolean {
-  return t % cell.checkpointEvery === 0 || t === cell.horizon;
-}
-
-function runFull(cell: CellConfig, env: Environment) {
-  const policy = buildPolicy(cell, env.dim);
-  const k = env.armsPerRound;
-  const features = new Float64Array(k * env.dim);
-  const expected = new Float64Array(k);
-  const checkpoints: Checkpoint[] = [];
-  let cumR = 0;
-  let cumE = 0;
-  let cumRegret = 0;
-  const tally = env.unit === undefined ? null : new UnitTally();
-  for (let t = 1; t <= cell.horizon; t++) {
-    env.nextRound(features, expected);
-    const arm = policy.select(features, k);
-    const r = env.reward(arm);
-    if (tally === null) policy.update(r);
-    else {
-      // the round's privacy unit goes with its reward: a user-level policy bounds and protects it,
-      // an event-level one ignores it
-      const unit = env.unit!();
-      tally.add(unit);
-      policy.update(r, unit);
-    }
-    let best = expected[0]!;
-    for (let a = 1; a < k; a++) if (expected[a]! > best) best = expected[a]!;
-    const e = expected[arm]!;
-    cumR += r;
-    cumE += e;
-    cumRegret += best - e;
-    if (isCheckpoint(t, cell)) {
-      checkpoints.push({
-        round: t,
-        cumulativeReward: cumR,
-        cumulativeExpectedReward: cumE,
-        cumulativeRegret: cumRegret,
-        effectiveSteps: null,
-        ctr: null,
-      });
-    }
-  }
-  policy.finish();
+/** The warm-start prior of the cell's environment (real data), from the registry; null for synthetic. */
+function cellPrior(cell: CellConfig): CellPrior {
+  const b = cell.params.batchSize;
   return {
-    policy,
-    checkpoints,
-    meanReward: cumE / cell.horizon,
-    meanRealisedReward: cumR / cell.horizon,
-    regret: cumRegret,
-    effectiveSteps: null,
-    units: tally === null ? null : tally.result(),
+    mean: cell.params.priorMean === undefined ? priorMeanOf(cell.env) : null,
+    // tuning the weight replays the validation part: only when the params do not set lambda
+    weight:
+      cell.params.lambda === undefined
+        ? priorWeightOf(cell.env, cell.epsilon, cell.delta, typeof b === 'number' ? b : 300)
+        : null,
   };
 }
 
@@ -100,7 +34,7 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
       `runCell: horizon ${cell.horizon} exceeds the ${stream.length} logged steps of ${stream.name}.`,
     );
   }
-  const policy = buildPolicy(cell, stream.dim);
+  const policy = cellPolicy(cell, stream.dim, cellPrior(cell));
   const out = evaluateReplay(policy, stream, { steps: cell.horizon, checkpointEvery: cell.checkpointEvery });
   return {
     policy,
@@ -123,11 +57,11 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
  */
 export function runCell(cell: CellConfig, version: string = cacheVersion()): CellResult {
   let environment: Readonly<Record<string, unknown>>;
-  let out: ReturnType<typeof runFull> | ReturnType<typeof runReplay>;
+  let out: ReturnType<typeof runFullInformation> | ReturnType<typeof runReplay>;
   if (cell.protocol === 'full-information') {
     const env = createEnvironment(cell.env, cell.seed, cell.horizon);
     environment = env.describe();
-    out = runFull(cell, env);
+    out = runFullInformation(cell, env, cellPrior(cell));
   } else {
     const stream = createReplay(cell.env, cell.horizon, cell.seed);
     environment = stream.describe();

@@ -4,12 +4,24 @@
  * the seeded-release count of the lineage. Built by {@link makeLedger}; only the room records in it.
  */
 import {
+  type NoiseDistribution,
   type NoiseKind,
   type NoiseSampler,
   type PrivacyEvent,
   PrivacyLedger,
   type PrivacySpent,
 } from '../privacy/index.js';
+
+/** A policy's guarantee: the ledger's figures (with the accountant behind them). */
+export type AccountedSpent = PrivacySpent;
+
+/**
+ * How a policy's ledger accounts its releases under the exact accountant: the noise distribution
+ * its calibration assumed ('discrete' for the secure sampler; 'continuous' for Amp's float sampler).
+ */
+export interface ExactReport {
+  readonly noise: NoiseDistribution;
+}
 
 /** The guarantee reported by non-private policies: (infinity, 0)-DP, i.e. none. */
 export const NON_PRIVATE_SPENT: PrivacySpent = Object.freeze({
@@ -29,7 +41,7 @@ export const NON_PRIVATE_SPENT: PrivacySpent = Object.freeze({
 export interface LedgerLike {
   record(event: PrivacyEvent, round: number, partition: number, label: string): void;
   /** The guarantee spent, with `noise` saying where the noise of the releases came from. */
-  spent(): PrivacySpent;
+  spent(): AccountedSpent;
   /** Sets where the noise of the following releases comes from, and how secure noise is drawn. */
   setNoise(kind: 'secure' | 'seeded', sampler?: NoiseSampler): void;
   /** How many recorded releases used seeded noise (research mode), over the policy's lineage. */
@@ -48,7 +60,7 @@ class PolicyLedger implements LedgerLike {
   private sampler: NoiseSampler = 'discrete';
   /** Releases of the lineage made with seeded noise (research mode). */
   private seeded: number;
-  private cache: { readonly inner: PrivacySpent; readonly outer: PrivacySpent } | null = null;
+  private cache: { readonly inner: PrivacySpent; readonly outer: AccountedSpent } | null = null;
 
   /** The RDP order of the noise calibration (Amp), reported by `spent()` until a release names one. */
   private readonly calibratedOrder: number | null;
@@ -78,12 +90,12 @@ class PolicyLedger implements LedgerLike {
     this.cache = null;
   }
 
-  spent(): PrivacySpent {
+  spent(): AccountedSpent {
     const inner = this.ledger.spent();
     const c = this.cache;
     if (c !== null && c.inner === inner) return c.outer;
     const noise: NoiseKind = this.noise === 'seeded' || this.seeded > 0 ? 'seeded' : 'secure';
-    const order = inner.order ?? this.calibratedOrder;
+    const order = inner.accountant === 'exact' ? inner.order : (inner.order ?? this.calibratedOrder);
     const outer = Object.freeze(
       noise === 'secure' ? { ...inner, order, noise, sampler: this.sampler } : { ...inner, order, noise },
     );
@@ -97,15 +109,21 @@ class PolicyLedger implements LedgerLike {
 
   fresh(): LedgerLike {
     const l = this.ledger;
-    return new PolicyLedger(
+    const out = new PolicyLedger(
       new PrivacyLedger({
         delta: l.delta,
         composition: l.composition,
         conversion: l.conversion,
         orders: l.orders,
         logLimit: l.logLimit,
+        ...(l.accountant === null ? {} : { accountant: l.accountant, noise: l.noise }),
       }),
+      0,
+      this.calibratedOrder,
     );
+    out.noise = this.noise;
+    out.sampler = this.sampler;
+    return out;
   }
 
   restoreFrom(json: unknown, seededReleases: number): LedgerLike {
@@ -122,7 +140,8 @@ class PolicyLedger implements LedgerLike {
 }
 
 /**
- * A ledger for a policy: `composition` 'parallel' (each reward in one batch/episode) or 'sequential'.
+ * A ledger for a policy: `composition` 'parallel' (each reward in one batch/episode) or 'sequential';
+ * `exact` when the policy's accountant is 'exact' (its guarantee is then the exact curve's).
  *
  * @example
  * makeLedger(1e-5, 'parallel').spent().releases; // returns 0
@@ -133,6 +152,12 @@ export function makeLedger(
   conversion: 'classic' | 'improved' = 'classic',
   orders: 'paper' | 'extended' = 'extended',
   calibratedOrder: number | null = null,
+  exact: ExactReport | null = null,
 ): LedgerLike {
-  return new PolicyLedger(new PrivacyLedger({ delta, composition, conversion, orders }), 0, calibratedOrder);
+  const accountant = exact === null ? {} : { accountant: 'exact' as const, noise: exact.noise };
+  return new PolicyLedger(
+    new PrivacyLedger({ delta, composition, conversion, orders, ...accountant }),
+    0,
+    calibratedOrder,
+  );
 }

@@ -11,10 +11,14 @@
  * - 'rdp': the smallest sigma whose RDP guarantee after m releases (subsampled at rate q) converts
  *   to at most epsilon on the order grid (`calibrateSigma` of src/privacy; one subsampled release:
  *   the paper's Amp calibration below); sigma = Delta x multiplier.
- * - 'exact': Gaussian DP / the exact privacy curve (src/privacy's accountant interface).
+ * - 'exact': Gaussian DP and the exact privacy curve (one subsampled release: its closed-form
+ *   curve; several: privacy loss distributions), with the proven margin of the discrete sampler when
+ *   the noise is drawn by it (`calibrateGaussianNoise` of src/privacy).
  */
 import {
+  type AccountantName,
   type Conversion,
+  calibrateGaussianNoise,
   calibrateSigma,
   gaussianEvent,
   type PrivacyEvent,
@@ -27,12 +31,6 @@ import {
   UnreachablePrivacyTargetError,
 } from '../privacy/index.js';
 import { budgetEpsilon, budgetRho, type PrivacyBudget } from './budget.js';
-
-/** Which accountant calibrates (and reports) a policy's noise. */
-export type AccountantName = 'exact' | 'zcdp' | 'rdp';
-
-/** The accountants, in the order the docs list them. */
-export const ACCOUNTANTS: readonly AccountantName[] = Object.freeze(['exact', 'zcdp', 'rdp']);
 
 /** How the releases of one policy use a record: m adaptive releases, each subsampled at rate q. */
 export interface ReleasePlan {
@@ -52,6 +50,8 @@ export interface NoiseCalibration {
   readonly q: number;
   /** The RDP order that met the target (RDP calibrations), else null. */
   readonly order: number | null;
+  /** The noise distribution an exact calibration assumed ('discrete' otherwise). */
+  readonly noise: 'discrete' | 'continuous';
   /** zCDP rho of one release (at any sensitivity: the noise follows it), 1 / (2 multiplier^2). */
   readonly rhoPerRelease: number;
   /** The noise standard deviation of a release of L2 sensitivity `sensitivity` (> 0, finite). */
@@ -65,6 +65,7 @@ class ZcdpCalibration implements NoiseCalibration {
   readonly accountant = 'zcdp' as const;
   readonly q = 1;
   readonly order = null;
+  readonly noise = 'discrete' as const;
   readonly multiplier: number;
   readonly rhoPerRelease: number;
   constructor(rhoPerRelease: number) {
@@ -86,7 +87,14 @@ class MultiplierCalibration implements NoiseCalibration {
   readonly q: number;
   readonly order: number | null;
   readonly rhoPerRelease: number;
-  constructor(accountant: AccountantName, multiplier: number, q: number, order: number | null) {
+  readonly noise: 'discrete' | 'continuous';
+  constructor(
+    accountant: AccountantName,
+    multiplier: number,
+    q: number,
+    order: number | null,
+    noise: 'discrete' | 'continuous' = 'discrete',
+  ) {
     if (!(multiplier > 0 && multiplier < Number.POSITIVE_INFINITY)) {
       throw new RangeError(
         `noise calibration: the multiplier must be positive and finite. Got ${multiplier}.`,
@@ -96,6 +104,7 @@ class MultiplierCalibration implements NoiseCalibration {
     this.multiplier = multiplier;
     this.q = q;
     this.order = order;
+    this.noise = noise;
     this.rhoPerRelease = 1 / (2 * multiplier * multiplier);
   }
   sigma(sensitivity: number): number {
@@ -119,12 +128,25 @@ class MultiplierCalibration implements NoiseCalibration {
   }
 }
 
-/** Options of the RDP calibration. */
-export interface RdpOptions {
-  /** Order grid: 'paper' or 'extended' (default). */
+/** Options of a calibration. */
+export interface CalibrationOptions {
+  /** 'rdp': order grid, 'paper' or 'extended' (default). */
   readonly orders?: 'paper' | 'extended';
-  /** RDP to (epsilon, delta) conversion: 'classic' (default) or 'improved'. */
+  /** 'rdp': RDP to (epsilon, delta) conversion, 'classic' (default) or 'improved'. */
   readonly conversion?: Conversion;
+  /**
+   * 'exact': the noise the releases draw, 'discrete' (default: the secure sampler, whose proven
+   * margin over the continuous curve is included) or 'continuous' (Amp's float sampler).
+   */
+  readonly noise?: 'discrete' | 'continuous';
+}
+
+/**
+ * How a policy's ledger accounts its releases under the exact accountant (null for the others: the
+ * ledger's zCDP/RDP accounting): the noise distribution the calibration assumed.
+ */
+export function exactReport(calibration: NoiseCalibration): { noise: 'discrete' | 'continuous' } | null {
+  return calibration.accountant === 'exact' ? { noise: calibration.noise } : null;
 }
 
 /**
@@ -140,7 +162,7 @@ export function calibrateGaussian(
   budget: PrivacyBudget,
   plan: ReleasePlan,
   accountant: AccountantName,
-  options: RdpOptions = {},
+  options: CalibrationOptions = {},
 ): NoiseCalibration {
   const m = plan.compositions;
   const q = plan.q;
@@ -170,10 +192,21 @@ export function calibrateGaussian(
       const c = calibrateSigma(epsilon, { q, delta: budget.delta, steps: m, orders, conversion });
       return new MultiplierCalibration('rdp', c.sigma, q, c.order);
     }
-    case 'exact':
-      throw new RangeError(
-        `${who}: accountant 'exact' is not available in this build yet; use accountant 'zcdp' or 'rdp'.`,
+    case 'exact': {
+      const noise = options.noise ?? 'discrete';
+      const c = calibrateGaussianNoise(
+        { epsilon: budgetEpsilon(budget), delta: budget.delta },
+        { sensitivity: 1, compositions: m, q },
+        'exact',
+        { noise },
       );
+      if (!(c.sigma > 0 && c.sigma < Number.POSITIVE_INFINITY)) {
+        throw new RangeError(
+          `${who}: the exact accountant found no finite noise scale for epsilon ${budgetEpsilon(budget)} (delta ${budget.delta}); use accountant 'zcdp' for such a budget.`,
+        );
+      }
+      return new MultiplierCalibration('exact', c.sigma, q, null, noise);
+    }
     default:
       throw new RangeError(
         `${who}: accountant must be one of 'exact', 'zcdp', 'rdp'. Got ${JSON.stringify(accountant)}.`,

@@ -1,14 +1,15 @@
 // Public API of the mechanisms room: the only code that draws privacy noise (docs/privacy.md).
+
+export { ACCOUNTANT_NAMES, type AccountantName } from '../privacy/index.js';
 export { budgetEpsilon, budgetRho, type PrivacyBudget } from './budget.js';
 export {
-  ACCOUNTANTS,
-  type AccountantName,
+  type CalibrationOptions,
   calibrateGaussian,
   calibrateSubsampledSigma,
+  exactReport,
   fixedCalibration,
   jdpTreeVariance,
   type NoiseCalibration,
-  type RdpOptions,
   type ReleasePlan,
 } from './calibrate.js';
 export {
@@ -18,5 +19,11 @@ export {
   MAX_DISCRETE_SIGMA_Z,
 } from './discreteGaussianRelease.js';
 export { GaussianMechanism, type NoiseHost } from './GaussianMechanism.js';
-export { type LedgerLike, makeLedger, NON_PRIVATE_SPENT } from './PolicyLedger.js';
+export {
+  type AccountedSpent,
+  type ExactReport,
+  type LedgerLike,
+  makeLedger,
+  NON_PRIVATE_SPENT,
+} from './PolicyLedger.js';
 export { ReleaseRefusedError } from './ReleaseRefusedError.js';

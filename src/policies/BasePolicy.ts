@@ -44,6 +44,7 @@ import {
 } from './lineageRegistry.js';
 import type {
   ArmProbabilities,
+  InversePropensity,
   Policy,
   PolicyId,
   PolicyPrivacy,
@@ -53,7 +54,7 @@ import type {
   SelectionWithPropensity,
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
-import { policyInfo } from './policyInfo.js';
+import { paperAccountant, policyInfo } from './policyInfo.js';
 import { snapshotChecksum } from './snapshotChecksum.js';
 import {
   EVENT_LEVEL_STATEMENT,
@@ -105,6 +106,14 @@ function randomId(): string {
 /** Default Monte Carlo draws of `probabilities` for Thompson-sampling policies. */
 export const DEFAULT_PROBABILITY_SAMPLES = 2000;
 const MAX_PROBABILITY_SAMPLES = 10_000_000;
+/** Default cap of the geometric resampling of `selectWithPropensity` (redraws per decision at most). */
+export const DEFAULT_RESAMPLING_CAP = 100_000;
+const EXACT_INVERSE_PROPENSITY: InversePropensity = Object.freeze({
+  kind: 'exact',
+  value: 1,
+  cap: null,
+  capped: false,
+});
 
 /**
  * Copies d values src[so ..) to dst[doff ..) and rescales them to unit norm when their norm exceeds
@@ -150,6 +159,11 @@ interface BaseState {
   readonly rng: RngState;
   /** The seeded noise stream's state (research mode); null for secure noise, which has no state. */
   readonly noiseRng: RngState | null;
+  /**
+   * The geometric-resampling generator's state (absent in snapshots written before it existed, and
+   * null when it is a secure source: then the restored policy starts a fresh secure one).
+   */
+  readonly propensityRng?: RngState | null;
   readonly ledger: unknown;
   /** Releases of the lineage made with seeded noise (0 for secure-only lineages). */
   readonly seededReleases: number;
@@ -183,6 +197,15 @@ export abstract class BasePolicy implements Policy {
   private probabilityStreams: ((rest: string) => Rng) | null = null;
   /** Exploration randomness (TS samples): stream 'policy'. */
   protected readonly rng: Rng;
+  /**
+   * Geometric resampling of `selectWithPropensity` (never the exploration stream, so a seeded
+   * policy makes the same choices with or without it): `createRng(seed, 'propensity-resampling')`,
+   * one stream that advances with every decision and is saved in snapshots, so no two decisions
+   * of one policy share redraws, even from the same model state. A policy restored by
+   * `restoreFromStore` (service replicas restore the same snapshot in several processes) uses a
+   * fresh secure source instead.
+   */
+  private propensityRng: Rng;
   /**
    * Mechanism randomness (release noise, subsampling): the secure source, or in research mode
    * `createRng(noiseSeed, 'privacy-noise')`.
@@ -244,6 +267,8 @@ export abstract class BasePolicy implements Policy {
    * per reward, event-level).
    */
   protected unitDraw: boolean | null = null;
+  /** The last event-level `privacy()` answer and the ledger result it was built from. */
+  private eventPrivacy: { readonly own: PrivacySpent; readonly out: PolicyPrivacy } | null = null;
   /** L2 sensitivity of a release: 1 per reward, c = contributionsPerRelease for a user-level policy. */
   protected readonly releaseSensitivity: number;
 
@@ -259,6 +284,7 @@ export abstract class BasePolicy implements Policy {
     const seed = config.seed;
     this.seed = seed;
     this.rng = createRng(seed, 'policy');
+    this.propensityRng = createRng(seed, 'propensity-resampling');
     const noiseSeed = 'noiseSeed' in config ? config.noiseSeed : undefined; // private policies only
     this.noiseKind = typeof noiseSeed === 'number' ? 'seeded' : 'secure';
     this.secureWords = typeof noiseSeed === 'number' ? null : new SecureRng();
@@ -407,6 +433,14 @@ export abstract class BasePolicy implements Policy {
     return false;
   }
   /**
+   * Randomised policies: draws the policy's choice among the k candidates of `this.feats` afresh
+   * from `rng` (never the exploration stream) until `arm` wins, at most `cap` times, and returns
+   * the number of draws (`cap` when it never won). Deterministic ones return 0 (the default).
+   */
+  protected drawsUntilWin(_k: number, _arm: number, _cap: number, _rng: Rng): number {
+    return 0;
+  }
+  /**
    * State that must follow the ledger rather than the snapshot when a restore keeps this policy's
    * ledger (`restore(s, { rewind: true })`): captured before the snapshot's state is loaded and given
    * back to {@link applyRewindCarry} after it was checked. Default: nothing (null).
@@ -445,13 +479,19 @@ export abstract class BasePolicy implements Policy {
     options?: ProbabilityOptions,
   ): SelectionWithPropensity {
     const samples = this.samplesOption(options);
+    const cap = this.resamplingCapOption(options);
     const arm = this.select(features, k);
     const probabilities = this.armProbabilities(k, samples, arm);
     const propensity = probabilities.probabilities[arm]!;
     if (!(propensity > 0)) {
       throw new Error(`${this.name}: internal error, the chosen arm ${arm} has probability ${propensity}.`);
     }
-    return Object.freeze({ arm, propensity, probabilities });
+    const m = this.drawsUntilWin(k, arm, cap, this.propensityRng);
+    const inversePropensity: InversePropensity =
+      m === 0
+        ? EXACT_INVERSE_PROPENSITY
+        : Object.freeze({ kind: 'geometric-resampling', value: m, cap, capped: m >= cap });
+    return Object.freeze({ arm, propensity, probabilities, inversePropensity });
   }
 
   update(reward: number, unit?: string): void {
@@ -611,10 +651,15 @@ export abstract class BasePolicy implements Policy {
    */
   private withUnit(own: PrivacySpent): PolicyPrivacy {
     const ul = this.unitLevel;
-    if (this.ledger === null)
-      return Object.freeze({ ...own, unit: 'event' as const, statement: NON_PRIVATE_STATEMENT });
-    if (ul === null)
-      return Object.freeze({ ...own, unit: 'event' as const, statement: EVENT_LEVEL_STATEMENT });
+    if (ul === null) {
+      // event-level: cached per ledger result (privacy() runs at every reward in the service)
+      const hit = this.eventPrivacy;
+      if (hit !== null && hit.own === own) return hit.out;
+      const statement = this.ledger === null ? NON_PRIVATE_STATEMENT : EVENT_LEVEL_STATEMENT;
+      const out: PolicyPrivacy = Object.freeze({ ...own, unit: 'event' as const, statement });
+      this.eventPrivacy = { own, out };
+      return out;
+    }
     const noise = this.unitReleaseNoise();
     const cfg = this.config as {
       readonly orders?: 'paper' | 'extended';
@@ -678,6 +723,7 @@ export abstract class BasePolicy implements Policy {
       pending: encodeFloat64(this.pending),
       rng: this.rng.saveState(),
       noiseRng: this.noiseKind === 'seeded' ? this.noiseRng.saveState() : null,
+      propensityRng: this.propensityRng instanceof SecureRng ? null : this.propensityRng.saveState(),
       ledger: this.ledger === null ? null : this.ledger.toJSON(),
       seededReleases: this.ledger === null ? 0 : this.ledger.seededReleases,
       ...(this.branched ? { branched: true } : {}),
@@ -778,7 +824,11 @@ export abstract class BasePolicy implements Policy {
       this.lineage = randomId();
       this.branched = true;
     } else this.lineage = snapshot.lineage;
-    if (fromStore) this.storeSerialised = true;
+    if (fromStore) {
+      this.storeSerialised = true;
+      // several processes restore the same snapshot: their redraws must not coincide
+      this.propensityRng = new SecureRng();
+    }
     // the restored policy now holds the lineage: any other policy of it in this process is superseded
     // (not a store-serialised one: the database holds its lineage)
     else if (this.ledger !== null) this.slot = claimLineage(this.lineage, this.instance, this.ledger);
@@ -862,6 +912,8 @@ export abstract class BasePolicy implements Policy {
     const mine = this.config as unknown as Record<string, unknown>;
     const keys = new Set([...Object.keys(cfg), ...Object.keys(mine)]);
     for (const k of [...keys].sort()) {
+      // written before the accountant option existed: calibrated by the paper's accountant
+      if (k === 'accountant' && cfg[k] === undefined && mine[k] === paperAccountant(this.id)) continue;
       const got = JSON.stringify(cfg[k]);
       const want = JSON.stringify(mine[k]);
       if (got !== want) {
@@ -933,6 +985,14 @@ export abstract class BasePolicy implements Policy {
     this.branched = base.branched === true;
     this.rng.restoreState(base.rng);
     if (this.noiseKind === 'seeded' && base.noiseRng !== null) this.noiseRng.restoreState(base.noiseRng);
+    if (base.propensityRng === undefined || base.propensityRng === null) {
+      this.propensityRng =
+        base.propensityRng === null ? new SecureRng() : createRng(this.seed, 'propensity-resampling');
+    } else {
+      if (this.propensityRng instanceof SecureRng)
+        this.propensityRng = createRng(this.seed, 'propensity-resampling');
+      this.propensityRng.restoreState(base.propensityRng);
+    }
     if (this.unitLevel !== null)
       this.unitLevel.load(base.unit, `${this.name}: snapshot field 'state.base.unit'`);
   }
@@ -1004,6 +1064,17 @@ export abstract class BasePolicy implements Policy {
     if (this.boundedByHorizon && this.rounds + extra > this.horizon) {
       throw new HorizonExceededError(this.name, this.horizon, this.rounds, what);
     }
+  }
+
+  private resamplingCapOption(options: ProbabilityOptions | undefined): number {
+    const n = options?.resamplingCap;
+    if (n === undefined) return DEFAULT_RESAMPLING_CAP;
+    if (typeof n !== 'number' || !Number.isSafeInteger(n) || n <= 0 || n > MAX_PROBABILITY_SAMPLES) {
+      throw new RangeError(
+        `${this.name}: resamplingCap must be a positive integer <= ${MAX_PROBABILITY_SAMPLES}. Got ${String(n)}.`,
+      );
+    }
+    return n;
   }
 
   private samplesOption(options: ProbabilityOptions | undefined): number {

@@ -63,6 +63,8 @@ export class BatchedRidgePolicy extends BasePolicy {
   private readonly tilde: Float64Array;
   /** The released (noisy, subsampled) batch sum of the last release, before the 1/q rescaling. */
   private readonly released: Float64Array;
+  /** Scratch: the batch sum with the round that completes the batch, before it is learned. */
+  private readonly pendingSum: Float64Array;
   private readonly eigWork: Float64Array;
   private readonly exploration: Exploration;
   private readonly batch: BatchRelease | null;
@@ -113,6 +115,7 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.pert = new Float64Array(d);
     this.tilde = new Float64Array(d);
     this.released = new Float64Array(d);
+    this.pendingSum = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
     if (exploration.kind === 'ts') this.vk = exploration.v;
     else if (exploration.kind === 'ts-decay') {
@@ -197,22 +200,43 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   /**
-   * Thompson sampling with v_k > 0: x_a^T theta~ = x_a^T theta_hat + v_k w_a^T z with L w_a = x_a and
-   * z ~ N(0, I) (the same law as `select`'s draw, since Cov = v_k^2 x^T A^{-1} x). Cost K d^2 / 2
-   * once, then d normals and K d per sample. UCB, or v_k = 0: deterministic.
-   */
-  /**
    * Monte Carlo of the TS choice: the scores are s = mean + v W z with W = (L^{-1} x_a)_a (k x d) and
-   * z ~ N(0, I_d). O(k d^2) once, then per draw O(k d) and d normals; with k < d the same score
-   * vector is drawn from its own k x k covariance v^2 W W^T (Cholesky factor C): O(k^2) and k normals
-   * per draw ({@link countWinsLowRank}). Scratch buffers are kept between calls (no allocation
-   * while k does not grow).
+   * z ~ N(0, I_d) (the same law as `select`'s draw, since Cov = v_k^2 x^T A^{-1} x). O(k d^2) once
+   * ({@link prepareDraws}), then per draw O(k d) and d normals; with k < d the same score vector is
+   * drawn from its own k x k covariance v^2 W W^T (Cholesky factor C): O(k^2) and k normals per draw.
+   * Scratch buffers are kept between calls (no allocation while k does not grow). UCB, or v_k = 0:
+   * deterministic (false).
    */
   protected override countWins(k: number, samples: number, rng: Rng, counts: Float64Array): boolean {
+    if (!this.prepareDraws(k)) return false;
+    for (let s = 0; s < samples; s++) {
+      const best = this.drawWinner(k, rng);
+      counts[best] = counts[best]! + 1;
+    }
+    return true;
+  }
+
+  /**
+   * Geometric resampling: fresh draws of the TS choice from `rng` until `arm` wins, at most `cap`;
+   * returns the number of draws (cap when `arm` did not win in cap draws), 0 when deterministic.
+   */
+  protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng): number {
+    if (!this.prepareDraws(k)) return 0;
+    for (let m = 1; m <= cap; m++) if (this.drawWinner(k, rng) === arm) return m;
+    return cap;
+  }
+
+  /**
+   * Sets up the draws of {@link drawWinner} for the k candidates in `this.feats`: W, the means and,
+   * for k < d, C C^T = W W^T (k x k, Cholesky without pivoting; a zero pivot, from arms whose W rows
+   * are linearly dependent, gives a zero column, exact for a positive semidefinite matrix). An arm
+   * whose features equal an earlier arm's has the same score in every draw, so, as in `choose`
+   * (first maximum), it never wins: marked and skipped. False when the choice is deterministic.
+   */
+  private prepareDraws(k: number): boolean {
     if (this.exploration.kind === 'ucb' || this.vk === 0) return false;
     this.refresh();
     const d = this.d;
-    const v = this.vk;
     if (this.mcK < k) {
       this.mcW = new Float64Array(k * d);
       this.mcMean = new Float64Array(k);
@@ -223,7 +247,6 @@ export class BatchedRidgePolicy extends BasePolicy {
     }
     const w = this.mcW;
     const mean = this.mcMean;
-    const z = this.mcU;
     const f = this.feats;
     const th = this.theta;
     for (let a = 0; a < k; a++) {
@@ -232,44 +255,9 @@ export class BatchedRidgePolicy extends BasePolicy {
       for (let i = 0; i < d; i++) m += f[a * d + i]! * th[i]!;
       mean[a] = m;
     }
-    if (k < d) {
-      this.countWinsLowRank(k, samples, rng, counts);
-      return true;
-    }
-    for (let s = 0; s < samples; s++) {
-      rng.fillNormal(z);
-      let best = 0;
-      let bestScore = Number.NEGATIVE_INFINITY;
-      for (let a = 0; a < k; a++) {
-        const o = a * d;
-        let p = 0;
-        for (let i = 0; i < d; i++) p += w[o + i]! * z[i]!;
-        const sc = mean[a]! + v * p;
-        if (sc > bestScore) {
-          bestScore = sc;
-          best = a;
-        }
-      }
-      counts[best] = counts[best]! + 1;
-    }
-    return true;
-  }
-
-  /**
-   * `countWins` for k < d: C C^T = W W^T (k x k, Cholesky without pivoting; a zero pivot, from arms
-   * whose W rows are linearly dependent, gives a zero column, exact for a positive semidefinite
-   * matrix), then s = mean + v C u with u ~ N(0, I_k). An arm whose features equal an earlier arm's
-   * has the same score in every draw, so, as in `choose` (first maximum), it never wins: skipped.
-   */
-  private countWinsLowRank(k: number, samples: number, rng: Rng, counts: Float64Array): void {
-    const d = this.d;
-    const v = this.vk;
-    const w = this.mcW;
-    const mean = this.mcMean;
+    if (k >= d) return true;
     const c = this.mcC;
-    const u = this.mcU;
     const dup = this.mcDup;
-    const f = this.feats;
     for (let a = 0; a < k; a++) {
       dup[a] = 0;
       for (let b = 0; b < a && dup[a] === 0; b++) {
@@ -294,10 +282,21 @@ export class BatchedRidgePolicy extends BasePolicy {
         }
       }
     }
-    for (let s = 0; s < samples; s++) {
+    return true;
+  }
+
+  /** One draw of the TS choice after {@link prepareDraws}: the winning arm (first maximum). No allocation. */
+  private drawWinner(k: number, rng: Rng): number {
+    const d = this.d;
+    const v = this.vk;
+    const mean = this.mcMean;
+    const u = this.mcU;
+    let best = 0;
+    let bestScore = Number.NEGATIVE_INFINITY;
+    if (k < d) {
+      const c = this.mcC;
+      const dup = this.mcDup;
       rng.fillNormal(u, 0, k);
-      let best = 0;
-      let bestScore = Number.NEGATIVE_INFINITY;
       for (let a = 0; a < k; a++) {
         if (dup[a] === 1) continue;
         const o = a * k;
@@ -309,25 +308,62 @@ export class BatchedRidgePolicy extends BasePolicy {
           best = a;
         }
       }
-      counts[best] = counts[best]! + 1;
+      return best;
     }
+    const w = this.mcW;
+    rng.fillNormal(u); // the whole scratch (max(k, d) normals), as before the refactor: same estimates
+    for (let a = 0; a < k; a++) {
+      const o = a * d;
+      let p = 0;
+      for (let i = 0; i < d; i++) p += w[o + i]! * u[i]!;
+      const sc = mean[a]! + v * p;
+      if (sc > bestScore) {
+        bestScore = sc;
+        best = a;
+      }
+    }
+    return best;
   }
 
+  /**
+   * Private variants: a round that completes a batch releases s + r x (in scratch) before anything
+   * is learned, so a refused release leaves the policy as it was (the round is not learned and
+   * `roundsLearned` does not move; the error says why).
+   */
   protected learn(x: Float64Array, reward: number): void {
     const d = this.d;
-    this.factor.add(x);
-    this.dirty = true;
     const batch = this.batch;
     if (batch === null) {
+      this.factor.add(x);
+      this.dirty = true;
       for (let i = 0; i < d; i++) this.b[i] = this.b[i]! + reward * x[i]!;
       return;
     }
-    // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
-    if (this.q >= 1 || (this.unitDraw ?? this.mechanism!.sample(this.q))) {
-      for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
+    let keep = true;
+    try {
+      // user-level subsampling draws units, not rewards (one draw per unit and release: unitDraw)
+      if (this.q < 1) keep = this.unitDraw ?? this.mechanism!.sample(this.q);
+    } catch (e) {
+      this.rounds--; // the noise source failed: nothing of this round was learned
+      throw e;
     }
+    if (this.inBatch + 1 >= batch.batchSize) {
+      const sum = this.pendingSum;
+      for (let i = 0; i < d; i++) sum[i] = keep ? this.s[i]! + reward * x[i]! : this.s[i]!;
+      try {
+        this.release(sum);
+      } catch (e) {
+        this.rounds--; // nothing of this round was learned
+        throw e;
+      }
+      this.factor.add(x);
+      this.afterRelease();
+      return;
+    }
+    this.factor.add(x);
+    this.dirty = true;
+    if (keep) for (let i = 0; i < d; i++) this.s[i] = this.s[i]! + reward * x[i]!;
     this.inBatch++;
-    if (this.inBatch >= batch.batchSize) this.release();
   }
 
   protected override unitSample(q: number): boolean {
@@ -341,7 +377,10 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   protected onFinish(): void {
-    if (this.batch !== null && this.inBatch > 0) this.release();
+    if (this.batch !== null && this.inBatch > 0) {
+      this.release(this.s);
+      this.afterRelease();
+    }
   }
 
   /**
@@ -349,13 +388,13 @@ export class BatchedRidgePolicy extends BasePolicy {
    * the mechanism (noise, ledger, released sum); b and the batch counters change only after it
    * succeeded (a refused release throws and leaves them, and the raw sum s, as they were).
    */
-  private release(): void {
+  private release(sum: Float64Array): void {
     const batch = this.batch!;
     const d = this.d;
     const out = this.released;
     // sensitivity 1 per reward; c for a user-level policy (a unit's at most c rewards in the batch)
     this.mechanism!.release(
-      this.s,
+      sum,
       0,
       d,
       this.releaseSensitivity,
@@ -373,6 +412,11 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.inBatch = 0;
     this.batchIndex++;
     this.dirty = true;
+  }
+
+  /** After a release and its round's features: the decaying TS scale of the next batch. */
+  private afterRelease(): void {
+    const d = this.d;
     const ex = this.exploration;
     if (ex.kind === 'ts-decay') {
       if (ex.v0 === null && Number.isNaN(this.tunedV0)) {

@@ -186,10 +186,32 @@ export class JdpLinUcbPolicy extends BasePolicy {
     return this.rounds === 0 ? this.u : this.uNoisy;
   }
 
+  /**
+   * Round t releases the node created at t first (its noise only: the exact sum is kept in u), so a
+   * refused release leaves the policy as it was (the round is not learned); then the round is added
+   * to the exact statistics and the prefix u~_t = u_t + the open nodes' noise is formed.
+   */
   protected learn(x: Float64Array, reward: number): void {
     const d = this.d;
     const t = this.rounds;
     if (t >= 2 ** this.levels) return; // beyond the tree built for T: the statistics stay frozen
+    // the node created at round t sits at level tz(t) < levels; its fresh u-noise replaces lower levels.
+    // Secure: the exact discrete Gaussian g Z, Z ~ N_Z(0, (s'/g)^2), rho = 1 / (2 s^2); research
+    // mode: s z from the seeded stream. It costs rho when this node has now been released more often
+    // than any node of its level before (the level opens, or a rewind re-releases it); else it
+    // composes in parallel with those.
+    const level = trailingZeros(t);
+    const count = 1 + passesThrough(this.passes, t);
+    const costs = count > this.levelCount[level]!;
+    try {
+      if (costs)
+        this.mechanism.releaseNoise(this.nodeNoise, level * d, d, 1, true, t, level, this.labels[level]!);
+      else this.mechanism.releaseNoise(this.nodeNoise, level * d, d, 1, false, t, 0, PARALLEL_LABEL);
+    } catch (e) {
+      this.rounds--; // nothing of this round was learned
+      throw e;
+    }
+    if (costs) this.levelCount[level] = count;
     symRankOneUpdate(this.gramSum, d, x, 1);
     const g = this.grid;
     if (g > 0) {
@@ -197,20 +219,6 @@ export class JdpLinUcbPolicy extends BasePolicy {
       // discrete release's sensitivity Delta (1 + 2^-20) + g sqrt(d) covers); sums of grid points are exact
       for (let i = 0; i < d; i++) this.u[i] = this.u[i]! + Math.round((reward * x[i]!) / g) * g;
     } else for (let i = 0; i < d; i++) this.u[i] = this.u[i]! + reward * x[i]!;
-    // the node created at round t sits at level tz(t); its fresh u-noise replaces lower levels
-    const level = trailingZeros(t);
-    if (level < this.levels) {
-      // the node's release (its exact sum is in u): secure, the exact discrete Gaussian g Z,
-      // Z ~ N_Z(0, (s'/g)^2), rho = 1 / (2 s^2); research mode, s z from the seeded stream. It costs
-      // rho when this node has now been released more often than any node of its level before
-      // (the level opens, or a rewind re-releases it); else it composes in parallel with those.
-      const count = 1 + passesThrough(this.passes, t);
-      const costs = count > this.levelCount[level]!;
-      if (costs) {
-        this.mechanism.releaseNoise(this.nodeNoise, level * d, d, 1, true, t, level, this.labels[level]!);
-        this.levelCount[level] = count;
-      } else this.mechanism.releaseNoise(this.nodeNoise, level * d, d, 1, false, t, 0, PARALLEL_LABEL);
-    }
     for (let i = 0; i < d; i++) this.uNoisy[i] = this.u[i]!;
     for (let j = 0; j < this.levels; j++) {
       if (Math.floor(t / 2 ** j) % 2 === 1) {
@@ -255,6 +263,7 @@ export class JdpLinUcbPolicy extends BasePolicy {
    * from the passes (rewinds) and the rounds.
    */
   protected checkReleases(spent: PrivacySpent): string | null {
+    if (this.passFrom > this.rounds) return `passFrom is ${this.passFrom}, after rounds ${this.rounds}`;
     const cap = 2 ** this.levels - 1;
     const want = treeReleases(this.passes, this.passFrom, Math.min(this.rounds, cap), this.levels);
     for (let j = 0; j < this.levels; j++) {
@@ -338,9 +347,6 @@ export class JdpLinUcbPolicy extends BasePolicy {
     }
     this.passes = passes.slice() as number[];
     this.passFrom = this.readCount(st, 'passFrom');
-    if (this.passFrom > this.rounds) {
-      throw new RangeError(`${this.name}: snapshot field 'state.own.passFrom' is after its rounds.`);
-    }
     this.dirty = true;
   }
 }

@@ -25,6 +25,37 @@ export interface ArmProbabilities {
 export interface ProbabilityOptions {
   /** Monte Carlo draws for Thompson-sampling policies: positive integer <= 10^7; default 2000. */
   readonly samples?: number;
+  /**
+   * `selectWithPropensity` only: the cap L of the geometric resampling of a randomised policy
+   * (at most L fresh draws per decision); positive integer <= 10^7, default 100,000. An arm of
+   * probability p is then weighted 1 - (1 - p)^L on average instead of 1 (for p = 10^-4:
+   * 1 - 4.5e-5).
+   */
+  readonly resamplingCap?: number;
+}
+
+/**
+ * An estimate of 1 / (probability of the chosen arm) that makes inverse propensity weighting
+ * unbiased, logged with every decision (the decision log's `inversePropensity`, `propensityKind`,
+ * `resamplingCap`).
+ *
+ * - `'exact'`: deterministic policies (UCB-type, TS with scale 0): the chosen arm has probability 1,
+ *   `value` is 1.
+ * - `'geometric-resampling'` (Neu & Bartok 2013): Thompson sampling. After the choice, the policy
+ *   redraws from the same posterior, with a generator that is neither the exploration stream nor
+ *   ever reused between decisions, until the chosen arm wins again; `value` is the number M of
+ *   redraws, at most `cap`. M is geometric with mean 1/p given the choice, so
+ *   E[1{chosen = a} M] = 1 - (1 - p_a)^cap: unbiased up to that cap term. Expected cost: K redraws
+ *   per decision (sum over arms of p_a / p_a).
+ */
+export interface InversePropensity {
+  readonly kind: 'exact' | 'geometric-resampling';
+  /** The estimate of 1/p, >= 1 (an integer for resampling). */
+  readonly value: number;
+  /** The resampling cap (null for 'exact'). */
+  readonly cap: number | null;
+  /** True when the chosen arm did not win within `cap` redraws (then `value` = cap, an underestimate). */
+  readonly capped: boolean;
 }
 
 /** What `selectWithPropensity` returns: the chosen arm, its logging probability and every arm's. */
@@ -34,6 +65,11 @@ export interface SelectionWithPropensity {
   readonly propensity: number;
   /** Every arm's probability (`propensity` is `probabilities.probabilities[arm]`). */
   readonly probabilities: ArmProbabilities;
+  /**
+   * The unbiased inverse propensity to log (see {@link InversePropensity}); the Monte Carlo
+   * `propensity` of a Thompson-sampling policy is for display (1/propensity is a biased weight).
+   */
+  readonly inversePropensity: InversePropensity;
 }
 
 /**
@@ -109,7 +145,9 @@ export interface Policy<I extends PolicyId = PolicyId> {
   /**
    * Like `select`, and also returns the chosen arm's probability under the policy (exact for
    * deterministic policies; for Thompson sampling a Monte Carlo estimate from a scratch generator
-   * that counts `select`'s own draw as one of the samples, so the propensity is never 0). The
+   * that counts `select`'s own draw as one of the samples, so the propensity is never 0: for
+   * display) and an unbiased inverse propensity for the log (`inversePropensity`: geometric
+   * resampling from the policy's resampling generator, see {@link InversePropensity}). The
    * exploration stream advances exactly as in `select`; the round waits for `update` or `discard`.
    */
   selectWithPropensity(

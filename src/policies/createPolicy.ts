@@ -7,7 +7,9 @@ import {
   type AccountantName,
   budgetEpsilon,
   calibrateGaussian,
+  exactReport,
   makeLedger,
+  type NoiseCalibration,
   type PrivacyBudget,
 } from '../mechanisms/index.js';
 import { BasePolicy, type PolicyRuntime } from './BasePolicy.js';
@@ -49,12 +51,24 @@ function oneRelease(id: PolicyId, config: PrivacyBudget & { readonly accountant:
   );
 }
 
-/** AdaPrivate-TS / -UCB / -Adaptive release: one Gaussian release of each batch sum (sensitivity 1). */
-function batchRelease(
+/** The ledger of a policy whose releases have `calibration` (it reports under the same accountant). */
+function ledgerFor(delta: number, composition: 'parallel' | 'sequential', calibration: NoiseCalibration) {
+  return makeLedger(delta, composition, 'classic', 'extended', null, exactReport(calibration));
+}
+
+/**
+ * AdaPrivate-TS / -UCB / -Adaptive release: one Gaussian release of each batch sum (sensitivity 1),
+ * and the parallel ledger that reports it.
+ */
+function batched(
   id: PolicyId,
   config: PrivacyBudget & { readonly batchSize: number; readonly accountant: AccountantName },
-): BatchRelease {
-  return { batchSize: config.batchSize, calibration: oneRelease(id, config), label: 'batch sum' };
+): [BatchRelease, ReturnType<typeof makeLedger>] {
+  const calibration = oneRelease(id, config);
+  return [
+    { batchSize: config.batchSize, calibration, label: 'batch sum' },
+    ledgerFor(config.delta, 'parallel', calibration),
+  ];
 }
 
 const BUILDERS: Builders = {
@@ -63,21 +77,14 @@ const BUILDERS: Builders = {
    * Thompson sampling theta~ ~ N(A^{-1} b, v^2 A^{-1}). rho-zCDP (parallel over batches). O(d^2)/round.
    */
   'adaprivate-ts': (c) =>
-    new BatchedRidgePolicy(
-      'adaprivate-ts',
-      c,
-      { kind: 'ts', v: c.v },
-      batchRelease('adaprivate-ts', c),
-      makeLedger(c.delta, 'parallel'),
-    ),
+    new BatchedRidgePolicy('adaprivate-ts', c, { kind: 'ts', v: c.v }, ...batched('adaprivate-ts', c)),
   /** AdaPrivate-UCB: the same releases, a_t = argmax x^T theta_hat + alpha ||x||_{A^{-1}}. rho-zCDP. O(K d^2)/round. */
   'adaprivate-ucb': (c) =>
     new BatchedRidgePolicy(
       'adaprivate-ucb',
       c,
       { kind: 'ucb', alpha: c.alpha },
-      batchRelease('adaprivate-ucb', c),
-      makeLedger(c.delta, 'parallel'),
+      ...batched('adaprivate-ucb', c),
     ),
   /**
    * AdaPrivate-TS-Amp: Poisson subsampling (rate q) of each batch, N(0, sigma_amp^2 I) on the
@@ -96,8 +103,7 @@ const BUILDERS: Builders = {
         'adaprivate-ts-amp',
         c,
         { kind: 'ts', v: c.v },
-        batchRelease('adaprivate-ts-amp', { ...c, accountant }),
-        makeLedger(c.delta, 'parallel'),
+        ...batched('adaprivate-ts-amp', { ...c, accountant }),
       );
     }
     // user-level: units Poisson-sampled at rate q, m subsampled releases of sensitivity c
@@ -106,14 +112,14 @@ const BUILDERS: Builders = {
       c,
       { compositions: compositions(c), q },
       c.accountant,
-      { orders, conversion },
+      { orders, conversion, noise: 'continuous' },
     );
     return new BatchedRidgePolicy(
       'adaprivate-ts-amp',
       c,
       { kind: 'ts', v: c.v },
       { batchSize: c.batchSize, calibration, label: 'subsampled batch sum' },
-      makeLedger(c.delta, 'parallel', conversion, orders, calibration.order),
+      makeLedger(c.delta, 'parallel', conversion, orders, calibration.order, exactReport(calibration)),
     );
   },
   /**
@@ -121,7 +127,7 @@ const BUILDERS: Builders = {
    * v0 = 1 + sigma / (d sqrt(lambda_0)) with lambda_0 given or estimated after batch 1. rho-zCDP.
    */
   'adaprivate-ts-adaptive': (c) => {
-    const batch = batchRelease('adaprivate-ts-adaptive', c);
+    const [batch, ledger] = batched('adaprivate-ts-adaptive', c);
     const tuned = c.adaptiveSetting === 'tuned';
     return new BatchedRidgePolicy(
       'adaprivate-ts-adaptive',
@@ -134,7 +140,7 @@ const BUILDERS: Builders = {
         lambda0: c.lambda0 ?? null,
       },
       batch,
-      makeLedger(c.delta, 'parallel'),
+      ledger,
     );
   },
   /** LinUCB (Li et al. 2010), non-private, updates every round. O(K d^2)/round. */
@@ -147,28 +153,32 @@ const BUILDERS: Builders = {
   'zcdp-episodic': (c) => {
     const episodes = episodeBound(c.dim, c.horizon, c.lambda, c.cTrigger);
     const calibration = calibrateGaussian('zCDP-Episodic', c, { compositions: episodes, q: 1 }, c.accountant);
-    return new ZcdpEpisodicPolicy('zcdp-episodic', c, calibration, makeLedger(c.delta, 'sequential'));
+    return new ZcdpEpisodicPolicy(
+      'zcdp-episodic',
+      c,
+      calibration,
+      ledgerFor(c.delta, 'sequential', calibration),
+    );
   },
-  'adac-oful-zcdp': (c) =>
-    new SwitchingOfulPolicy(
+  'adac-oful-zcdp': (c) => {
+    const calibration = oneRelease('adac-oful-zcdp', c);
+    return new SwitchingOfulPolicy(
       'adac-oful-zcdp',
       c,
       true,
-      oneRelease('adac-oful-zcdp', c),
-      makeLedger(c.delta, 'parallel'),
-    ),
-  'rarely-switching-zcdp': (c) =>
-    new SwitchingOfulPolicy(
-      'rarely-switching-zcdp',
-      c,
-      false,
-      oneRelease('rarely-switching-zcdp', c),
-      makeLedger(c.delta, 'parallel'),
-    ),
+      calibration,
+      ledgerFor(c.delta, 'parallel', calibration),
+    );
+  },
+  'rarely-switching-zcdp': (c) => {
+    const calibration = oneRelease('rarely-switching-zcdp', c);
+    const ledger = ledgerFor(c.delta, 'parallel', calibration);
+    return new SwitchingOfulPolicy('rarely-switching-zcdp', c, false, calibration, ledger);
+  },
   /** DGS-LinUCB: up to T per-step releases of the estimate compose sequentially (compositions T). */
   'dgs-linucb': (c) => {
     const calibration = calibrateGaussian('DGS-LinUCB', c, { compositions: c.horizon, q: 1 }, c.accountant);
-    return new DgsLinUcbPolicy('dgs-linucb', c, calibration, makeLedger(c.delta, 'sequential'));
+    return new DgsLinUcbPolicy('dgs-linucb', c, calibration, ledgerFor(c.delta, 'sequential', calibration));
   },
 };
 

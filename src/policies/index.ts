@@ -8,7 +8,7 @@ export {
 } from '../mechanisms/index.js';
 export { argmaxFirst } from './argmaxFirst.js';
 export type { PolicyRuntime } from './BasePolicy.js';
-export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES } from './BasePolicy.js';
+export { CLIP_COUNT_TOLERANCE, DEFAULT_PROBABILITY_SAMPLES, DEFAULT_RESAMPLING_CAP } from './BasePolicy.js';
 export { BatchedRidgePolicy } from './BatchedRidgePolicy.js';
 export { createPolicy } from './createPolicy.js';
 export { DgsLinUcbPolicy } from './DgsLinUcbPolicy.js';
@@ -19,6 +19,7 @@ export { loadPolicy } from './loadPolicy.js';
 export { loadPolicyFile } from './loadPolicyFile.js';
 export type {
   ArmProbabilities,
+  InversePropensity,
   Policy,
   PolicyId,
   PolicyPrivacy,
@@ -44,6 +45,7 @@ export {
   isPolicyId,
   OPTION_RULES,
   POLICY_SCHEMAS,
+  paperAccountant,
   policyIds,
   policyInfo,
 } from './policyInfo.js';
@@ -60,4 +62,5 @@ export {
   unitSettings,
   userLevelStatement,
 } from './UserLevelPrivacy.js';
+export { withStoredAccountant } from './withStoredAccountant.js';
 export { episodeBound, ZcdpEpisodicPolicy } from './ZcdpEpisodicPolicy.js';

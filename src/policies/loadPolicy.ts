@@ -3,6 +3,7 @@ import { createPolicy } from './createPolicy.js';
 import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
 import type { PolicyOptions } from './PolicyOptions.js';
 import { isPolicyId } from './policyInfo.js';
+import { withStoredAccountant } from './withStoredAccountant.js';
 
 /**
  * Rebuilds a policy from a snapshot alone (object or the JSON text of `policy.save()`): the snapshot
@@ -54,7 +55,9 @@ export function loadPolicy(
   if (typeof s.config !== 'object' || s.config === null || Array.isArray(s.config)) {
     throw new RangeError("loadPolicy: snapshot field 'config' must be an object.");
   }
-  const policy = createPolicy(s.id, s.config as unknown as PolicyOptions, runtime);
+  // a configuration without `accountant` was written before the option existed: the paper's accountant
+  const given = withStoredAccountant(s.id, s.config);
+  const policy = createPolicy(s.id, given as unknown as PolicyOptions, runtime);
   policy.restore(s as PolicySnapshot, options);
   return policy;
 }

@@ -110,9 +110,7 @@ const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
  * The accountant that calibrates a new private policy's noise (docs/policies.md, `accountant`).
  * The reproduction pins the paper's ('zcdp', Amp's 'rdp').
  */
-export const DEFAULT_ACCOUNTANT = 'zcdp' as const;
-/** AdaPrivate-TS-Amp's default accountant (zCDP has no amplification by subsampling). */
-const AMP_DEFAULT_ACCOUNTANT = 'rdp' as const;
+export const DEFAULT_ACCOUNTANT = 'exact' as const;
 
 /**
  * The privacy-unit options every private policy accepts (docs/privacy.md "Privacy units"). They have
@@ -182,7 +180,7 @@ export const POLICY_SCHEMAS = {
       q: 0.3,
       orders: 'extended',
       conversion: 'classic',
-      accountant: AMP_DEFAULT_ACCOUNTANT,
+      accountant: DEFAULT_ACCOUNTANT,
     },
   },
   'adaprivate-ts-adaptive': {
@@ -302,6 +300,17 @@ export function policyInfo(id: PolicyId): PolicyInfo {
   });
   cache.set(id, info);
   return info;
+}
+
+/**
+ * The paper's accountant of a policy that takes the `accountant` option ('rdp' for
+ * AdaPrivate-TS-Amp, else 'zcdp'), or undefined. The experiments default to it, and a snapshot or
+ * stored model whose configuration has no `accountant` (written before the option existed) was
+ * calibrated by it.
+ */
+export function paperAccountant(id: PolicyId): 'zcdp' | 'rdp' | undefined {
+  if (!policyInfo(id).options.includes('accountant')) return undefined;
+  return id === 'adaprivate-ts-amp' ? 'rdp' : 'zcdp';
 }
 
 /** True when `id` names a registered policy (for CLI validation). */

@@ -22,6 +22,7 @@ import { createPolicy } from './createPolicy.js';
 import { STORE_SERIALISED } from './lineageRegistry.js';
 import type { Policy, PolicyId, PolicySnapshot } from './Policy.js';
 import type { PolicyOptionsFor } from './PolicyOptions.js';
+import { withStoredAccountant } from './withStoredAccountant.js';
 
 export function restoreFromStore<I extends PolicyId>(
   id: I,
@@ -29,7 +30,7 @@ export function restoreFromStore<I extends PolicyId>(
   snapshot: PolicySnapshot,
   runtime?: PolicyRuntime,
 ): Policy<I> {
-  const p = createPolicy(id, options, runtime);
+  const p = createPolicy(id, withStoredAccountant(id, options), runtime);
   if (!(p instanceof BasePolicy)) {
     throw new TypeError(`restoreFromStore: policy '${id}' is not built on BasePolicy.`);
   }

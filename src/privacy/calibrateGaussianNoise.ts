@@ -17,11 +17,11 @@
 import { calibrateSigma } from './calibrateSigma.js';
 import { assertConversion, assertDelta, type Conversion } from './conversion.js';
 import { discreteGaussianDeltaMargin } from './discreteGaussianMargin.js';
-import { gaussianLogDelta, gaussianMuForTargetUnchecked, smallestEpsilon } from './gaussianDp.js';
+import { emptyExactComposition, exactEpsilon } from './exactCurve.js';
+import { gaussianMuForTargetUnchecked } from './gaussianDp.js';
 import { type OrderSpec, resolveOrders } from './orders.js';
-import { subsampledCompositionPld } from './subsampledCompositionPld.js';
+import type { PldOptions } from './subsampledCompositionPld.js';
 import { subsampledGaussianEpsilon } from './subsampledGaussianEpsilon.js';
-import { subsampledGaussianLogDelta } from './subsampledGaussianExact.js';
 import { UnreachablePrivacyTargetError } from './UnreachablePrivacyTargetError.js';
 import { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
 import { epsilonToRho, zcdpToEpsilonUnchecked } from './zcdp.js';
@@ -154,7 +154,13 @@ function resolve(
 }
 
 /** epsilon of the plan at noise std sigma (validated inputs). */
-function planEpsilon(sigma: number, r: Resolved, delta: number, accountant: AccountantName): PlanEpsilon {
+function planEpsilon(
+  sigma: number,
+  r: Resolved,
+  delta: number,
+  accountant: AccountantName,
+  pldOptions?: PldOptions,
+): PlanEpsilon {
   const s = sigma / r.sensitivity; // noise multiplier
   const m = r.compositions;
   if (accountant === 'zcdp') {
@@ -174,30 +180,18 @@ function planEpsilon(sigma: number, r: Resolved, delta: number, accountant: Acco
     const method = r.conversion === 'classic' ? 'rdp-classic' : 'rdp-improved';
     return { epsilon: g.epsilon, epsilonLower: g.epsilon, delta, accountant, order: g.order, method };
   }
-  const muSquared = m / (s * s);
-  const discrete = r.noise === 'discrete';
-  const logDelta = Math.log(delta);
-  const margin = (e: number): number => (discrete ? discreteGaussianDeltaMargin(e, muSquared) : 0);
-  if (r.q >= 1) {
-    const mu = Math.sqrt(muSquared);
-    const epsilon = smallestEpsilon((e) => {
-      const extra = margin(e);
-      if (extra >= delta) return false;
-      return gaussianLogDelta(e, mu) <= (extra === 0 ? logDelta : Math.log(delta - extra));
-    });
-    return { epsilon, epsilonLower: epsilon, delta, accountant, order: null, method: 'gdp' };
-  }
-  if (m === 1) {
-    const epsilon = smallestEpsilon((e) => {
-      const extra = margin(e);
-      if (extra >= delta) return false;
-      return subsampledGaussianLogDelta(e, r.q, s) <= (extra === 0 ? logDelta : Math.log(delta - extra));
-    });
-    return { epsilon, epsilonLower: epsilon, delta, accountant, order: null, method: 'subsampled-exact' };
-  }
-  const pld = subsampledCompositionPld([{ q: r.q, noiseMultiplier: s, count: m }], 0);
-  const bounds = pld.epsilon(delta, discrete ? muSquared : 0);
-  return { epsilon: bounds.upper, epsilonLower: bounds.lower, delta, accountant, order: null, method: 'pld' };
+  const c = emptyExactComposition();
+  if (r.q >= 1) c.mu2 = m / (s * s);
+  else c.parts.set(`${r.q}|${s}`, { q: r.q, s, count: m });
+  const e = exactEpsilon(c, delta, r.noise === 'discrete', pldOptions);
+  return {
+    epsilon: e.epsilon,
+    epsilonLower: e.epsilonLower,
+    delta,
+    accountant,
+    order: null,
+    method: e.method,
+  };
 }
 
 /**
@@ -290,12 +284,17 @@ export function calibrateGaussianNoise(
   return done(bisectSigma(epsilon, r, delta));
 }
 
+/** A coarse PLD for the first stage of a PLD calibration (fast; its sigma is refined at full resolution). */
+const COARSE_PLD: PldOptions = { targetGap: 1e-2, maxPoints: 2 ** 13 };
+
 /** Smallest sigma with planEpsilon <= target, by bracketing and bisection in log sigma. */
 function bisectSigma(target: number, r: Resolved, delta: number): number {
-  const meets = (sigma: number): boolean => planEpsilon(sigma, r, delta, 'exact').epsilon <= target;
-  // subsampling only helps: the q = 1 sigma (closed form) meets the target
+  const pld = r.compositions > 1;
+  const coarse = (sigma: number): boolean =>
+    planEpsilon(sigma, r, delta, 'exact', pld ? COARSE_PLD : undefined).epsilon <= target;
+  // subsampling only helps: the q = 1 sigma (closed form) is an upper bracket up to rounding
   let hi = (r.sensitivity * Math.sqrt(r.compositions)) / gaussianMuForTargetUnchecked(target, delta / 2);
-  while (!meets(hi)) {
+  while (!coarse(hi)) {
     hi *= 2;
     if (hi > 1e12 * r.sensitivity) {
       throw new UnreachablePrivacyTargetError(
@@ -305,16 +304,52 @@ function bisectSigma(target: number, r: Resolved, delta: number): number {
     }
   }
   let lo = hi / 2;
-  while (meets(lo)) {
+  while (coarse(lo)) {
     hi = lo;
     lo /= 2;
     if (lo < 1e-9 * r.sensitivity) return hi;
   }
-  const tol = r.compositions > 1 ? 1e-6 : 1e-11;
-  for (let i = 0; i < 200 && hi / lo - 1 > tol; i++) {
+  for (let i = 0; i < 200 && hi / lo - 1 > (pld ? 1e-3 : 1e-11); i++) {
     const mid = Math.sqrt(lo * hi);
-    if (meets(mid)) hi = mid;
+    if (coarse(mid)) hi = mid;
     else lo = mid;
   }
-  return hi;
+  if (!pld) return hi;
+  // second stage at full resolution: Illinois regula falsi on ln eps(e^x) - ln target in a bracket
+  // around the coarse answer (widened until it brackets), stopped at relative width 1e-5
+  const y = (sigma: number): number => Math.log(planEpsilon(sigma, r, delta, 'exact').epsilon / target);
+  let xLo = Math.log(lo * 0.97);
+  let xHi = Math.log(hi * 1.005);
+  let yLo = y(Math.exp(xLo));
+  let yHi = y(Math.exp(xHi));
+  while (yHi > 0) {
+    xLo = xHi;
+    yLo = yHi;
+    xHi += 0.05;
+    yHi = y(Math.exp(xHi));
+  }
+  while (yLo <= 0) {
+    xHi = xLo;
+    yHi = yLo;
+    xLo -= 0.05;
+    yLo = y(Math.exp(xLo));
+  }
+  let side = 0;
+  for (let i = 0; i < 60 && Math.exp(xHi - xLo) - 1 > 1e-5; i++) {
+    let x = (xLo * yHi - xHi * yLo) / (yHi - yLo);
+    if (!(x > xLo && x < xHi)) x = 0.5 * (xLo + xHi);
+    const yx = y(Math.exp(x));
+    if (yx <= 0) {
+      xHi = x;
+      yHi = yx;
+      if (side === 1) yLo /= 2;
+      side = 1;
+    } else {
+      xLo = x;
+      yLo = yx;
+      if (side === -1) yHi /= 2;
+      side = -1;
+    }
+  }
+  return Math.exp(xHi);
 }

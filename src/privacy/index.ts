@@ -15,6 +15,8 @@ export type { Calibration } from './calibrateSigma.js';
 export { calibrateSigma, epsilonFloor } from './calibrateSigma.js';
 export type { Conversion, RdpEpsilon } from './conversion.js';
 export { assertConversion, assertDelta, rdpOrderToEpsilon, rdpToEpsilon } from './conversion.js';
+export type { CreateAccountantOptions, PrivacyAccountant } from './createAccountant.js';
+export { createAccountant } from './createAccountant.js';
 export {
   DISCRETE_ETA_PER_MU2,
   DISCRETE_GRID_BITS,

@@ -15,16 +15,40 @@
  * a count, so a mechanism that releases every round (10^7 times) uses bounded memory.
  * Cost per `record`: O(1) for zCDP events; O(|orders|) for a subsampled event already seen
  * (curves are cached per (q, sigma)). `spent()` is cached until the next record.
+ *
+ * Accountant (`accountant` option): without it (and for ledgers saved without the field) the ledger
+ * is today's zCDP/RDP accountant. With `accountant: 'exact'` it also keeps, per partition, the Gaussian
+ * DP mu^2 of its Gaussian releases (O(1) per record) and counts of its subsampled releases per
+ * (q, sigma); `spent()` reports the exact epsilon (closed forms, or the PLD upper bound with its
+ * optimistic value, computed only at spent() and cached per distinct partition composition), names
+ * the accountant and method, and gives the zCDP (or RDP) figure in `comparison`. Parallel composition
+ * under the exact curve: each record is in one partition, so delta(eps) = max over partitions of that
+ * partition's curve, and epsilon(delta) = max over partitions of their epsilon(delta)
+ * (docs/privacy.md). `accountant: 'zcdp'` refuses subsampled releases (no zCDP bound); 'rdp' is
+ * today's accountant by name.
  */
+import type { AccountantName, NoiseDistribution } from './calibrateGaussianNoise.js';
 import { assertConversion, assertDelta, type Conversion, rdpToEpsilon } from './conversion.js';
 import { eventCost, needsRdp } from './eventCost.js';
 import { assertPrivacyEvent, type PrivacyEvent } from './events.js';
+import {
+  addToExactComposition,
+  assertExactSupports,
+  type ExactComposition,
+  emptyExactComposition,
+  exactEpsilon,
+  exactSignature,
+} from './exactCurve.js';
 import { type OrderSpec, resolveOrders } from './orders.js';
+import { UnsupportedPrivacyEventError } from './UnsupportedPrivacyEventError.js';
 import { zcdpToEpsilonUnchecked } from './zcdp.js';
 
 /** The guarantee a mechanism has actually spent, computed from its ledger of releases. */
 export interface PrivacySpent {
-  /** Total zCDP rho, or null when the accounting is RDP-based (subsampled releases). */
+  /**
+   * Total zCDP rho, or null when the releases are not zCDP-expressible (subsampled releases). Reported
+   * under every accountant (under 'exact' it is the rho of the comparison figure).
+   */
   readonly rho: number | null;
   readonly epsilon: number;
   readonly delta: number;
@@ -35,7 +59,8 @@ export interface PrivacySpent {
   /**
    * Which (eps, delta) conversion produced `epsilon`: 'zcdp-classic' (eps = rho + 2 sqrt(rho ln(1/delta)),
    * Bun & Steinke 2016), 'zcdp-cks' (Canonne, Kamath & Steinke 2020), 'rdp-classic' (Mironov 2017),
-   * 'rdp-improved' (Balle et al. 2020), or 'none' for an empty ledger.
+   * 'rdp-improved' (Balle et al. 2020), 'exact' (no conversion: the exact accountant; see `method`), or
+   * 'none' for an empty ledger.
    */
   readonly conversion: string;
   /** The RDP order that attains `epsilon`, when RDP accounting was used. */
@@ -44,6 +69,33 @@ export interface PrivacySpent {
   readonly orderAtEdge: boolean;
   /** Distinct data partitions seen (parallel ledgers; sequential ledgers report 1 once non-empty). */
   readonly partitions: number;
+  /**
+   * The accountant behind `epsilon`: 'exact' (Gaussian DP / exact curves / PLD), 'zcdp' or 'rdp'.
+   * Always set by a ledger (optional only for summaries built elsewhere, e.g. non-private policies).
+   * A ledger without the `accountant` option reports 'zcdp' when every release is zCDP-expressible and
+   * 'rdp' otherwise (today's behaviour).
+   */
+  readonly accountant?: AccountantName;
+  /**
+   * How `epsilon` was computed: 'gdp', 'subsampled-exact', 'pld' (exact accountant), or the
+   * `conversion` name for zCDP/RDP; 'none' for an empty ledger.
+   */
+  readonly method?: string;
+  /**
+   * A value the true epsilon is at least: equal to `epsilon` for closed forms; the optimistic PLD value
+   * for PLD (the discretisation error is epsilon - epsilonLower).
+   */
+  readonly epsilonLower?: number;
+  /**
+   * The zCDP (or, with subsampled releases, RDP) figure for the same releases, for comparison; null
+   * unless the accountant is 'exact'.
+   */
+  readonly comparison?: {
+    readonly accountant: 'zcdp' | 'rdp';
+    readonly epsilon: number;
+    readonly rho: number | null;
+    readonly order: number | null;
+  } | null;
   /**
    * Where the noise of the releases came from, as reported by a policy (a bare ledger does not know
    * and leaves it out): 'secure' (a cryptographically secure source nobody can replay), 'seeded'
@@ -103,6 +155,16 @@ export interface PrivacyLedgerOptions {
   readonly orders?: OrderSpec;
   /** Entries kept at the head and at the tail of the detailed log; default 64, integer in [1, 10^6]. */
   readonly logLimit?: number;
+  /**
+   * The accountant: 'exact', 'zcdp' (refuses subsampled releases) or 'rdp'. Default: none, which is
+   * today's zCDP/RDP accountant (reported as 'zcdp' or 'rdp'); saved ledgers without it restore so.
+   */
+  readonly accountant?: AccountantName;
+  /**
+   * 'exact' only: the noise the releases drew. 'discrete' (default, conservative for both samplers)
+   * adds the discrete Gaussian's proven margin (1 + e^eps) mu^2 2^-43 to delta; 'continuous' does not.
+   */
+  readonly noise?: NoiseDistribution;
 }
 
 interface MutableEntry {
@@ -124,7 +186,12 @@ interface MutableEntry {
 /** Serialised form of a ledger (see {@link PrivacyLedger.toJSON}). */
 export interface PrivacyLedgerJSON {
   readonly format: 'adaprivate.privacyLedger';
-  readonly version: 1;
+  /** 1: no accountant field (today's accountant); 2: with `accountant` (and `exact` for 'exact'). */
+  readonly version: 1 | 2;
+  readonly accountant?: AccountantName;
+  readonly noise?: NoiseDistribution;
+  /** The exact accountant's state: per partition (0 for sequential ledgers) mu^2 and [q, sigma, count] parts. */
+  readonly exact?: readonly (readonly [number, number, readonly (readonly [number, number, number])[]])[];
   readonly delta: number;
   readonly composition: 'parallel' | 'sequential';
   readonly conversion: Conversion;
@@ -178,8 +245,14 @@ export class PrivacyLedger {
   readonly conversion: Conversion;
   readonly orders: readonly number[];
   readonly logLimit: number;
+  /** The accountant named in every figure (null: today's zCDP/RDP accountant, reported by name). */
+  readonly accountant: AccountantName | null;
+  readonly noise: NoiseDistribution;
 
   private releases = 0;
+  // exact accountant: per partition (key 0 for sequential ledgers); max mu^2 over Gaussian-only partitions
+  private readonly exactParts = new Map<number, ExactComposition>();
+  private readonly exactCache = new Map<string, { epsilon: number; epsilonLower: number; method: string }>();
   // sequential totals
   private seqRho = 0;
   private seqRdp: Float64Array | null = null;
@@ -219,6 +292,20 @@ export class PrivacyLedger {
         `PrivacyLedger: logLimit must be an integer in [1, 1000000]. Got ${String(logLimit)}.`,
       );
     }
+    const accountant = options.accountant ?? null;
+    if (accountant !== null && accountant !== 'exact' && accountant !== 'zcdp' && accountant !== 'rdp') {
+      throw new RangeError(
+        `PrivacyLedger: accountant must be 'exact', 'zcdp' or 'rdp'. Got ${JSON.stringify(accountant)}.`,
+      );
+    }
+    const noise = options.noise ?? 'discrete';
+    if (noise !== 'discrete' && noise !== 'continuous') {
+      throw new RangeError(
+        `PrivacyLedger: noise must be 'discrete' or 'continuous'. Got ${JSON.stringify(noise)}.`,
+      );
+    }
+    this.accountant = accountant;
+    this.noise = noise;
     this.delta = options.delta;
     this.composition = options.composition;
     this.conversion = conversion;
@@ -258,8 +345,27 @@ export class PrivacyLedger {
       info.round >= last.lastRound &&
       (info.partition === last.lastPartition || info.partition === last.lastPartition + 1) &&
       this.sameEvent(last, event);
-    if (!sameAsLast) assertPrivacyEvent(event, 'PrivacyLedger.record: event');
+    if (!sameAsLast) {
+      assertPrivacyEvent(event, 'PrivacyLedger.record: event');
+      if (this.accountant === 'exact') assertExactSupports(event);
+      if (this.accountant === 'zcdp' && needsRdp(event)) {
+        throw new UnsupportedPrivacyEventError(
+          'subsampledGaussian',
+          'zCDP accountant',
+          'a Poisson-subsampled Gaussian with q < 1 has no closed-form rho; use the exact or rdp accountant.',
+        );
+      }
+    }
     const rdp = needsRdp(event);
+    if (this.accountant === 'exact') {
+      const key = this.composition === 'sequential' ? 0 : info.partition;
+      let c = this.exactParts.get(key);
+      if (c === undefined) {
+        c = emptyExactComposition();
+        this.exactParts.set(key, c);
+      }
+      addToExactComposition(c, event);
+    }
     const cost = rdp ? this.cachedCost(event) : null;
     const rho = rdp ? (cost?.rho ?? 0) : eventCostRho(event);
     this.apply(rho, cost?.rdp ?? null, info.partition);
@@ -374,7 +480,7 @@ export class PrivacyLedger {
       releases: this.releases,
       partitions: this.partitionCount,
     };
-    let result: PrivacySpent;
+    let result: Omit<PrivacySpent, 'accountant' | 'method' | 'epsilonLower' | 'comparison'>;
     const zcdpName = this.conversion === 'classic' ? 'zcdp-classic' : 'zcdp-cks';
     const rdpName = this.conversion === 'classic' ? 'rdp-classic' : 'rdp-improved';
     if (this.releases === 0) {
@@ -434,8 +540,70 @@ export class PrivacyLedger {
         orderAtEdge: r.edge,
       };
     }
-    this.spentCache = Object.freeze(result);
+    this.spentCache = Object.freeze(this.withAccountant(result));
     return this.spentCache;
+  }
+
+  /** Names the accountant of a zCDP/RDP result, or replaces it by the exact figure with the old one as comparison. */
+  private withAccountant(
+    legacy: Omit<PrivacySpent, 'accountant' | 'method' | 'epsilonLower' | 'comparison'>,
+  ): PrivacySpent {
+    const legacyName: 'zcdp' | 'rdp' = legacy.conversion.startsWith('rdp') ? 'rdp' : 'zcdp';
+    if (this.accountant !== 'exact') {
+      return {
+        ...legacy,
+        accountant: this.accountant ?? legacyName,
+        method: legacy.conversion,
+        epsilonLower: legacy.epsilon,
+        comparison: null,
+      };
+    }
+    if (this.releases === 0) {
+      return { ...legacy, accountant: 'exact', method: 'none', epsilonLower: 0, comparison: null };
+    }
+    // parallel composition: epsilon(delta) is the maximum over partitions (each record is in one);
+    // Gaussian-only partitions are ordered by mu^2, so only the largest of them is evaluated
+    let epsilon = 0;
+    let epsilonLower = 0;
+    let method = 'none';
+    let maxGaussian: ExactComposition | null = null;
+    const seen = new Set<string>();
+    const consider = (c: ExactComposition): void => {
+      const sig = exactSignature(c);
+      if (seen.has(sig)) return;
+      seen.add(sig);
+      let r = this.exactCache.get(sig);
+      if (r === undefined) {
+        r = exactEpsilon(c, this.delta, this.noise === 'discrete');
+        if (this.exactCache.size >= MAX_CURVE_CACHE) this.exactCache.clear();
+        this.exactCache.set(sig, r);
+      }
+      if (r.epsilon > epsilon || method === 'none') {
+        epsilon = r.epsilon;
+        method = r.method;
+      }
+      epsilonLower = Math.max(epsilonLower, r.epsilonLower);
+    };
+    for (const c of this.exactParts.values()) {
+      if (c.parts.size === 0) {
+        if (maxGaussian === null || c.mu2 > maxGaussian.mu2) maxGaussian = c;
+      } else {
+        consider(c);
+      }
+    }
+    if (maxGaussian !== null) consider(maxGaussian);
+    return {
+      ...legacy,
+      rho: legacy.rho,
+      epsilon,
+      accountant: 'exact',
+      method,
+      epsilonLower: Math.min(epsilonLower, epsilon),
+      conversion: 'exact',
+      order: null,
+      orderAtEdge: false,
+      comparison: { accountant: legacyName, epsilon: legacy.epsilon, rho: legacy.rho, order: legacy.order },
+    };
   }
 
   /** The detailed log: the first `logLimit` and the last `logLimit` entries, in order. */
@@ -453,9 +621,25 @@ export class PrivacyLedger {
   toJSON(): PrivacyLedgerJSON {
     const curveJson = (c: Float64Array | null) => (c === null ? null : Array.from(c, toJsonNumber));
     const tail = [...this.tail.slice(this.tailStart), ...this.tail.slice(0, this.tailStart)];
+    const accountantFields =
+      this.accountant === null
+        ? {}
+        : {
+            accountant: this.accountant,
+            noise: this.noise,
+            ...(this.accountant === 'exact'
+              ? {
+                  exact: [...this.exactParts].map(
+                    ([p, c]) =>
+                      [p, c.mu2, [...c.parts.values()].map((x) => [x.q, x.s, x.count] as const)] as const,
+                  ),
+                }
+              : {}),
+          };
     return {
       format: 'adaprivate.privacyLedger',
-      version: 1,
+      version: this.accountant === null ? 1 : 2,
+      ...accountantFields,
       delta: this.delta,
       composition: this.composition,
       conversion: this.conversion,
@@ -477,8 +661,21 @@ export class PrivacyLedger {
   /** Restores a ledger written by {@link PrivacyLedger.toJSON} (validated; throws RangeError when malformed). */
   static fromJSON(json: unknown): PrivacyLedger {
     const j = json as PrivacyLedgerJSON;
-    if (typeof j !== 'object' || j === null || j.format !== 'adaprivate.privacyLedger' || j.version !== 1) {
-      throw new RangeError('PrivacyLedger.fromJSON: not a version-1 privacy ledger snapshot.');
+    if (
+      typeof j !== 'object' ||
+      j === null ||
+      j.format !== 'adaprivate.privacyLedger' ||
+      (j.version !== 1 && j.version !== 2)
+    ) {
+      throw new RangeError(
+        'PrivacyLedger.fromJSON: not a version-1 privacy ledger snapshot (nor a version-2 one, which names its accountant).',
+      );
+    }
+    if (j.version === 1 && (j.accountant !== undefined || j.exact !== undefined)) {
+      throw new RangeError('PrivacyLedger.fromJSON: a version-1 snapshot has no accountant.');
+    }
+    if (j.version === 2 && j.accountant === undefined) {
+      throw new RangeError('PrivacyLedger.fromJSON: a version-2 snapshot must name its accountant.');
     }
     const ledger = new PrivacyLedger({
       delta: j.delta,
@@ -486,7 +683,55 @@ export class PrivacyLedger {
       conversion: j.conversion,
       orders: j.orders,
       logLimit: j.logLimit,
+      ...(j.accountant === undefined ? {} : { accountant: j.accountant }),
+      ...(j.noise === undefined ? {} : { noise: j.noise }),
     });
+    if (ledger.accountant === 'exact') {
+      if (!Array.isArray(j.exact)) {
+        throw new RangeError(
+          'PrivacyLedger.fromJSON: an exact-accountant snapshot must have its exact state.',
+        );
+      }
+      for (const entry of j.exact) {
+        if (!Array.isArray(entry) || entry.length !== 3) {
+          throw new RangeError('PrivacyLedger.fromJSON: exact entries must be [partition, mu2, parts].');
+        }
+        const [p, mu2, parts] = entry;
+        if (
+          !Number.isSafeInteger(p) ||
+          p < 0 ||
+          typeof mu2 !== 'number' ||
+          !Number.isFinite(mu2) ||
+          mu2 < 0
+        ) {
+          throw new RangeError(
+            `PrivacyLedger.fromJSON: exact partition ${String(p)} has a bad mu2 ${String(mu2)}.`,
+          );
+        }
+        if (!Array.isArray(parts))
+          throw new RangeError('PrivacyLedger.fromJSON: exact parts must be an array.');
+        const c = emptyExactComposition();
+        c.mu2 = mu2;
+        for (const part of parts) {
+          const [q, sigma, count] = Array.isArray(part) ? part : [];
+          if (
+            typeof q !== 'number' ||
+            !(q > 0 && q < 1) ||
+            typeof sigma !== 'number' ||
+            !Number.isFinite(sigma) ||
+            !(sigma > 0) ||
+            !Number.isSafeInteger(count) ||
+            count! <= 0
+          ) {
+            throw new RangeError(
+              `PrivacyLedger.fromJSON: exact part ${JSON.stringify(part)} is not [q in (0,1), sigma > 0, count >= 1].`,
+            );
+          }
+          c.parts.set(`${q}|${sigma}`, { q, s: sigma, count: count! });
+        }
+        ledger.exactParts.set(p, c);
+      }
+    }
     const n = ledger.orders.length;
     const curve = (c: readonly (number | null)[] | null, where: string): Float64Array | null => {
       if (c === null) return null;

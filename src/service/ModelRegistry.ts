@@ -6,7 +6,7 @@
  */
 
 import type { PolicyId } from '../policies/index.js';
-import { createPolicy, isPolicyId } from '../policies/index.js';
+import { createPolicy, isPolicyId, withStoredAccountant } from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
 import type { ModelRow, ModelSettings } from '../store/index.js';
 import { isReplicaStore } from '../store/ReplicaStore.js';
@@ -44,6 +44,7 @@ const PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
   'releasesPerEpoch',
   'epochDays',
   'epochRounds',
+  'accountant',
 ]);
 
 function view(row: ModelRow, created: boolean): CreateModelResponse {
@@ -174,7 +175,13 @@ export class ModelRegistry {
       typeof req.options.seed === 'number'
         ? req.options.seed
         : ((existing?.options.seed as number | undefined) ?? createSecureSeed());
-    const options = { ...req.options, seed };
+    // the accountant is stored explicitly, so that a later default never recalibrates a model; a
+    // request for an existing model that names none means the model's own
+    const given: Record<string, unknown> = { ...req.options, seed };
+    const options =
+      existing === null
+        ? withStoredAccountant(id, given, true)
+        : withStoredAccountant(id, { ...given, accountant: given.accountant ?? existing.options.accountant });
     let policy: ReturnType<typeof createPolicy>;
     try {
       policy = createPolicy(id, options as never);
@@ -211,7 +218,9 @@ export class ModelRegistry {
         `model '${name}' exists with policy '${existing.policy}'; got '${id}' (a model's policy cannot change).`,
       );
     }
-    const old = createPolicy(id, existing.options as never).config as Readonly<Record<string, unknown>>;
+    const old = createPolicy(id, withStoredAccountant(id, existing.options) as never).config as Readonly<
+      Record<string, unknown>
+    >;
     const now = config as Readonly<Record<string, unknown>>;
     const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     for (const k of keys) {

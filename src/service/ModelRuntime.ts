@@ -14,7 +14,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId } from '../policies/index.js';
-import { createPolicy, policyInfo } from '../policies/index.js';
+import { createPolicy, policyInfo, withStoredAccountant } from '../policies/index.js';
 import type { ModelRow, Store, UnitWrite } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
@@ -96,7 +96,8 @@ export class ModelRuntime implements ServedModel {
     const state = await ctx.store.loadModelState(name);
     if (state === null) return null;
     const units = await unitModel(row, ctx.store);
-    const policy: Policy = createPolicy(row.policy as PolicyId, row.options as never, units?.runtime);
+    const id = row.policy as PolicyId;
+    const policy: Policy = createPolicy(id, withStoredAccountant(id, row.options) as never, units?.runtime);
     policy.restore(JSON.parse(state.snapshot));
     const before = policy.privacy().releases;
     // the pending rewards were kept when they arrived (their counts are stored): replayed with the

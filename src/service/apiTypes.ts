@@ -217,6 +217,11 @@ export interface DecisionLogLine {
   readonly chosen: number;
   readonly propensity: number;
   readonly probabilities: readonly number[];
+  /** Unbiased estimate of 1/propensity (exact 1, or the geometric-resampling count); absent on old decisions. */
+  readonly inversePropensity?: number;
+  readonly propensityKind?: 'exact' | 'geometric-resampling';
+  /** The geometric-resampling cap (with propensityKind 'geometric-resampling'). */
+  readonly resamplingCap?: number;
   readonly reward?: number;
   /** The event's privacy unit, when the rank or the reward named one. */
   readonly unit?: string;

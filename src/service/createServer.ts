@@ -22,6 +22,7 @@ import { ledgerPlugin } from './plugins/ledgerPlugin.js';
 import { metricsPlugin } from './plugins/metricsPlugin.js';
 import { modelsPlugin } from './plugins/modelsPlugin.js';
 import { rewardsPlugin } from './plugins/rewardsPlugin.js';
+import { uiPlugin } from './plugins/uiPlugin.js';
 import { ServiceError } from './ServiceError.js';
 import { ServiceMetrics } from './ServiceMetrics.js';
 import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
@@ -216,6 +217,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   });
   await app.register(healthPlugin, { store });
   await app.register(metricsPlugin, { metrics });
+  await app.register(uiPlugin, { registry, store, keys });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', (req, reply, done) => {

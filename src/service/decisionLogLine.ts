@@ -1,8 +1,10 @@
 /**
  * One stored decision as a line of the decision log (contract 4, read by off-policy evaluation):
  * eventId, ISO time, arms with their features as given, chosen index, propensity (probability of the
- * chosen arm), every arm's probability, the reward only when the model logs rewards and one was
- * recorded, the privacy unit when one was named, model and model version.
+ * chosen arm), every arm's probability, the logged inverse propensity (`inversePropensity`,
+ * `propensityKind`, `resamplingCap`; what off-policy evaluation weights by), the reward only when the
+ * model logs rewards and one was recorded, the privacy unit when one was named, model and model
+ * version.
  */
 import type { DecisionRow } from '../store/index.js';
 import type { DecisionLogLine } from './apiTypes.js';
@@ -20,6 +22,13 @@ export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLo
     chosen: r.chosen,
     propensity: r.probabilities[r.chosen]!,
     probabilities: r.probabilities,
+    ...(r.inversePropensity === undefined
+      ? {}
+      : {
+          inversePropensity: r.inversePropensity.value,
+          propensityKind: r.inversePropensity.kind,
+          ...(r.inversePropensity.cap === null ? {} : { resamplingCap: r.inversePropensity.cap }),
+        }),
   };
   const tail = { ...(r.unit != null ? { unit: r.unit } : {}), model: r.model, modelVersion: r.modelVersion };
   return logRewards && r.reward !== null ? { ...base, reward: r.reward, ...tail } : { ...base, ...tail };

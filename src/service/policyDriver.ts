@@ -5,7 +5,7 @@
  * batching, noise and ledger. After the horizon of a horizon-bounded policy, decisions come from
  * `probabilities` (released statistics only, no round).
  */
-import type { Policy, PolicyId } from '../policies/index.js';
+import type { InversePropensity, Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
 
 /** What one decision returns. */
@@ -15,13 +15,23 @@ export interface DriverDecision {
   readonly probabilities: Float64Array;
   /** Monte Carlo draws behind `probabilities` (0: exact). */
   readonly samples: number;
+  /** The unbiased inverse propensity of `arm` that the decision log carries. */
+  readonly inversePropensity: InversePropensity;
 }
+
+/** A deterministic choice: probability 1. */
+const EXACT: InversePropensity = Object.freeze({ kind: 'exact', value: 1, cap: null, capped: false });
 
 /** Chooses one of `k` arms (features k x d, row-major) and returns every arm's probability. */
 export function decide(policy: Policy, features: Float64Array, k: number, samples: number): DriverDecision {
   const r = policy.selectWithPropensity(features, k, { samples });
   policy.discard();
-  return { arm: r.arm, probabilities: r.probabilities.probabilities, samples: r.probabilities.samples };
+  return {
+    arm: r.arm,
+    probabilities: r.probabilities.probabilities,
+    samples: r.probabilities.samples,
+    inversePropensity: r.inversePropensity,
+  };
 }
 
 /**
@@ -37,7 +47,8 @@ export function decideFrozen(
   const r = policy.probabilities(features, k, { samples });
   let arm = 0;
   for (let a = 1; a < k; a++) if (r.probabilities[a]! > r.probabilities[arm]!) arm = a;
-  return { arm, probabilities: r.probabilities, samples: r.samples };
+  // the most probable arm is a deterministic choice: its logged inverse propensity is exactly 1
+  return { arm, probabilities: r.probabilities, samples: r.samples, inversePropensity: EXACT };
 }
 
 /**

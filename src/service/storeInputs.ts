@@ -64,6 +64,11 @@ export function decisionRow(
     chosen: dec.arm,
     chosenFeatures,
     probabilities: Array.from(dec.probabilities),
+    inversePropensity: {
+      kind: dec.inversePropensity.kind,
+      value: dec.inversePropensity.value,
+      cap: dec.inversePropensity.cap,
+    },
     modelVersion: version,
     rewardState: 'none',
     reward: null,

@@ -503,10 +503,10 @@ export class SqliteStore implements Store {
            in_release = excluded.in_release, releases = excluded.releases, sampled = excluded.sampled`,
       ),
       upsertTotals: db.prepare(
-        `INSERT INTO unit_totals (model, dropped_release, dropped_epoch, open_epoch) VALUES (?1, ?2, ?3, ?4)
+        `INSERT INTO unit_totals (model, dropped_release, dropped_epoch, open_epoch) VALUES (?, ?, ?, ?)
          ON CONFLICT (model) DO UPDATE SET dropped_release = unit_totals.dropped_release + excluded.dropped_release,
            dropped_epoch = unit_totals.dropped_epoch + excluded.dropped_epoch,
-           open_epoch = COALESCE(?5, unit_totals.open_epoch)`,
+           open_epoch = COALESCE(?, unit_totals.open_epoch)`,
       ),
       unitCount: db.prepare('SELECT * FROM unit_counts WHERE model = ? AND unit = ?'),
       unitTotals: db.prepare('SELECT * FROM unit_totals WHERE model = ?'),

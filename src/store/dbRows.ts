@@ -4,7 +4,15 @@
  * engine-neutral rows of ./rows.ts.
  */
 import { blobToFloat64, float64ToBlob } from './float64Blob.js';
-import type { DecisionRow, LedgerRow, ModelRow, ModelSettings, RewardState, UnitCountRow } from './rows.js';
+import type {
+  DecisionRow,
+  LedgerRow,
+  LoggedInversePropensity,
+  ModelRow,
+  ModelSettings,
+  RewardState,
+  UnitCountRow,
+} from './rows.js';
 
 /** How `decisions.reward_state` stores a {@link RewardState}. */
 export const STATE_CODE: Readonly<Record<RewardState, number>> = {
@@ -71,7 +79,7 @@ export function toDecision(r: DecisionDb): DecisionRow {
     dim: r.dim,
     chosen: r.chosen,
     chosenFeatures: blobToFloat64(r.chosen_features),
-    probabilities: JSON.parse(r.probabilities) as number[],
+    ...decodeProbabilities(r.probabilities),
     modelVersion: r.model_version,
     rewardState: STATE_NAME[r.reward_state] ?? 'none',
     reward: r.reward,
@@ -102,6 +110,20 @@ export function toUnitCount(r: UnitCountDb): UnitCountRow {
     releases: r.releases,
     sampled: r.sampled === null ? null : r.sampled === 1,
   };
+}
+
+/**
+ * The `probabilities` column: a JSON array of the arm probabilities, or (decisions with a logged
+ * inverse propensity) `{"p": [...], "ip": {kind, value, cap}}`; both forms are read.
+ */
+function decodeProbabilities(text: string): Pick<DecisionRow, 'probabilities' | 'inversePropensity'> {
+  const v = JSON.parse(text) as number[] | { p: number[]; ip: LoggedInversePropensity };
+  return Array.isArray(v) ? { probabilities: v } : { probabilities: v.p, inversePropensity: v.ip };
+}
+
+function encodeProbabilities(row: DecisionRow): string {
+  const ip = row.inversePropensity;
+  return JSON.stringify(ip === undefined ? row.probabilities : { p: row.probabilities, ip });
 }
 
 /** A `ledger` row as read. */
@@ -141,7 +163,7 @@ export function decisionValues(row: DecisionRow): unknown[] {
     row.dim,
     row.chosen,
     float64ToBlob(row.chosenFeatures),
-    JSON.stringify(row.probabilities),
+    encodeProbabilities(row),
     row.modelVersion,
   ];
 }

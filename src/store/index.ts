@@ -23,6 +23,7 @@ export type {
   DecisionRow,
   LedgerRow,
   LoggedArm,
+  LoggedInversePropensity,
   ModelRow,
   ModelSettings,
   NewModelRow,

@@ -45,6 +45,13 @@ export interface LoggedArm {
  */
 export type RewardState = 'none' | 'pending' | 'released' | 'dropped';
 
+/** How a stored decision's inverse propensity was obtained (see `InversePropensity` in src/policies). */
+export interface LoggedInversePropensity {
+  readonly kind: 'exact' | 'geometric-resampling';
+  readonly value: number;
+  readonly cap: number | null;
+}
+
 export interface DecisionRow {
   readonly model: string;
   readonly eventId: string;
@@ -60,6 +67,11 @@ export interface DecisionRow {
   /** The chosen arm's features after clipping (what the policy learns from). */
   readonly chosenFeatures: Float64Array;
   readonly probabilities: readonly number[];
+  /**
+   * The logged inverse propensity of the chosen arm (`selectWithPropensity`'s: exact 1, or geometric
+   * resampling with its cap); absent on decisions stored before it existed.
+   */
+  readonly inversePropensity?: LoggedInversePropensity;
   readonly modelVersion: number;
   readonly rewardState: RewardState;
   /** The reward, only when the model logs rewards and one was recorded. */

@@ -19,6 +19,8 @@ test('audit --unit user --json: a user-level claim on the whole-unit pair, not r
     '2',
     '--samples',
     '300',
+    '--noise-seed',
+    '1',
     '--json',
   ]);
   assert.equal(r.status, 0, r.stderr);

@@ -200,3 +200,374 @@ describe('adaprivate evaluate refuses bad input with exit code 2 and one line', 
     assert.match(r.stderr, /--out FILE is required/);
   });
 });
+
+describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
+  const jsonl = join(dir, 'out-logs.jsonl');
+  run(['logs', 'synthetic', '--out', jsonl, '--dim', '4', '--arms', '20', '--rounds', '300', '--seed', '5']);
+  const twoArms = (features: number[][], reward: (t: number) => number | undefined, n = 60) =>
+    Array.from({ length: n }, (_, t) => {
+      const r = reward(t);
+      return JSON.stringify({
+        eventId: `z${t}`,
+        arms: features.map((f, i) => ({ id: String(i), features: f })),
+        chosen: t % 2,
+        propensity: 0.5,
+        ...(r === undefined ? {} : { reward: r }),
+      });
+    }).join('\n');
+
+  it('report files: DM marked model-based, results.csv with intervals, the command reproduces (--noise-seed), the band is named, runs pooled, the undecidable log said', () => {
+    const out = join(dir, 'report-27');
+    const r = run([
+      'evaluate',
+      '--logs',
+      jsonl,
+      '--policy',
+      'adaprivate-ts,linucb',
+      '--epsilon',
+      '1',
+      ...evalFlags,
+      '--runs',
+      '3',
+      '--out',
+      out,
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as Omit<EvalJson, 'results'> & {
+      findings: string[];
+      results: { runs: number; estimates: { estimator: string; modelBased?: string }[] }[];
+      config: { command: string };
+    };
+    assert.deepEqual(
+      j.results.map((s) => s.runs),
+      [3, 1],
+      'the randomised private policy runs 3 times, deterministic LinUCB once',
+    );
+    for (const s of j.results) {
+      assert.equal(s.estimates.find((e) => e.estimator === 'dm')!.modelBased, 'model-based, for comparison');
+    }
+    assert.ok(j.config.command.includes('--noise-seed 2'), j.config.command);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    assert.match(
+      md,
+      /`adaprivate evaluate [^`]*--noise-seed 2\b[^`]*`/,
+      'the printed command carries the noise seed',
+    );
+    assert.ok(md.includes('DM (model-based, for comparison)'));
+    const csvText = readFileSync(join(out, 'results.csv'), 'utf8');
+    const header = csvText.split('\n')[0]!.split(',');
+    for (const c of ['value', 'lo', 'hi', 'change_lo', 'change_hi']) assert.ok(header.includes(c), c);
+    assert.match(csvText, /\ndm,|,dm,[^\n]*model-based, for comparison/);
+    const svg = readFileSync(join(out, 'value-by-epsilon.svg'), 'utf8');
+    assert.ok(!svg.includes('CI over seeds'), 'the band is not called a CI over seeds');
+    assert.ok(svg.includes('bootstrap interval over the logged rounds'));
+    // the finding is there exactly when no interval of the change (DM aside) excludes 0
+    const full = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
+      results: { estimates: { estimator: string; relativeInterval: [number, number] }[] }[];
+    };
+    const separated = full.results.some((s) =>
+      s.estimates.some(
+        (e) => e.estimator !== 'dm' && (e.relativeInterval[0] > 1 || e.relativeInterval[1] < 1),
+      ),
+    );
+    assert.equal(j.findings.length, separated ? 0 : 1);
+  });
+
+  it('zero clicks: an exact one-sided interval and a sentence that the log cannot decide (not 0.0000 [0.0000, 0.0000])', () => {
+    const p = join(dir, 'zero.jsonl');
+    writeFileSync(
+      p,
+      `${twoArms(
+        [
+          [0.5, 0.1],
+          [0.1, 0.5],
+        ],
+        () => 0,
+      )}\n`,
+    );
+    const r = run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50']);
+    assert.equal(r.status, 0, r.stderr);
+    assert.ok(!r.stdout.includes('0.0000 [0.0000, 0.0000]'), r.stdout);
+    assert.match(r.stdout, /one-sided: the log cannot decide/);
+    assert.match(r.stdout, /cannot decide the value, only bound it from above/);
+    // logging: 0 successes in 60 rounds, exact upper bound 1 - 0.05^(1/60)
+    const j = JSON.parse(
+      run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']).stdout,
+    ) as EvalJson;
+    assert.ok(Math.abs(j.logging.interval[1] - (1 - 0.05 ** (1 / 60))) < 1e-12, String(j.logging.interval));
+  });
+
+  it('unit vectors normalised in float32 are not called clipped; vectors above 1 are named as rescaled', () => {
+    const p = join(dir, 'f32.jsonl');
+    const unit32 = (a: number) => [Math.fround(Math.cos(a)), Math.fround(Math.sin(a))];
+    writeFileSync(p, `${twoArms([unit32(0.3), unit32(1.1)], (t) => (t % 3 === 0 ? 1 : 0))}\n`);
+    const r = run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as EvalJson & { findings: string[] };
+    assert.ok(!j.warnings.some((w) => /clipped|norm above 1/.test(w)), j.warnings.join('\n'));
+    void j.findings;
+    const q = join(dir, 'big.jsonl');
+    writeFileSync(
+      q,
+      `${twoArms(
+        [
+          [1.2, 0.3],
+          [0.1, 0.2],
+        ],
+        (t) => (t % 3 === 0 ? 1 : 0),
+      )}\n`,
+    );
+    const big = JSON.parse(
+      run(['evaluate', '--logs', q, '--policy', 'linucb', '--bootstrap', '50', '--json']).stdout,
+    ) as EvalJson;
+    assert.ok(
+      big.warnings.some((w) => /60 of 120 candidate feature vectors have a norm above 1/.test(w)),
+      big.warnings.join('\n'),
+    );
+    assert.ok(!big.warnings.some((w) => /clipped/.test(w)));
+  });
+
+  it('a log too small to separate any policy from the logging one says so', () => {
+    const p = join(dir, 'tiny.jsonl');
+    run([
+      'logs',
+      'synthetic',
+      '--out',
+      p,
+      '--dim',
+      '4',
+      '--arms',
+      '20',
+      '--rounds',
+      '80',
+      '--seed',
+      '6',
+      '--logging',
+      'uniform',
+    ]);
+    const j = JSON.parse(
+      run([
+        'evaluate',
+        '--logs',
+        p,
+        '--policy',
+        'linucb',
+        '--estimators',
+        'ipw,snipw,dr',
+        '--bootstrap',
+        '200',
+        '--json',
+      ]).stdout,
+    ) as EvalJson & { findings: string[] };
+    assert.equal(j.findings.length, 1, JSON.stringify(j.results));
+    assert.match(j.findings[0]!, /No evaluated policy is distinguishable from the logging policy/);
+    const text = run([
+      'evaluate',
+      '--logs',
+      p,
+      '--policy',
+      'linucb',
+      '--estimators',
+      'ipw,snipw,dr',
+      '--bootstrap',
+      '200',
+    ]).stdout;
+    assert.match(text, /No evaluated policy is distinguishable from the logging policy/);
+  });
+
+  it('a log without rewards exits 2 with a clear message, not an internal function name', () => {
+    const p = join(dir, 'norewards.jsonl');
+    writeFileSync(
+      p,
+      `${twoArms(
+        [
+          [0.5, 0.1],
+          [0.1, 0.5],
+        ],
+        () => undefined,
+      )}\n`,
+    );
+    const r = run(['evaluate', '--logs', p, '--policy', 'linucb']);
+    assert.equal(r.status, 2, r.stderr);
+    assert.equal(
+      r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('evaluate: ')).length,
+      1,
+      r.stderr,
+    );
+    assert.match(r.stderr, /has no decision with a reward \(60 decisions\)/);
+    assert.ok(!r.stderr.includes('evaluateOnLog'), r.stderr);
+  });
+
+  it('--logs DIR exits 2 with a clear message, not a raw EISDIR', () => {
+    const r = run(['evaluate', '--logs', dir, '--policy', 'linucb']);
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--logs .* is a directory/);
+    assert.ok(!r.stderr.includes('EISDIR'), r.stderr);
+  });
+});
+
+describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
+  it('evaluates per-decision probabilities from a file: hand-computed replay, IPW and SNIPW', async () => {
+    const { TARGET_LOG, TARGET_LINES, HAND_VALUES } = await import('../fixtures/evaluation/targetInput.js');
+    const logFile = join(dir, 'target-log.jsonl');
+    const targetFile = join(dir, 'target.jsonl');
+    writeFileSync(logFile, `${TARGET_LOG.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    writeFileSync(targetFile, `${TARGET_LINES.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    const r = run([
+      'evaluate',
+      '--logs',
+      logFile,
+      '--target',
+      targetFile,
+      '--estimators',
+      'replay,ipw,snipw',
+      '--bootstrap',
+      '20',
+      '--json',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as EvalJson;
+    assert.equal(j.results.length, 1);
+    assert.equal(j.results[0]!.policy, 'target');
+    for (const e of j.results[0]!.estimates) {
+      assert.ok(Math.abs(e.value - HAND_VALUES[e.estimator as 'ipw']) < 1e-12, `${e.estimator} ${e.value}`);
+    }
+    const bad = join(dir, 'target-bad.jsonl');
+    writeFileSync(bad, `${JSON.stringify({ eventId: 'e1', probabilities: [1] })}\n`);
+    const b = run(['evaluate', '--logs', logFile, '--target', bad]);
+    assert.equal(b.status, 2);
+    assert.match(b.stderr, /target-bad\.jsonl:1: probabilities must be an array of 2 numbers/);
+  });
+});
+
+describe('adaprivate evaluate --private', () => {
+  const p = join(dir, 'private-logs.jsonl');
+  run([
+    'logs',
+    'synthetic',
+    '--out',
+    p,
+    '--dim',
+    '4',
+    '--arms',
+    '20',
+    '--rounds',
+    '400',
+    '--seed',
+    '8',
+    '--logging',
+    'uniform',
+  ]);
+
+  it('releases IPW and SNIPW through a ledger and states the unit and the guarantee (composed with the policy runs)', () => {
+    const r = run([
+      'evaluate',
+      '--logs',
+      p,
+      '--policy',
+      'adaprivate-ts',
+      '--epsilon',
+      '1',
+      '--private',
+      '--private-epsilon',
+      '0.5',
+      '--noise-seed',
+      '4',
+      '--runs',
+      '2',
+      '--samples',
+      '50',
+      '--batch',
+      '100',
+      '--json',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as {
+      command: string;
+      privateEvaluation: {
+        unit: string;
+        ledger: { releases: number; epsilon: number; noise: string };
+        guarantee: { epsilon: number; delta: number };
+        results: {
+          estimates: { estimator: string; value: number; interval: [number, number]; noiseSd: number }[];
+        }[];
+      };
+    };
+    const pe = j.privateEvaluation;
+    assert.equal(pe.unit, 'event');
+    assert.equal(pe.ledger.releases, 1);
+    assert.ok(Math.abs(pe.ledger.epsilon - 0.5) < 1e-6, String(pe.ledger.epsilon));
+    assert.equal(pe.ledger.noise, 'seeded');
+    // 0.5 (evaluation) + 2 runs x 1 (the policy's own releases while evaluated)
+    assert.ok(Math.abs(pe.guarantee.epsilon - 2.5) < 1e-6, String(pe.guarantee.epsilon));
+    assert.deepEqual(
+      pe.results[0]!.estimates.map((e) => e.estimator),
+      ['ipw', 'snipw'],
+    );
+    for (const e of pe.results[0]!.estimates)
+      assert.ok(e.noiseSd > 0 && e.interval[0] < e.value && e.value < e.interval[1]);
+    assert.match(j.command, /--private --private-epsilon 0\.5/);
+    const text = run([
+      'evaluate',
+      '--logs',
+      p,
+      '--policy',
+      'adaprivate-ts',
+      '--epsilon',
+      '1',
+      '--private',
+      '--private-epsilon',
+      '0.5',
+      '--noise-seed',
+      '4',
+      '--runs',
+      '2',
+      '--samples',
+      '50',
+      '--batch',
+      '100',
+    ]);
+    assert.match(
+      text.stdout,
+      /Guarantee \(event level: one logged reward\): the released estimates are \(2\.500, /,
+    );
+    assert.ok(!/Doubly robust|DR /.test(text.stdout), 'nothing but the released estimates');
+  });
+
+  for (const [name, args, pattern] of [
+    [
+      'a non-private learning policy',
+      ['--policy', 'lints', '--private', '--epsilon', '1'],
+      /--private cannot evaluate LinTS: it learns from the raw logged rewards/,
+    ],
+    [
+      '--unit user',
+      [
+        '--policy',
+        'adaprivate-ts',
+        '--epsilon',
+        '1',
+        '--private',
+        '--private-epsilon',
+        '1',
+        '--unit',
+        'user',
+      ],
+      /--unit "user" is not available/,
+    ],
+    [
+      'no evaluation budget',
+      ['--policy', 'adaprivate-ts', '--epsilon', '1', '--private'],
+      /--private needs the evaluation's own budget/,
+    ],
+  ] as const) {
+    it(`refuses ${name} with exit code 2`, () => {
+      const r = run(['evaluate', '--logs', p, ...args]);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, pattern);
+    });
+  }
+});

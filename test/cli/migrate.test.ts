@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { SCHEMA_VERSION } from '../../src/store/schema.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
@@ -33,10 +34,10 @@ test('migrate --db brings an empty database to the current version, then has not
   const url = await server.createDatabase();
   const first = await run(['migrate', '--db', url, '--json']);
   assert.equal(first.status, 0, first.stderr);
-  assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: 1 });
+  assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION });
   const second = await run(['migrate', '--db', url]);
   assert.equal(second.status, 0, second.stderr);
-  assert.match(second.stdout, /schema is at version 1; nothing to do/);
+  assert.match(second.stdout, new RegExp(`schema is at version ${SCHEMA_VERSION}; nothing to do`));
 });
 
 test('migrate refuses a non-PostgreSQL --db with exit code 2 and one line', async () => {
@@ -46,5 +47,5 @@ test('migrate refuses a non-PostgreSQL --db with exit code 2 and one line', asyn
   assert.match(r.stderr, /--db must be a postgres:\/\/ or postgresql:\/\/ connection string/);
   const help = await run(['migrate', '--help']);
   assert.equal(help.status, 0);
-  assert.match(help.stdout, /schema version 1/);
+  assert.match(help.stdout, new RegExp(`schema version ${SCHEMA_VERSION}`));
 });

@@ -91,7 +91,16 @@ describe('reproduce jester --quick (tiny generated dataset)', () => {
     assert.match(md, /## Real data: jester \(quick run\)/);
     assert.match(md, /\*\*Paper:\*\*/);
     assert.match(md, /cold start \(theta_0 = 0\)/);
-    assert.match(md, /\| Jester: AdaPrivate-TS is the best private method at every eps \| \*\*/);
+    // the summary table: ours beside the paper, the verdict with its counts; a bottom line first
+    assert.match(
+      md,
+      /\| Jester: AdaPrivate-TS is the best private method at every eps \| eps = 1: best private method: .* \(paper AdaPrivate-TS\) \| [a-z :]+ \(\d+\)/,
+    );
+    assert.match(
+      md,
+      /## Real data: jester \(quick run\)\n\n\*\*Bottom line\.\*\* Of the paper's 2 claims tested here, /,
+    );
+    assert.match(md, /This is a \*\*quick\*\* run/);
     assert.match(md, /!\[CTR over time at eps = 1\]\(img\/reproduction\/jester-ctr-over-time-eps1\.svg\)/);
     assert.ok(existsSync(join(dir, 'img', 'reproduction', 'jester-ctr-over-time-eps1.svg')));
     assert.ok(existsSync(join(out, 'jester-ctr-over-time-eps1.svg')));

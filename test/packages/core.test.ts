@@ -143,6 +143,10 @@ test('the packed core installs offline, compiles strictly against its types and 
   const files = info.files.map((f) => f.path);
   assert.ok(files.includes('dist/index.js') && files.includes('dist/index.d.ts'));
   assert.ok(files.includes('dist/experiments/runner.js') && files.includes('dist/experiments/cellWorker.js'));
+  assert.ok(
+    files.includes('dist/adaprivate-core.browser.js'),
+    'the browser bundle (adaprivate-core/browser)',
+  );
   assert.deepEqual(
     files.filter((f) => f.endsWith('.map')),
     [],

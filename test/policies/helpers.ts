@@ -4,7 +4,10 @@ import {
   type Policy,
   type PolicyId,
   type PolicyOptions,
+  type PolicyOptionsFor,
+  type PolicyRuntime,
   policyInfo,
+  withStoredAccountant,
 } from '../../src/policies/index.js';
 import { createRng } from '../../src/random/index.js';
 
@@ -102,4 +105,16 @@ export function regretCurve(p: Policy, s: Stream, rounds: number): Float64Array 
     curve[t] = r;
   }
   return curve;
+}
+
+/**
+ * `createPolicy` with the paper's accountant ('zcdp', Amp's 'rdp') unless the options name one: for
+ * the tests of the paper's calibration (sigma = 1/sqrt(2 rho), the ledger's zCDP/RDP figures).
+ */
+export function createPaperPolicy<I extends PolicyId>(
+  id: I,
+  options: PolicyOptionsFor<I>,
+  runtime?: PolicyRuntime,
+): Policy<I> {
+  return createPolicy(id, withStoredAccountant(id, options) as never, runtime) as Policy<I>;
 }

@@ -2,8 +2,8 @@
 // grows sublinearly, and private policies approach the non-private ones as epsilon grows.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { createPolicy, type PolicyId, policyIds, policyInfo } from '../../src/policies/index.js';
-import { makeStream, regretCurve } from './helpers.js';
+import { type PolicyId, policyIds, policyInfo } from '../../src/policies/index.js';
+import { createPaperPolicy as createPolicy, makeStream, regretCurve } from './helpers.js';
 
 const T = 4000;
 const streams = [1, 2, 3].map((s) => makeStream(100 + s, T, 5, 5));

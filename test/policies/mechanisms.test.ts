@@ -16,7 +16,6 @@ import { cholSolve } from '../../src/linalg/index.js';
 import { discreteGridStep } from '../../src/mechanisms/discreteGaussianRelease.js';
 import {
   type BatchedRidgePolicy,
-  createPolicy,
   decodeFloat64Array,
   loadPolicy,
   type Policy,
@@ -27,6 +26,7 @@ import {
 } from '../../src/policies/index.js';
 import type { LedgerEntry } from '../../src/privacy/index.js';
 import { createRng } from '../../src/random/index.js';
+import { createPaperPolicy as createPolicy } from './helpers.js';
 import { chiSquareZ, pooledScores, type StandardisedRelease, Z_LIMIT } from './noiseStats.js';
 
 const PRIVATE_IDS = policyIds.filter((id) => policyInfo(id).isPrivate);

@@ -7,7 +7,6 @@ import {
   type BatchedRidgePolicy,
   budgetRho,
   calibrateSubsampledSigma,
-  createPolicy,
   episodeBound,
   jdpParameters,
   type Policy,
@@ -15,7 +14,7 @@ import {
   resolveConfig,
 } from '../../src/policies/index.js';
 import { epsilonToRho, type LedgerEntry } from '../../src/privacy/index.js';
-import { makeStream, play, roundFeatures } from './helpers.js';
+import { createPaperPolicy as createPolicy, makeStream, play, roundFeatures } from './helpers.js';
 
 const stream = makeStream(5, 800, 5, 4);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { calibrateSubsampledSigma, createPolicy } from '../../src/policies/index.js';
-import { makeStream, play } from './helpers.js';
+import { calibrateSubsampledSigma } from '../../src/policies/index.js';
+import { createPaperPolicy as createPolicy, makeStream, play } from './helpers.js';
 
 const stream = makeStream(31, 100, 5, 4);
 

@@ -9,7 +9,8 @@
 // < 1.3e-4 for the whole test (and it is deterministic: fixed seeds).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { type BatchedRidgePolicy, createPolicy } from '../../src/policies/index.js';
+import type { BatchedRidgePolicy } from '../../src/policies/index.js';
+import { createPaperPolicy as createPolicy } from './helpers.js';
 
 const d = 3;
 const M = 4000;

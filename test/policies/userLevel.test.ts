@@ -4,7 +4,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  createPolicy,
   decodeFloat64Array,
   loadPolicy,
   type Policy,
@@ -15,6 +14,7 @@ import {
   policyInfo,
 } from '../../src/policies/index.js';
 import { calibrateGaussianNoise, gaussianPlanEpsilon, zcdpToEpsilon } from '../../src/privacy/index.js';
+import { createPaperPolicy as createPolicy } from './helpers.js';
 
 const d = 3;
 const x = (i: number): Float64Array => {

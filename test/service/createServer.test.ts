@@ -133,7 +133,11 @@ describe('decision service API', () => {
       [400, 'invalid_options'],
     );
     // an epsilon too small for the exact discrete sampler: refused now, not at the first release
-    const tiny = await t.raw('PUT', '/v1/models/m2', { ...TS, options: { ...TS.options, epsilon: 1e-12 } });
+    // (zCDP's calibration: under the exact accountant delta alone allows sigma ~ 4e4 at any epsilon)
+    const tiny = await t.raw('PUT', '/v1/models/m2', {
+      ...TS,
+      options: { ...TS.options, epsilon: 1e-12, accountant: 'zcdp' },
+    });
     assert.equal(tiny.status, 400);
     assert.equal(tiny.body.code, 'invalid_options');
     assert.match(tiny.body.message, /epsilon or rho\) is too small/);
@@ -375,6 +379,10 @@ describe('decision service API', () => {
     for (const l of lines) {
       assert.equal(l.propensity, l.probabilities[l.chosen]);
       assert.ok(l.propensity >= 0.5, `propensity ${l.propensity}`);
+      // the weight off-policy evaluation uses: an unbiased geometric-resampling count (issue 27)
+      assert.equal(l.propensityKind, 'geometric-resampling');
+      assert.equal(l.resamplingCap, 100_000);
+      assert.ok(Number.isSafeInteger(l.inversePropensity) && l.inversePropensity! >= 1);
     }
     // an estimate: with 2 draws among 3 arms, some arm that can be chosen shows 0
     assert.ok(lines.some((l) => l.probabilities.some((p) => p === 0)));

@@ -18,6 +18,7 @@ interface AuditFlags {
   readonly samples?: number;
   readonly mode: string;
   readonly seed: number;
+  readonly noiseSeed?: number;
   readonly confidence?: number;
   readonly method: string;
   readonly batchSize?: number;
@@ -44,6 +45,7 @@ export function auditText(r: PolicyAuditReport): string {
     `  gdp tester       epsilon >= ${fmt(r.gdp.epsilon)} (mu >= ${fmt(r.gdp.mu ?? 0)})`,
     `  threshold tester epsilon >= ${fmt(r.threshold.epsilon)} (assumption-free)`,
     `samples           ${r.samples} runs per input (half select the test, half bound it), seed ${r.seed}`,
+    `noise             ${r.noise === 'secure' ? 'secure (the production sampler: exact discrete Gaussian from the secure source)' : `seeded (noise seed ${r.noiseSeed}: reproducible, research mode)`}`,
     `verdict           ${r.refuted ? 'REFUTED: the audited lower bound exceeds the claimed epsilon' : `not refuted (lower bound / claim = ${fmt(r.ratio, 3)})`}`,
   ];
   return `${lines.join('\n')}\n`;
@@ -86,11 +88,11 @@ export function registerAudit(program: Command): void {
       'runs per input (default 20000 for release, 2000 for actions; >= 100)',
       parsePositiveInt('--samples'),
     )
+    .option('--seed <n>', "seed of the runs' exploration and of the public inputs", parseNumber('--seed'), 1)
     .option(
-      '--seed <n>',
-      'seed of the runs and of the public inputs (the audit is reproducible)',
-      parseNumber('--seed'),
-      1,
+      '--noise-seed <n>',
+      'audit a seeded noise stream (reproducible, research mode) instead of the production sampler (default: secure noise)',
+      parseNumber('--noise-seed'),
     )
     .option(
       '--confidence <c>',
@@ -169,6 +171,7 @@ export function registerAudit(program: Command): void {
           mode: f.mode,
           ...(f.samples !== undefined ? { samples: f.samples } : {}),
           seed: f.seed,
+          ...(f.noiseSeed !== undefined ? { noiseSeed: f.noiseSeed } : {}),
           ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
           method: f.method,
           unit: f.unit,
@@ -203,6 +206,8 @@ export function registerAudit(program: Command): void {
           neighbours: report.pair,
           unit: report.unit,
           seed: report.seed,
+          noise: report.noise,
+          noiseSeed: report.noiseSeed,
           gdp: report.gdp,
           threshold: report.threshold,
         });

@@ -3,18 +3,19 @@
  * `adaprivate logs synthetic`: writes a decision log from the synthetic environment with a known
  * logging policy. Heavy modules (evaluation, policies, report rendering) load inside the actions.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { EstimatorId } from '../../evaluation/index.js';
 import { VERSION } from '../../version.js';
 import { parseNumber, parseNumberList, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
+import { checkPrivateFlags, type PrivateSetting, privateEvaluation } from './evaluatePrivate.js';
 import type { EvaluatedSetting } from './evaluateReport.js';
 
 const ESTIMATORS: readonly EstimatorId[] = ['replay', 'ipw', 'snipw', 'dm', 'dr'];
 
-interface EvaluateFlags {
+export interface EvaluateFlags {
   logs?: string;
   policy?: string;
   epsilon?: number[];
@@ -30,6 +31,13 @@ interface EvaluateFlags {
   allowMissingPropensity?: boolean;
   out?: string;
   json?: boolean;
+  runs: number;
+  target?: string;
+  private?: boolean;
+  privateEpsilon?: number;
+  privateDelta?: number;
+  unit?: string;
+  weightClip?: number;
 }
 
 interface LogsFlags {
@@ -78,14 +86,131 @@ function parseEstimators(raw: string | undefined): EstimatorId[] {
   return ESTIMATORS.filter((e) => ids.includes(e));
 }
 
+/** `evaluate --private`: only the released estimates and the guarantee are printed. */
+async function privateCommand(
+  f: EvaluateFlags,
+  ids: readonly string[],
+  log: import('../../evaluation/index.js').DecisionLog,
+  withReward: number,
+  started: number,
+  cpuStart: NodeJS.CpuUsage,
+): Promise<void> {
+  const ev = await import('../../evaluation/index.js');
+  const { policyInfo, createPolicy, isPolicyId } = await import('../../policies/index.js');
+  const settings: PrivateSetting[] = [];
+  if (f.target !== undefined) {
+    settings.push({
+      label: `target ${f.target}`,
+      policy: 'target',
+      epsilon: null,
+      target: await ev.loadTarget(f.target, log),
+    });
+  }
+  for (const id of ids) {
+    if (!isPolicyId(id)) continue;
+    const info = policyInfo(id);
+    if (!info.isPrivate) {
+      throw new UsageError(
+        `evaluate: --private cannot evaluate ${info.displayName}: it learns from the raw logged rewards, so its probabilities (and any estimate from them) are not private. Evaluate a private policy or a --target file.`,
+      );
+    }
+    for (const e of f.epsilon ?? []) {
+      settings.push({
+        label: `${info.displayName} epsilon=${e}`,
+        policy: id,
+        epsilon: e,
+        target: null,
+        make: (run: number) =>
+          createPolicy(id, {
+            dim: log.dim,
+            horizon: Math.max(1, withReward),
+            seed: f.seed + run,
+            epsilon: e,
+            ...(f.delta === undefined ? {} : { delta: f.delta }),
+            ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed + run }),
+            ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
+          }),
+      });
+    }
+  }
+  const { report, lines } = await privateEvaluation(
+    log,
+    settings,
+    {
+      privateEpsilon: f.privateEpsilon!,
+      privateDelta: f.privateDelta ?? 1e-5,
+      weightClip: f.weightClip ?? DEFAULT_WEIGHT_CLIP,
+      unit: 'event',
+      runs: f.runs,
+      samples: f.samples,
+      level: f.level,
+      ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed }),
+    },
+    progress,
+  );
+  const cpu = process.cpuUsage(cpuStart);
+  const timing = {
+    wallSeconds: (performance.now() - started) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  };
+  const command = reproducingCommand(f, ids);
+  if (f.json === true) {
+    printJson({ version: VERSION, command, privateEvaluation: report, timing });
+    return;
+  }
+  for (const l of lines) process.stdout.write(`${l}\n`);
+  process.stdout.write(`reproduce: ${command}\n`);
+}
+
+/** Default weight clip of `--private` (bounds the sensitivity; docs/evaluation.md). */
+export const DEFAULT_WEIGHT_CLIP = 20;
+
+/** The command line that reproduces this evaluation (every option that changes the numbers). */
+export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): string {
+  const parts = ['adaprivate evaluate', `--logs ${f.logs}`];
+  if (ids.length > 0) parts.push(`--policy ${ids.join(',')}`);
+  if (f.target !== undefined) parts.push(`--target ${f.target}`);
+  if (f.epsilon !== undefined) parts.push(`--epsilon ${f.epsilon.join(',')}`);
+  if (f.delta !== undefined) parts.push(`--delta ${f.delta}`);
+  if (f.batch !== undefined) parts.push(`--batch ${f.batch}`);
+  if (f.estimators !== undefined) parts.push(`--estimators ${f.estimators}`);
+  parts.push(`--bootstrap ${f.bootstrap}`, `--seed ${f.seed}`, `--runs ${f.runs}`, `--samples ${f.samples}`);
+  if (f.level !== 0.95) parts.push(`--level ${f.level}`);
+  if (f.noiseSeed !== undefined) parts.push(`--noise-seed ${f.noiseSeed}`);
+  if (f.format !== undefined) parts.push(`--format ${f.format}`);
+  if (f.allowMissingPropensity === true) parts.push('--allow-missing-propensity');
+  if (f.private === true) {
+    parts.push('--private', `--private-epsilon ${f.privateEpsilon}`);
+    if (f.privateDelta !== undefined) parts.push(`--private-delta ${f.privateDelta}`);
+    if (f.unit !== undefined) parts.push(`--unit ${f.unit}`);
+    if (f.weightClip !== undefined) parts.push(`--weight-clip ${f.weightClip}`);
+  }
+  return parts.join(' ');
+}
+
+/** What the log cannot tell: no evaluated setting's interval of the change excludes 0 (DM aside). */
+export function indistinguishableFinding(results: readonly EvaluatedSetting[]): string | null {
+  const decided = results.some((s) =>
+    s.estimates.some(
+      (e) =>
+        e.estimator !== 'dm' &&
+        Number.isFinite(e.relativeInterval[0]) &&
+        (e.relativeInterval[0] > 1 || e.relativeInterval[1] < 1),
+    ),
+  );
+  if (decided || results.length === 0) return null;
+  return 'No evaluated policy is distinguishable from the logging policy: every interval of the change vs the logging policy contains 0% (DM, model-based, aside). This log cannot decide between them; more decisions (or more rewards above 0) are needed.';
+}
+
 async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   const started = performance.now();
   const cpuStart = process.cpuUsage();
   if (f.logs === undefined)
     throw new UsageError('evaluate: --logs FILE is required (JSON Lines or CSV; see docs/evaluation.md).');
-  if (f.policy === undefined) throw new UsageError('evaluate: --policy ID[,ID..] is required.');
+  if (f.policy === undefined && f.target === undefined)
+    throw new UsageError('evaluate: --policy ID[,ID..] or --target FILE is required.');
   const { isPolicyId, policyIds, policyInfo, createPolicy } = await import('../../policies/index.js');
-  const ids = f.policy.split(',').map((s) => s.trim());
+  const ids = f.policy === undefined ? [] : f.policy.split(',').map((s) => s.trim());
   for (const id of ids) {
     if (!isPolicyId(id)) {
       throw new UsageError(
@@ -96,6 +221,13 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   const estimators = parseEstimators(f.estimators);
   const format = parseFormat(f.format, 'evaluate');
   const anyPrivate = ids.some((id) => isPolicyId(id) && policyInfo(id).isPrivate);
+  if (f.private === true) {
+    // `--private --epsilon E` with no private policy: E is the evaluation's budget
+    const privateEpsilon =
+      f.privateEpsilon ?? (!anyPrivate && f.epsilon?.length === 1 ? f.epsilon[0] : undefined);
+    checkPrivateFlags({ ...f, ...(privateEpsilon === undefined ? {} : { privateEpsilon }) });
+    if (privateEpsilon !== undefined) f.privateEpsilon = privateEpsilon;
+  }
   if (anyPrivate && (f.epsilon === undefined || f.epsilon.length === 0)) {
     throw new UsageError('evaluate: --epsilon E[,E..] is required for private policies.');
   }
@@ -104,6 +236,11 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   }
   if (!(f.level > 0 && f.level < 1))
     throw new UsageError(`evaluate: --level must be in (0, 1). Got ${f.level}.`);
+  if (existsSync(f.logs) && statSync(f.logs).isDirectory()) {
+    throw new UsageError(
+      `evaluate: --logs ${f.logs} is a directory; give the decision log file (.jsonl or .csv) inside it.`,
+    );
+  }
   const ev = await import('../../evaluation/index.js');
   const { DataFormatError } = await import('../../data/index.js');
   let log: Awaited<ReturnType<typeof ev.loadDecisionLog>>;
@@ -115,38 +252,75 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     });
   } catch (err) {
     if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
-      throw new UsageError(`evaluate: --logs ${f.logs} does not exist.`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new UsageError(`evaluate: --logs ${f.logs} does not exist.`);
+    if (code === 'EISDIR')
+      throw new UsageError(`evaluate: --logs ${f.logs} is a directory; give the log file.`);
     throw err;
   }
   const withReward = log.reward.filter((r) => !Number.isNaN(r)).length;
   progress(`${log.rounds} decisions (${withReward} with a reward), d = ${log.dim}, from ${f.logs}`);
+  if (ev.evaluableRounds(log).length === 0) {
+    throw new UsageError(
+      withReward === 0
+        ? `evaluate: ${f.logs} has no decision with a reward (${log.rounds} decisions): off-policy evaluation needs the logged rewards. A service export carries them only for models created with logRewards: true.`
+        : `evaluate: ${f.logs} has no decision with both a reward and a propensity: every estimator needs the logging probability of the chosen arm.`,
+    );
+  }
+  if (f.private === true) {
+    await privateCommand(f, ids, log, withReward, started, cpuStart);
+    return;
+  }
   const needsModel = estimators.includes('dm') || estimators.includes('dr');
   const rewardModel = needsModel ? ev.crossFitRewardModel(log) : undefined;
-  const settings: { id: (typeof policyIds)[number]; epsilon: number | null }[] = [];
+  const settings: { id: (typeof policyIds)[number] | null; epsilon: number | null }[] = [];
+  let fixedTarget: Float64Array | undefined;
+  if (f.target !== undefined) {
+    try {
+      fixedTarget = await ev.loadTarget(f.target, log);
+    } catch (err) {
+      if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'EISDIR')
+        throw new UsageError(`evaluate: --target ${f.target} is not a readable file.`);
+      throw err;
+    }
+    settings.push({ id: null, epsilon: null });
+  }
   for (const id of ids as (typeof policyIds)[number][]) {
     if (policyInfo(id).isPrivate) for (const e of f.epsilon!) settings.push({ id, epsilon: e });
     else settings.push({ id, epsilon: null });
   }
+  const norms = ev.featureNormSummary(log);
   const results: EvaluatedSetting[] = [];
   const warnings = new Set<string>();
-  let logging: { value: number; interval: readonly [number, number] } | null = null;
+  if (norms.aboveOne > 0) {
+    warnings.add(
+      `${norms.aboveOne} of ${norms.vectors} candidate feature vectors have a norm above 1 (largest ${norms.largest.toPrecision(4)}): every policy rescales them to unit norm (the privacy model needs ||x|| <= 1), so this evaluates the policies on rescaled features; scale the logged features to unit norm to evaluate them as they would run.`,
+    );
+  }
+  let logging: { value: number; interval: readonly [number, number]; note?: string } | null = null;
   let evaluable = 0;
   for (const [i, s] of settings.entries()) {
-    const label = `${policyInfo(s.id).displayName}${s.epsilon === null ? '' : ` epsilon=${s.epsilon}`}`;
-    progress(`(${i + 1}/${settings.length}) ${label}`);
-    const make = () => {
+    // --target: a fixed distribution from elsewhere, evaluated as given (one run, no learning)
+    const info =
+      s.id === null
+        ? { displayName: `target ${f.target}`, isPrivate: false, family: 'fixed', options: [] as string[] }
+        : policyInfo(s.id);
+    const label = `${info.displayName}${s.epsilon === null ? '' : ` epsilon=${s.epsilon}`}`;
+    // a deterministic non-private policy makes the same run whatever its seed: one run
+    const runs = info.isPrivate || info.family === 'ts' ? f.runs : 1;
+    progress(`(${i + 1}/${settings.length}) ${label}${runs > 1 ? ` (${runs} runs)` : ''}`);
+    const make = (run: number) => {
       try {
-        return createPolicy(s.id, {
+        return createPolicy(s.id ?? 'linucb', {
           dim: log.dim,
           horizon: Math.max(1, withReward),
-          seed: f.seed,
+          seed: f.seed + run,
           ...(s.epsilon === null ? {} : { epsilon: s.epsilon }),
-          ...(f.delta === undefined || !policyInfo(s.id).isPrivate ? {} : { delta: f.delta }),
-          ...(f.noiseSeed === undefined || !policyInfo(s.id).isPrivate ? {} : { noiseSeed: f.noiseSeed }),
-          ...(f.batch === undefined || !policyInfo(s.id).options.includes('batchSize')
-            ? {}
-            : { batchSize: f.batch }),
+          ...(f.delta === undefined || !info.isPrivate ? {} : { delta: f.delta }),
+          ...(f.noiseSeed === undefined || !info.isPrivate ? {} : { noiseSeed: f.noiseSeed + run }),
+          ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
         });
       } catch (err) {
         if (err instanceof RangeError || err instanceof TypeError)
@@ -154,50 +328,72 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
         throw err;
       }
     };
-    const evaluatedPolicy = make();
-    const result = ev.evaluateOnLog(
-      log,
-      {
-        evaluated: () => ev.evaluatedFromPolicy(evaluatedPolicy, { samples: f.samples }),
-        replaying: () => make(),
-      },
-      {
-        estimators,
-        resamples: f.bootstrap,
-        seed: f.seed,
-        level: f.level,
-        ...(rewardModel === undefined ? {} : { rewardModel }),
-      },
-    );
-    evaluatedPolicy.finish();
-    const spent = evaluatedPolicy.privacy();
-    for (const w of result.warnings) warnings.add(w);
-    if (evaluatedPolicy.clippedCount > 0) {
-      warnings.add(
-        `${evaluatedPolicy.clippedCount} feature vectors have a norm above 1 and were clipped by the policies (the privacy model needs ||x|| <= 1): scale the logged features to unit norm for an evaluation of the policy as it would run.`,
+    const perRun: import('../../evaluation/index.js').OffPolicyEvaluation[] = [];
+    let spent: ReturnType<ReturnType<typeof make>['privacy']> | null = null;
+    for (let run = 0; run < runs; run++) {
+      const evaluatedPolicy = make(run);
+      const result = ev.evaluateOnLog(
+        log,
+        {
+          evaluated: () => ev.evaluatedFromPolicy(evaluatedPolicy, { samples: f.samples }),
+          ...(s.id === null ? { target: fixedTarget! } : { replaying: () => make(run) }),
+        },
+        {
+          estimators,
+          resamples: f.bootstrap,
+          seed: f.seed,
+          level: f.level,
+          policyLabel: label,
+          ...(rewardModel === undefined ? {} : { rewardModel }),
+        },
       );
+      evaluatedPolicy.finish();
+      spent = evaluatedPolicy.privacy();
+      perRun.push(result);
     }
-    logging = { value: result.logging.value, interval: result.logging.interval };
-    evaluable = result.evaluableRounds;
+    const first = perRun[0]!;
+    for (const r of perRun) for (const w of r.warnings) warnings.add(w);
+    const loggingRep = ev.repeatReplicates(first.logging, runs);
+    logging = {
+      value: first.logging.value,
+      interval: first.logging.interval,
+      ...(first.logging.note === undefined ? {} : { note: first.logging.note }),
+    };
+    evaluable = first.evaluableRounds;
     results.push({
-      policy: s.id,
-      displayName: policyInfo(s.id).displayName,
+      policy: s.id ?? 'target',
+      displayName: info.displayName,
       epsilon: s.epsilon,
-      epsilonSpent: policyInfo(s.id).isPrivate ? spent.epsilon : null,
-      noise: spent.noise ?? 'none',
-      estimates: result.estimates.map((e, j) => ({
-        estimator: e.estimator as EstimatorId,
-        value: e.value,
-        interval: e.interval,
-        effectiveSampleSize: e.effectiveSampleSize,
-        relative: result.relative[j]!.ratio,
-        relativeInterval: result.relative[j]!.interval,
-      })),
+      epsilonSpent: info.isPrivate ? spent!.epsilon : null,
+      noise: spent!.noise ?? 'none',
+      runs,
+      estimates: first.estimates.map((e0, j) => {
+        const e = ev.combineRuns(perRun.map((r) => r.estimates[j]!));
+        // a one-sided estimate (no positive reward): its change is bounded above only
+        const rel =
+          e.note === undefined
+            ? ev.pairedRatio(e, loggingRep, f.level)
+            : { ratio: 0, interval: [0, e.interval[1] / first.logging.value] as const };
+        return {
+          estimator: e0.estimator as EstimatorId,
+          value: e.value,
+          interval: e.interval,
+          effectiveSampleSize: e.effectiveSampleSize,
+          relative: rel.ratio,
+          relativeInterval: rel.interval,
+          betweenRunSd: e.betweenRunSd,
+          ...(e0.estimator === 'dm' ? { modelBased: 'model-based, for comparison' } : {}),
+          ...(e.note === undefined ? {} : { note: e.note }),
+          ...(e.value < 0 || e.value > 1 ? { outsideRewardRange: true } : {}),
+        };
+      }),
     });
   }
+  const finding = indistinguishableFinding(results);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const command = reproducingCommand(f, ids);
   const config = {
     logs: f.logs,
     policies: ids,
@@ -208,10 +404,13 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     bootstrap: f.bootstrap,
     level: f.level,
     seed: f.seed,
+    runs: f.runs,
     noiseSeed: f.noiseSeed ?? null,
     samples: f.samples,
     learning: 'logged',
     rewardModel: 'ridge on [x, 1], lambda 1, 2-fold cross-fitting',
+    interval: `percentile bootstrap over rounds (${f.bootstrap} resamples), pooled over ${f.runs} runs (exploration seeds ${f.seed}..${f.seed + f.runs - 1}${f.noiseSeed === undefined ? ', fresh secure noise each' : `, noise seeds ${f.noiseSeed}..${f.noiseSeed + f.runs - 1}`}) for randomised or private policies`,
+    command,
   };
   const report = {
     version: VERSION,
@@ -225,32 +424,36 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     },
     logging,
     results,
+    findings: finding === null ? [] : [finding],
     warnings: [...warnings],
     timing: { wallSeconds, cpuSeconds },
   };
   const r = await import('../../experiments/report/index.js');
-  const { evaluationTable, valueByEpsilonSeries } = await import('./evaluateReport.js');
-  const caption = `${evaluable} of ${log.rounds} decisions evaluated; each policy learns from the logged rounds in order (observe) and is scored before each round; ${f.bootstrap} bootstrap resamples (seed ${f.seed}); noise ${f.noiseSeed === undefined ? 'secret' : `seeded (${f.noiseSeed})`}.`;
-  const table = evaluationTable(r, results, estimators, logging!, caption);
+  const { evaluationTable, evaluationCsv, valueByEpsilonSeries } = await import('./evaluateReport.js');
+  const caption = `${evaluable} of ${log.rounds} decisions evaluated; each policy learns from the logged rounds in order (observe) and is scored before each round; intervals: percentile bootstrap over rounds (${f.bootstrap} resamples, seed ${f.seed}), pooled over ${f.runs} runs of each randomised or private policy (its exploration seed and noise); noise ${f.noiseSeed === undefined ? 'secret' : `seeded (${f.noiseSeed}..)`}. DM is model-based, for comparison (its interval treats the reward model as fixed).`;
+  const table = evaluationTable(r, results, estimators, logging!, caption, f.level);
   const files: string[] = [];
+  const notes = finding === null ? [] : [finding];
   if (f.out !== undefined) {
     const { writeAtomic } = await import('../../experiments/writeAtomic.js');
     mkdirSync(f.out, { recursive: true });
     const chartEstimator: EstimatorId = estimators.includes('dr') ? 'dr' : estimators[estimators.length - 1]!;
+    const pct = `${Math.round(100 * f.level)}%`;
     const spec = r.bandChartSpec(valueByEpsilonSeries(results, chartEstimator, logging!), {
-      title: `Estimated value by epsilon (${chartEstimator.toUpperCase()}, 95% bootstrap interval)`,
+      title: `Estimated value by epsilon (${chartEstimator.toUpperCase()}${chartEstimator === 'dm' ? ', model-based, for comparison' : ''})`,
       xTitle: 'epsilon',
       yTitle: 'value per round',
       xScale: 'log',
       points: true,
+      bandLabel: `shaded: ${pct} bootstrap interval over the logged rounds (pooled over ${f.runs} runs of the policy)`,
     });
     const svg = await r.renderSvg(spec);
-    const command = `adaprivate evaluate --logs ${f.logs} --policy ${ids.join(',')}${f.epsilon === undefined ? '' : ` --epsilon ${f.epsilon.join(',')}`}`;
     const md = [
       '# Off-policy evaluation\n',
       `adaprivate ${VERSION} · \`${command}\`\n`,
       r.markdownSection(table, 2),
       '\n![value by epsilon](value-by-epsilon.svg)\n',
+      ...(notes.length === 0 ? [] : ['\n## Findings\n', ...notes.map((w) => `- ${w}`), '']),
       ...(warnings.size === 0 ? [] : ['\n## Warnings\n', ...[...warnings].map((w) => `- ${w}`), '']),
     ].join('\n');
     const html = r.buildHtmlReport({
@@ -265,8 +468,9 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
             {
               kind: 'svg',
               svg,
-              caption: 'Estimated value by epsilon; flat lines: non-private policies and the logging policy.',
+              caption: `Estimated value by epsilon; flat lines: non-private policies and the logging policy; shaded: ${pct} bootstrap interval over the logged rounds.`,
             },
+            ...notes.map((text) => ({ kind: 'paragraph' as const, text })),
             ...[...warnings].map((text) => ({ kind: 'paragraph' as const, text: `Warning: ${text}` })),
           ],
         },
@@ -279,7 +483,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
       files.push(join(f.out!, name));
     };
     write('results.json', `${JSON.stringify(report, null, 2)}\n`);
-    write('results.csv', r.tableToCsv(table));
+    write('results.csv', evaluationCsv(r, results, logging!));
     write('report.md', md);
     write('report.html', html);
     write('value-by-epsilon.svg', svg);
@@ -289,7 +493,9 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     return;
   }
   process.stdout.write(`${r.markdownSection(table, 3)}\n`);
+  for (const n of notes) process.stdout.write(`${n}\n`);
   for (const w of warnings) process.stdout.write(`warning: ${w}\n`);
+  process.stdout.write(`reproduce: ${command}\n`);
   process.stdout.write(
     `${wallSeconds.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU${files.length === 0 ? '' : `; report in ${f.out}/ (report.html, report.md, results.json, results.csv, value-by-epsilon.svg)`}\n`,
   );
@@ -383,6 +589,10 @@ export function registerEvaluate(program: Command): void {
     )
     .option('--policy <ids>', 'comma-separated policy ids to evaluate')
     .option(
+      '--target <file>',
+      'also evaluate a policy from elsewhere given by its probabilities at every logged decision: JSON Lines of {"eventId", "probabilities": [one per candidate arm, in the log\'s order]} (docs/evaluation.md)',
+    )
+    .option(
       '--epsilon <list>',
       'comma-separated privacy budgets for private policies',
       parseNumberList('--epsilon'),
@@ -409,7 +619,29 @@ export function registerEvaluate(program: Command): void {
       500,
     )
     .option('--level <p>', 'confidence level of the intervals (default 0.95)', parseNumber('--level'), 0.95)
+    .option(
+      '--runs <R>',
+      'runs of each randomised or private policy (exploration seeds seed..seed+R-1 and fresh noise draws) pooled into its intervals (default 5; deterministic non-private policies run once)',
+      parsePositiveInt('--runs'),
+      5,
+    )
     .option('--format <fmt>', "'jsonl' or 'csv' (default: from the file extension)")
+    .option(
+      '--private',
+      'release differentially private IPW and SNIPW instead (clipped weights, Gaussian noise through a ledger); prints only the released estimates and the guarantee',
+    )
+    .option(
+      '--private-epsilon <E>',
+      "the evaluation's own budget epsilon (with --private)",
+      parseNumber('--private-epsilon'),
+    )
+    .option('--private-delta <D>', "the evaluation's delta (default 1e-5)", parseNumber('--private-delta'))
+    .option(
+      '--weight-clip <C>',
+      'importance-weight clip of --private (default 20)',
+      parseNumber('--weight-clip'),
+    )
+    .option('--unit <unit>', "privacy unit of --private: 'event' (one logged reward; the default)")
     .option(
       '--allow-missing-propensity',
       'accept decisions without a propensity (left out of the estimates, with a warning)',

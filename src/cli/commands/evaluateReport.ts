@@ -16,6 +16,8 @@ export interface EvaluatedSetting {
   /** The epsilon the ledger says was spent while evaluating (null: non-private). */
   readonly epsilonSpent: number | null;
   readonly noise: string;
+  /** Runs pooled into the intervals (exploration seeds and noise draws). */
+  readonly runs: number;
   readonly estimates: readonly {
     readonly estimator: EstimatorId;
     readonly value: number;
@@ -23,6 +25,14 @@ export interface EvaluatedSetting {
     readonly effectiveSampleSize: number;
     readonly relative: number;
     readonly relativeInterval: readonly [number, number];
+    /** Standard deviation of the estimate across runs (0 for one run). */
+    readonly betweenRunSd: number;
+    /** Set on DM: 'model-based, for comparison'. */
+    readonly modelBased?: string;
+    /** A caveat (e.g. no positive reward: one-sided interval). */
+    readonly note?: string;
+    /** True when the value is outside [0, 1]. */
+    readonly outsideRewardRange?: boolean;
   }[];
 }
 
@@ -32,9 +42,13 @@ const NAMES: Readonly<Record<EstimatorId, string>> = {
   replay: 'Replay',
   ipw: 'IPW',
   snipw: 'SNIPW',
-  dm: 'DM',
+  dm: 'DM (model-based, for comparison)',
   dr: 'DR',
 };
+
+/** Marks in the table cells: a one-sided interval (no positive reward), a value outside [0, 1]. */
+export const ONE_SIDED_MARK = '(one-sided: the log cannot decide)';
+export const OUTSIDE_MARK = '(outside [0, 1])';
 
 /**
  * The main table: one row per setting, one "value [lo, hi] (x% of logging)" column per estimator.
@@ -46,18 +60,18 @@ export function evaluationTable(
   r: Report,
   settings: readonly EvaluatedSetting[],
   estimators: readonly EstimatorId[],
-  logging: { readonly value: number; readonly interval: readonly [number, number] },
+  logging: { readonly value: number; readonly interval: readonly [number, number]; readonly note?: string },
   caption: string,
+  level = 0.95,
 ): ReportTable {
   const f = (x: number) => r.formatNumber(x, 4);
   const rows: string[][] = [];
   const raw: (string | number | null)[][] = [];
-  rows.push([
-    'Logging policy (logged rewards)',
-    '-',
-    '-',
-    ...estimators.map(() => `${f(logging.value)} [${f(logging.interval[0])}, ${f(logging.interval[1])}]`),
-  ]);
+  const loggingCell =
+    logging.note === undefined
+      ? `${f(logging.value)} [${f(logging.interval[0])}, ${f(logging.interval[1])}]`
+      : `0 [0, ${f(logging.interval[1])}] ${ONE_SIDED_MARK}`;
+  rows.push(['Logging policy (logged rewards)', '-', '-', ...estimators.map(() => loggingCell)]);
   raw.push(['logging', null, null, ...estimators.map(() => logging.value)]);
   for (const s of settings) {
     rows.push([
@@ -66,7 +80,9 @@ export function evaluationTable(
       s.epsilonSpent === null ? '-' : r.formatNumber(s.epsilonSpent, 3),
       ...estimators.map((id) => {
         const e = s.estimates.find((x) => x.estimator === id)!;
-        return `${f(e.value)} [${f(e.interval[0])}, ${f(e.interval[1])}] (${r.formatSignedPercent(e.relative - 1)})`;
+        if (e.note !== undefined) return `0 [0, ${f(e.interval[1])}] ${ONE_SIDED_MARK}`;
+        const rel = Number.isFinite(e.relative) ? ` (${r.formatSignedPercent(e.relative - 1)})` : '';
+        return `${f(e.value)} [${f(e.interval[0])}, ${f(e.interval[1])}]${rel}${e.outsideRewardRange === true ? ` ${OUTSIDE_MARK}` : ''}`;
       }),
     ]);
     raw.push([
@@ -77,7 +93,7 @@ export function evaluationTable(
     ]);
   }
   return r.reportTable({
-    title: 'Estimated value per round, 95% bootstrap interval (change vs the logging policy)',
+    title: `Estimated value per round, ${Math.round(100 * level)}% interval (change vs the logging policy)`,
     caption,
     columns: [
       { header: 'policy' },
@@ -88,6 +104,81 @@ export function evaluationTable(
     rows,
     raw,
   });
+}
+
+/**
+ * results.csv: one row per setting and estimator (long form) with the value, its interval, the
+ * change vs the logging policy with its interval, the effective sample size, runs and notes; the
+ * logging policy first.
+ *
+ * @example
+ * evaluationCsv(r, settings, logging).split('\n')[0]; // returns 'policy,epsilon,eps_spent,estimator,value,lo,hi,...'
+ */
+export function evaluationCsv(
+  r: Report,
+  settings: readonly EvaluatedSetting[],
+  logging: { readonly value: number; readonly interval: readonly [number, number]; readonly note?: string },
+): string {
+  const header = [
+    'policy',
+    'epsilon',
+    'eps_spent',
+    'estimator',
+    'value',
+    'lo',
+    'hi',
+    'change',
+    'change_lo',
+    'change_hi',
+    'effective_sample_size',
+    'runs',
+    'between_run_sd',
+    'note',
+  ];
+  const rows: (string | number | null)[][] = [
+    [
+      'logging',
+      null,
+      null,
+      'logged',
+      logging.value,
+      logging.interval[0],
+      logging.interval[1],
+      null,
+      null,
+      null,
+      null,
+      1,
+      0,
+      logging.note ?? '',
+    ],
+  ];
+  for (const s of settings) {
+    for (const e of s.estimates) {
+      const notes = [
+        e.modelBased,
+        e.note,
+        e.outsideRewardRange === true ? 'outside [0, 1]' : undefined,
+      ].filter((x) => x !== undefined);
+      rows.push([
+        s.policy,
+        s.epsilon,
+        s.epsilonSpent,
+        e.estimator,
+        e.value,
+        e.interval[0],
+        e.interval[1],
+        Number.isFinite(e.relative) ? e.relative - 1 : null,
+        Number.isFinite(e.relativeInterval[0]) ? e.relativeInterval[0] - 1 : null,
+        Number.isFinite(e.relativeInterval[1]) ? e.relativeInterval[1] - 1 : null,
+        e.effectiveSampleSize,
+        s.runs,
+        e.betweenRunSd,
+        notes.join('; '),
+      ]);
+    }
+  }
+  return r.toCsv(header, rows);
 }
 
 /**

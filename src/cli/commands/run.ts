@@ -173,6 +173,14 @@ function table(summaries: readonly SettingSummary[]): string {
     .join('\n');
 }
 
+/** What 'eps spent' protects: event-level unless a setting configures privacyUnit 'user'. */
+function unitNote(summaries: readonly SettingSummary[]): string {
+  const user = summaries.some((s) => s.params.privacyUnit === 'user');
+  return user
+    ? "eps spent: settings with privacyUnit=user report one user's cumulative guarantee (all rewards of one unit, within its contribution bounds); the others are event-level: protects one reward; features, chosen arms and stored decisions are not protected."
+    : 'eps spent is event-level: protects one reward; features, chosen arms and stored decisions are not protected (a person with k rewards: group privacy, k^2 rho).';
+}
+
 async function runCommand(f: RunFlags): Promise<void> {
   const x: Experiments = await import('../../experiments/index.js');
   let config: ExperimentConfig;
@@ -235,6 +243,7 @@ async function runCommand(f: RunFlags): Promise<void> {
   } else {
     const cached = result.timings.filter((t) => t.cached).length;
     process.stdout.write(`${table(summaries)}\n`);
+    process.stdout.write(`${unitNote(summaries)}\n`);
     process.stdout.write(
       `${result.cells.length} cells (${cached} from cache), horizon ${config.horizon}, seeds ${config.seeds.join(',')}, adaprivate ${VERSION}${f.out === undefined ? '' : `; results in ${f.out}`}\n`,
     );

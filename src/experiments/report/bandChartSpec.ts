@@ -45,7 +45,25 @@ export interface BandChartOptions {
    * translucent bands blend into one muddy block), and the chart's subtitle names them.
    */
   readonly maxBands?: number;
+  /**
+   * The series of interest (labels): drawn in the palette's colours, thick and with their bands;
+   * every other series is muted (thin, light grey, means only). Default: none (every series in
+   * its own colour).
+   */
+  readonly highlight?: readonly string[];
+  /**
+   * What the bands are, in the subtitle (e.g. 'shaded: 95% bootstrap interval of each estimate').
+   * Default {@link BAND_LABEL} (each series' own 95% CI over seeds).
+   */
+  readonly bandLabel?: string;
 }
+
+/** Colour of muted series in a chart with highlighted ones. */
+export const MUTED_COLOUR = '#BBBBBB';
+
+/** What a band of {@link bandChartSpec} is: each series' own 95% CI of its mean over seeds. */
+export const BAND_LABEL =
+  "shaded: each series' own 95% CI over seeds (not the CI of a difference between series)";
 
 /**
  * Twelve colours that stay distinct from one another: Paul Tol's "bright" qualitative scheme and
@@ -76,7 +94,7 @@ export const SERIES_PALETTE: readonly string[] = [
  * @example
  * const spec = bandChartSpec([{ label: 'TS', points: [{ x: 1, mean: 0.7, lo: 0.69, hi: 0.71 }] }],
  *   { title: 'Reward', xTitle: 'round', yTitle: 'reward' });
- * spec.title; // returns { text: 'Reward', subtitle: 'shaded: 95% CI over seeds' }
+ * spec.title; // returns { text: 'Reward', subtitle: BAND_LABEL }
  */
 export function bandChartSpec(series: readonly ChartSeries[], options: BandChartOptions): TopLevelSpec {
   const labels = series.map((s) => s.label);
@@ -92,9 +110,27 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
   }
   const [yMin, yMax] = options.yBounds ?? [Number.NEGATIVE_INFINITY, Number.POSITIVE_INFINITY];
   const clip = (v: number) => Math.min(yMax, Math.max(yMin, v));
+  const highlight = options.highlight ?? [];
+  for (const h of highlight)
+    if (!labels.includes(h))
+      throw new RangeError(`bandChartSpec "${options.title}": highlight '${h}' is not a series label.`);
   const maxBands = options.maxBands ?? 2;
-  const banded = new Set(labels.slice(0, maxBands));
-  const values: { series: string; x: number; mean: number; lo: number; hi: number; band: boolean }[] = [];
+  const banded = new Set(highlight.length > 0 ? highlight.slice(0, maxBands) : labels.slice(0, maxBands));
+  // highlighted series first in the legend, in the palette's first colours; the others muted
+  const order =
+    highlight.length > 0 ? [...highlight, ...labels.filter((l) => !highlight.includes(l))] : labels;
+  const range = order.map((l, i) =>
+    highlight.length > 0 && !highlight.includes(l) ? MUTED_COLOUR : SERIES_PALETTE[i]!,
+  );
+  const values: {
+    series: string;
+    x: number;
+    mean: number;
+    lo: number;
+    hi: number;
+    band: boolean;
+    focus: boolean;
+  }[] = [];
   for (const s of series) {
     for (const p of s.points) {
       if (![p.x, p.mean, p.lo, p.hi].every(Number.isFinite)) continue;
@@ -106,6 +142,7 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
         lo: clip(p.lo),
         hi: clip(p.hi),
         band: banded.has(s.label),
+        focus: highlight.length === 0 || highlight.includes(s.label),
       });
     }
   }
@@ -125,8 +162,8 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     field: 'series',
     type: 'nominal' as const,
     title: null,
-    scale: { domain: labels, range: SERIES_PALETTE.slice(0, labels.length) },
-    sort: labels,
+    scale: { domain: order, range },
+    sort: order,
   };
   const yScale = { zero: options.yZero ?? false };
   const band = {
@@ -140,11 +177,17 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     },
   };
   const line = {
-    mark: { type: 'line' as const, point: options.points ?? false, strokeWidth: 1.8 },
+    mark: { type: 'line' as const, point: options.points ?? false },
     encoding: {
       x,
       y: { field: 'mean', type: 'quantitative' as const, title: options.yTitle, scale: yScale },
       color,
+      strokeWidth: {
+        condition: { test: 'datum.focus', value: highlight.length > 0 ? 2.6 : 1.8 },
+        value: 1.2,
+      },
+      // muted lines under the highlighted ones
+      order: { field: 'focus', type: 'ordinal' as const },
     },
   };
   const withBand = labels.filter((l) => banded.has(l) && values.some((v) => v.series === l));
@@ -152,8 +195,8 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     withBand.length === 0
       ? undefined
       : withBand.length === labels.length
-        ? 'shaded: 95% CI over seeds'
-        : `shaded: 95% CI over seeds of ${withBand.join(', ')} (other series: means only)`;
+        ? (options.bandLabel ?? BAND_LABEL)
+        : `${options.bandLabel ?? 'shaded: 95% CI over seeds'} of ${withBand.join(', ')}, each on its own (not of a difference); other series: means${highlight.length > 0 ? ', in grey' : ' only'}`;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: subtitle === undefined ? options.title : { text: options.title, subtitle },

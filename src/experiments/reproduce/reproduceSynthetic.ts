@@ -21,6 +21,7 @@ import type { ExperimentConfig, ExperimentResult, RunProgress } from '../types.j
 import { writeAtomic } from '../writeAtomic.js';
 import { writeResultsCsv } from '../writeResultsCsv.js';
 import { writeResultsJson } from '../writeResultsJson.js';
+import { claimCharts } from './claimCharts.js';
 import {
   claimPartsTable,
   claimsTable,
@@ -314,7 +315,7 @@ export async function reproduceSynthetic(
   write(join(outDir, 'tuning-grid.csv'), tableToCsv(gridTable));
   write(join(outDir, 'tables.md'), tables.map((t) => markdownSection(t, 2)).join('\n'));
 
-  const charts = syntheticCharts(analysis);
+  const charts = [...claimCharts(claims), ...syntheticCharts(analysis)];
   const svgs = new Map<string, string>();
   mkdirSync(join(outDir, 'svg'), { recursive: true });
   for (const c of charts) {

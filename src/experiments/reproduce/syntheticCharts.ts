@@ -21,6 +21,9 @@ function percentPoint(x: number, c: Cell) {
   return s === null ? { x, mean: c.percent, lo: c.percent, hi: c.percent } : statsPoint(x, s);
 }
 
+/** The methods the paper's claims are about, highlighted in the overview charts. */
+export const FOCUS_METHODS: readonly string[] = ['AdaPrivate-TS', 'AdaPrivate-UCB'];
+
 /** The budget whose curves are drawn: 1 when present (the paper's focus), else the first. */
 export function curveEpsilon(a: SyntheticAnalysis): number {
   return a.epsilons.includes(1) ? 1 : a.epsilons[0]!;
@@ -33,6 +36,9 @@ export function curveEpsilon(a: SyntheticAnalysis): number {
  * syntheticCharts(analysis).map((c) => c.name); // returns ['reward-over-time', 'regret-over-time', ...]
  */
 export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
+  // the methods the claims are about: highlighted, every other method muted
+  const focus = (series: readonly ChartSeries[]) =>
+    FOCUS_METHODS.filter((l) => series.some((s) => s.label === l));
   const eps = curveEpsilon(a);
   const k = epsKey(eps);
   const curveRows = a.rows;
@@ -48,6 +54,7 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
         yTitle: 'average expected reward',
         yBounds: [0, 1],
         xInteger: true,
+        highlight: focus(rewardSeries),
       }),
     },
     {
@@ -67,20 +74,19 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     label,
     points: a.epsilons.map((e) => statsPoint(e, get(e).summary.meanReward)),
   });
+  const defaultsByEps = a.rows.map((r) => byEps(r.label, (e) => a.main[r.id]![epsKey(e)]!));
   charts.push({
     name: 'reward-vs-epsilon',
     title: 'Mean reward vs epsilon per method (default settings, 95% CI)',
-    spec: bandChartSpec(
-      a.rows.map((r) => byEps(r.label, (e) => a.main[r.id]![epsKey(e)]!)),
-      {
-        title: 'Mean reward vs epsilon (defaults)',
-        xTitle: 'epsilon',
-        yTitle: 'mean expected reward',
-        yBounds: [0, 1],
-        xScale: 'log',
-        points: true,
-      },
-    ),
+    spec: bandChartSpec(defaultsByEps, {
+      highlight: focus(defaultsByEps),
+      title: 'Mean reward vs epsilon (defaults)',
+      xTitle: 'epsilon',
+      yTitle: 'mean expected reward',
+      yBounds: [0, 1],
+      xScale: 'log',
+      points: true,
+    }),
   });
   charts.push({
     name: 'reward-vs-epsilon-tuned',

@@ -184,20 +184,26 @@ export function powerClaimSpecs(scale: SyntheticScale): ClaimSpec<SummaryReading
   return [
     {
       id: 'power-ts-vs-ucb',
+      headline: 'eps = 5: TS vs UCB',
+      short: 'TS vs UCB, power run',
       title: 'Power run: default TS vs default UCB, by eps',
       plain:
         'With enough seeds to measure the gap within half a percentage point: does private Thompson sampling beat private UCB?',
       paper: 'TS beats UCB by 0.5-1.5% (largest at eps = 1, +1.5%), significantly at eps in {0.5, 1, 2, 5}.',
       parts: parts('ts-vs-ucb'),
+      charts: ['claim-ts-vs-ucb'],
       rule: [{ standard: 'effect' }],
     },
     {
       id: 'power-amplification',
+      headline: 'eps = 1: amplification q = 0.3 vs none (q = 1)',
+      short: 'amplification vs none, power run',
       title: 'Power run: amplification (q = 0.3) vs no subsampling',
       plain:
         'With enough seeds: does sampling 30% of each batch (with the noise recalibrated) earn more than using every reward?',
       paper: 'Amplification with q = 0.3 helps at low eps (MovieLens: +4.6% at eps = 1, +1.3% at eps = 5).',
       parts: parts('amplification'),
+      charts: ['claim-amplification'],
       rule: [
         { standard: 'effect' },
         "The paper's figures are from MovieLens; on the synthetic study they are the reference for direction and size.",

@@ -12,7 +12,8 @@ import tQuantile from '@stdlib/stats-base-dists-t-quantile';
  *   where the paper reports one and the run was precise enough to see it);
  * - `opposite`: our effect is significant (95% CI excludes 0) with the other sign;
  * - `inconclusive`: our CI contains both 0 and the paper's value: the run cannot tell them apart;
- * - `mixed` (claims only): tested parts disagree;
+ * - `mixed` (claims only): some tested part is reproduced and another is not (a claim none of whose
+ *   parts is reproduced is 'not reproduced', whatever the mix);
  * - `not tested`: the run has no estimate for it.
  */
 export type Verdict = 'reproduced' | 'not reproduced' | 'opposite' | 'inconclusive' | 'mixed' | 'not tested';
@@ -49,6 +50,8 @@ export interface ClaimPart {
    * of `ours`, as text; null when the part is not a comparison over seeds.
    */
   readonly detectable?: string | null;
+  /** Our estimate as numbers (mean and 95% CI), when the part is an estimate (for charts and summaries). */
+  readonly estimate?: Estimate;
 }
 
 /** Tolerance (percentage points) added around our 95% CI for 'reproduced' by {@link rangeVerdict} (never for 'inconclusive'). */
@@ -85,31 +88,38 @@ export function seedsForHalfWidth(std: number, halfWidth: number): number {
 }
 
 /**
- * An effect whose paper figure is a value or range [a, b] (same unit as `ours`):
- * - opposite: our 95% CI excludes 0 and our mean has the sign opposite to the paper's midpoint;
- * - inconclusive: the paper's [a, b] excludes 0, and our 95% CI itself (not widened) contains 0
- *   and reaches [a, b]: the run cannot tell the paper's effect from no effect;
+ * THE verdict rule of an estimate against the paper's value or range [a, b] (same unit as `ours`),
+ * for effects (synthetic and real data alike) and levels. `nullValue` is what "no effect" means in
+ * that unit: 0 for an effect; for a level, the level reached without learning from the protected
+ * data (e.g. a real-data run's CTR of the greedy choice of its public warm-start prior).
+ * - opposite: our 95% CI excludes the null and our mean lies on the other side of it from the
+ *   paper's midpoint;
+ * - inconclusive: the paper's [a, b] excludes the null, and our 95% CI itself (not widened) contains
+ *   the null and reaches [a, b]: the run cannot tell the paper's figure from no effect;
  * - reproduced: our CI widened by `tolerance` on each side (a margin for rounding and setting)
- *   meets [a, b], and the CI excludes 0 when [a, b] does;
- * - not reproduced: otherwise (same sign but far, or a CI around 0 that excludes the paper's effect).
- * Non-finite estimates give 'not tested'.
+ *   meets [a, b], and the CI excludes the null when [a, b] does;
+ * - not reproduced: otherwise (same side but far, or a CI around the null that excludes the paper).
+ * Non-finite estimates give 'not tested'. Hence a run whose interval spans both the paper's figure
+ * and the null (a quick run, typically) is never 'reproduced', whatever its mean.
  *
  * @example
  * rangeVerdict({ mean: 1.1, lo: 0.4, hi: 1.8 }, [0.5, 1.5]); // returns 'reproduced'
  * rangeVerdict({ mean: -0.05, lo: -0.1, hi: 0 }, [0.5, 1.5]); // returns 'not reproduced'
+ * rangeVerdict({ mean: 71.2, lo: 61.5, hi: 81 }, [71.7, 72.6], 0.5, 70.7); // returns 'inconclusive'
  */
 export function rangeVerdict(
   ours: Estimate,
   paper: readonly [number, number],
   tolerance = RANGE_TOLERANCE,
+  nullValue = 0,
 ): Verdict {
-  if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
+  if (![ours.mean, ours.lo, ours.hi, nullValue].every(Number.isFinite)) return 'not tested';
   const [a, b] = paper;
-  const containsZero = ours.lo <= 0 && ours.hi >= 0;
-  const mid = (a + b) / 2;
-  if (!containsZero && mid !== 0 && Math.sign(ours.mean) === -Math.sign(mid)) return 'opposite';
-  const paperExcludesZero = a > 0 || b < 0;
-  if (paperExcludesZero && containsZero)
+  const containsNull = ours.lo <= nullValue && ours.hi >= nullValue;
+  const side = Math.sign((a + b) / 2 - nullValue);
+  if (!containsNull && side !== 0 && Math.sign(ours.mean - nullValue) === -side) return 'opposite';
+  const paperExcludesNull = a > nullValue || b < nullValue;
+  if (paperExcludesNull && containsNull)
     return ours.lo <= b && ours.hi >= a ? 'inconclusive' : 'not reproduced';
   return ours.lo - tolerance <= b && ours.hi + tolerance >= a ? 'reproduced' : 'not reproduced';
 }
@@ -233,15 +243,40 @@ export function countVerdicts(parts: readonly Verdict[]): VerdictCounts {
 
 /**
  * Combines part verdicts: untested parts are ignored; when every tested part has the same verdict,
- * that is the claim's; otherwise 'mixed'; no tested part: 'not tested'.
+ * that is the claim's; 'mixed' only when some part is reproduced and another is not; when no part is
+ * reproduced and they disagree, the claim is 'not reproduced' (its parts' counts say how:
+ * {@link verdictSummary}); no tested part: 'not tested'.
  *
  * @example
  * combineVerdicts(['reproduced', 'not reproduced']); // returns 'mixed'
+ * combineVerdicts(['not reproduced', 'inconclusive']); // returns 'not reproduced'
  */
 export function combineVerdicts(parts: readonly Verdict[]): Verdict {
   const tested = parts.filter((v) => v !== 'not tested');
   if (tested.length === 0) return 'not tested';
-  return tested.every((v) => v === tested[0]) ? tested[0]! : 'mixed';
+  if (tested.every((v) => v === tested[0])) return tested[0]!;
+  return tested.includes('reproduced') ? 'mixed' : 'not reproduced';
+}
+
+/**
+ * A claim's verdict in words with its parts' counts, as the documents print it: 'reproduced (4)'
+ * when the parts agree, 'not reproduced (3), inconclusive (7)' when none is reproduced, 'mixed:
+ * reproduced (2), not reproduced (2)' otherwise (untested parts listed last, e.g. 'opposite (1),
+ * not tested (5)').
+ *
+ * @example
+ * verdictSummary(countVerdicts(['not reproduced', 'inconclusive', 'inconclusive'])); // returns 'not reproduced (1), inconclusive (2)'
+ */
+export function verdictSummary(c: VerdictCounts): string {
+  const list = (vs: readonly Verdict[]) =>
+    vs
+      .filter((v) => c[v] > 0)
+      .map((v) => `${v} (${c[v]})`)
+      .join(', ');
+  const tested = VERDICTS.filter((v) => v !== 'not tested' && v !== 'mixed' && c[v] > 0);
+  const text = list(VERDICTS.filter((v) => v !== 'mixed'));
+  if (tested.length === 0) return text === '' ? 'not tested' : text;
+  return tested.length > 1 && c.reproduced > 0 ? `mixed: ${text}` : text;
 }
 
 /**
@@ -257,22 +292,23 @@ export function countsText(c: VerdictCounts): string {
 }
 
 /**
- * A level (not an effect) given as a value or range [a, b], e.g. a CTR of 71.7-72.6%:
- * - reproduced: our mean lies in [a, b] widened by `tolerance` on each side;
- * - inconclusive: it does not, but our 95% CI itself (not widened) still meets [a, b];
- * - not reproduced: otherwise.
- * Non-finite estimates give 'not tested'.
+ * A level (not an effect) given as a value or range [a, b], e.g. a CTR of 71.7-72.6%, scored by the
+ * one rule ({@link rangeVerdict}) with the run's no-learning level as the null. Without a known null
+ * the run cannot show it learned anything: a CI that meets the widened range is then
+ * 'inconclusive', never 'reproduced'.
  *
  * @example
- * levelVerdict({ mean: 60, lo: 58, hi: 62 }, [71.7, 72.6]); // returns 'not reproduced'
+ * levelVerdict({ mean: 60, lo: 58, hi: 62 }, [71.7, 72.6], 56.2); // returns 'not reproduced'
+ * levelVerdict({ mean: 71.2, lo: 61.5, hi: 81 }, [71.7, 72.6], 70.7); // returns 'inconclusive'
  */
 export function levelVerdict(
   ours: Estimate,
   paper: readonly [number, number],
+  nullValue: number | undefined,
   tolerance = RANGE_TOLERANCE,
 ): Verdict {
+  if (nullValue !== undefined) return rangeVerdict(ours, paper, tolerance, nullValue);
   if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
-  const [a, b] = paper;
-  if (ours.mean >= a - tolerance && ours.mean <= b + tolerance) return 'reproduced';
-  return ours.lo <= b && ours.hi >= a ? 'inconclusive' : 'not reproduced';
+  const meets = ours.lo - tolerance <= paper[1] && ours.hi + tolerance >= paper[0];
+  return meets ? 'inconclusive' : 'not reproduced';
 }

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bandChartSpec, SERIES_PALETTE } from '../../../src/experiments/report/bandChartSpec.js';
+import {
+  bandChartSpec,
+  MUTED_COLOUR,
+  SERIES_PALETTE,
+} from '../../../src/experiments/report/bandChartSpec.js';
 import { buildHtmlReport } from '../../../src/experiments/report/htmlReport.js';
 import { reportTable } from '../../../src/experiments/report/ReportTable.js';
 import { renderSvg } from '../../../src/experiments/report/renderSvg.js';
@@ -236,6 +240,43 @@ test('chart rendering: long legend labels are not truncated, a log axis is label
   for (const t of ['0.1', '0.5', '1', '2', '5', '10']) assert.ok(svg.includes(`>${t}<`), `tick ${t}`);
   for (const t of ['0.2', '0.3', '0.4', '3', '4']) assert.ok(!svg.includes(`>${t}<`), `no tick ${t}`);
   assert.ok(
-    svg.includes('shaded: 95% CI over seeds of AdaPrivate-TS, AdaPrivate-UCB (other series: means only)'),
+    svg.includes(
+      'shaded: 95% CI over seeds of AdaPrivate-TS, AdaPrivate-UCB, each on its own (not of a difference); other series: means only',
+    ),
+  );
+});
+
+test('highlighted series keep their colours and bands; the others are grey; the band label says what the band is', async () => {
+  const pts = (m: number) => [1, 5].map((x) => ({ x, mean: m, lo: m - 0.01, hi: m + 0.01 }));
+  const spec = bandChartSpec(
+    [
+      { label: 'LinTS', points: pts(0.6) },
+      { label: 'AdaPrivate-TS', points: pts(0.5) },
+      { label: 'AdaPrivate-UCB', points: pts(0.52) },
+    ],
+    {
+      title: 'Reward vs eps',
+      xTitle: 'epsilon',
+      yTitle: 'reward',
+      highlight: ['AdaPrivate-TS', 'AdaPrivate-UCB'],
+      bandLabel: 'shaded: 95% bootstrap interval',
+    },
+  ) as unknown as {
+    layer: { encoding: { color: { scale: { domain: string[]; range: string[] } } } }[];
+    title: { subtitle: string };
+  };
+  const { domain, range } = spec.layer[1]!.encoding.color.scale;
+  assert.deepEqual(domain, ['AdaPrivate-TS', 'AdaPrivate-UCB', 'LinTS']);
+  assert.deepEqual(range, [SERIES_PALETTE[0], SERIES_PALETTE[1], MUTED_COLOUR]);
+  assert.match(spec.title.subtitle, /^shaded: 95% bootstrap interval of AdaPrivate-TS, AdaPrivate-UCB/);
+  assert.throws(
+    () =>
+      bandChartSpec([{ label: 'a', points: pts(1) }], {
+        title: 't',
+        xTitle: 'x',
+        yTitle: 'y',
+        highlight: ['b'],
+      }),
+    /highlight 'b' is not a series label/,
   );
 });

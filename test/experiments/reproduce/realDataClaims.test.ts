@@ -61,9 +61,12 @@ test('MovieLens claims: CTR range, amplification and eps = 10 parts are computed
     summary(p, policyInfo(p).isPrivate ? 1 : null, policyInfo(p).isPrivate ? 0.72 : 0.75),
   );
   const amp = [summary('adaprivate-ts', 1, 0.7), summary('adaprivate-ts-amp', 1, 0.7 * 1.046, { q: 0.3 })];
-  const claims = realDataClaims({ dataset: 'movielens', epsilons: [1], main, amp });
+  const claims = realDataClaims({ dataset: 'movielens', epsilons: [1], main, amp, levelNull: 0.5618 });
   const byId = new Map(claims.map((c) => [c.id, c]));
   assert.equal(byId.get('ml-ctr')!.verdict, 'reproduced');
+  // without the no-learning level the run cannot show it learned: never reproduced
+  const noNull = realDataClaims({ dataset: 'movielens', epsilons: [1], main, amp });
+  assert.equal(noNull[0]!.verdict, 'inconclusive');
   const ampParts = byId.get('ml-amp')!.parts;
   assert.equal(ampParts[0]!.verdict, 'reproduced');
   assert.equal(ampParts[1]!.verdict, 'not tested', 'eps = 5 is not in this run');
@@ -74,6 +77,23 @@ test('MovieLens claims: CTR range, amplification and eps = 10 parts are computed
     epsilons: [1],
     main: policyIds.map((p) => summary(p, policyInfo(p).isPrivate ? 1 : null, 0.6)),
     amp,
+    levelNull: 0.5618,
   });
   assert.equal(low[0]!.verdict, 'not reproduced');
+});
+
+test('MovieLens --quick: 71.2 [61.5, 81.0] spans the paper and the no-learning level: inconclusive, not reproduced', () => {
+  // per-seed CTRs with mean 0.712 and a wide spread, like the quick run's 3 seeds
+  const wide = (policy: string, epsilon: number | null): SettingSummary => {
+    const stats = seedStats([0.62, 0.712, 0.804], [1, 2, 3]);
+    return { ...summary(policy, epsilon, 0.712), meanReward: stats };
+  };
+  const main = policyIds.map((p) => wide(p, policyInfo(p).isPrivate ? 1 : null));
+  const [ctr] = realDataClaims({ dataset: 'movielens', epsilons: [1], main, amp: [], levelNull: 0.706 });
+  assert.ok(
+    ctr!.parts.every((p) => p.verdict === 'inconclusive'),
+    JSON.stringify(ctr!.parts),
+  );
+  assert.equal(ctr!.verdict, 'inconclusive');
+  assert.match(ctr!.rule, /never reproduced, whatever its mean/);
 });

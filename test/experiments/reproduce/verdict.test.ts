@@ -17,6 +17,7 @@ import {
   seedsForHalfWidth,
   significanceVerdict,
   signVerdict,
+  verdictSummary,
 } from '../../../src/experiments/reproduce/verdict.js';
 
 test('rangeVerdict: one case for each word', () => {
@@ -123,13 +124,69 @@ test('group budgets: the paper figures at user-level eps = 5, delta = 1e-5', () 
   assert.ok(Math.abs(b[0]!.epsilon - 5) < 1e-6);
 });
 
-test('levelVerdict: mean in range, only the CI in range, neither', () => {
-  assert.equal(levelVerdict({ mean: 72, lo: 71, hi: 73 }, [71.7, 72.6]), 'reproduced');
-  assert.equal(levelVerdict({ mean: 55.7, lo: 20, hi: 91.3 }, [71.7, 72.6]), 'inconclusive');
-  // only the widened range would meet the CI: not inconclusive
-  assert.equal(levelVerdict({ mean: 70, lo: 69, hi: 71.5 }, [71.7, 72.6]), 'not reproduced');
-  assert.equal(levelVerdict({ mean: 57.2, lo: 53.3, hi: 61.1 }, [71.7, 72.6]), 'not reproduced');
-  assert.equal(levelVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [1, 2]), 'not tested');
+test('levelVerdict: the one rule with the no-learning level as the null', () => {
+  // the old rule said 'reproduced' from the mean alone for the MovieLens --quick figure: 71.2 [61.5, 81.0]
+  // spans the paper's range and the greedy prior's 70.7: inconclusive now
+  assert.equal(levelVerdict({ mean: 71.2, lo: 61.5, hi: 81 }, [71.7, 72.6], 70.7), 'inconclusive');
+  // the same as rangeVerdict with that null, for every case
+  for (const e of [
+    { mean: 72, lo: 71.5, hi: 72.5 },
+    { mean: 70.4, lo: 70, hi: 70.8 },
+    { mean: 59.7, lo: 54.7, hi: 64.7 },
+    { mean: 71.2, lo: 61.5, hi: 81 },
+  ])
+    assert.equal(levelVerdict(e, [71.7, 72.6], 70.7), rangeVerdict(e, [71.7, 72.6], 0.5, 70.7));
+  // a precise level in the range, clear of the null: reproduced
+  assert.equal(levelVerdict({ mean: 72, lo: 71.5, hi: 72.5 }, [71.7, 72.6], 70.7), 'reproduced');
+  // a CI around the null that does not reach the paper: not reproduced (full-scale MovieLens TS)
+  assert.equal(levelVerdict({ mean: 70.4, lo: 70, hi: 70.8 }, [71.7, 72.6], 70.7), 'not reproduced');
+  // below the no-learning level, significantly: opposite (learning made it worse than not learning)
+  assert.equal(levelVerdict({ mean: 59.7, lo: 54.7, hi: 64.7 }, [71.7, 72.6], 70.7), 'opposite');
+  // no known null: never reproduced
+  assert.equal(levelVerdict({ mean: 72, lo: 71.5, hi: 72.5 }, [71.7, 72.6], undefined), 'inconclusive');
+  assert.equal(levelVerdict({ mean: 60, lo: 59, hi: 61 }, [71.7, 72.6], undefined), 'not reproduced');
+  assert.equal(levelVerdict({ mean: Number.NaN, lo: 0, hi: 1 }, [1, 2], 0.5), 'not tested');
+});
+
+test('no interval that spans both the paper figure and the null is reproduced, whatever the null', () => {
+  fc.assert(
+    fc.property(
+      fc.double({ min: -100, max: 100, noNaN: true }),
+      fc.double({ min: -100, max: 100, noNaN: true }),
+      fc.double({ min: 0, max: 5, noNaN: true }),
+      fc.double({ min: -100, max: 100, noNaN: true }),
+      fc.double({ min: 0, max: 50, noNaN: true }),
+      (a, w, nul, m, h) => {
+        const paper: [number, number] = [Math.min(a, a + w), Math.max(a, a + w)];
+        const e = { mean: m, lo: m - h, hi: m + h };
+        const spans = e.lo <= paper[1] && e.hi >= paper[0] && e.lo <= nul && e.hi >= nul;
+        const excludesNull = paper[0] > nul || paper[1] < nul;
+        return !(spans && excludesNull) || rangeVerdict(e, paper, 0.5, nul) === 'inconclusive';
+      },
+    ),
+  );
+});
+
+test('claims: never mixed without a reproduced part; the summary words list the counts', () => {
+  const parts = [
+    ...Array<'not reproduced'>(3).fill('not reproduced'),
+    ...Array<'inconclusive'>(7).fill('inconclusive'),
+  ];
+  assert.equal(combineVerdicts(parts), 'not reproduced');
+  assert.equal(verdictSummary(countVerdicts(parts)), 'not reproduced (3), inconclusive (7)');
+  assert.equal(combineVerdicts(['not reproduced', 'opposite', 'opposite']), 'not reproduced');
+  assert.equal(combineVerdicts(['opposite', 'not tested']), 'opposite');
+  assert.equal(
+    verdictSummary(countVerdicts(['opposite', 'not tested', 'not tested'])),
+    'opposite (1), not tested (2)',
+  );
+  assert.equal(combineVerdicts(['reproduced', 'inconclusive']), 'mixed');
+  assert.equal(
+    verdictSummary(countVerdicts(['reproduced', 'reproduced', 'not reproduced'])),
+    'mixed: reproduced (2), not reproduced (1)',
+  );
+  assert.equal(verdictSummary(countVerdicts(['reproduced', 'reproduced'])), 'reproduced (2)');
+  assert.equal(verdictSummary(countVerdicts([])), 'not tested');
 });
 
 test('counts per verdict class, detectable effect and seeds for a target half-width', () => {

@@ -85,6 +85,13 @@ export interface ClaimSpec<R> {
   /** Names of the charts that illustrate it. */
   readonly charts?: readonly string[];
   readonly note?: string;
+  /**
+   * Label of the part shown in the summary table and the bottom line (our number beside the
+   * paper's). Default: the first part with a verdict other than 'not tested'.
+   */
+  readonly headline?: string;
+  /** Short name of the claim in the bottom line (e.g. 'TS vs UCB'); absent: not in the bottom line. */
+  readonly short?: string;
 }
 
 /** Our measurement of a part's reading, by kind. `text` is shown as ours. */
@@ -97,6 +104,8 @@ export type Measured =
       readonly detectable: boolean;
       /** The paired t-test of the comparison (for `significance`). */
       readonly test?: PairedTTest;
+      /** `level` only: the level without learning from the protected data (the rule's null); absent: unknown. */
+      readonly nullValue?: number;
     }
   | { readonly kind: 'scalar'; readonly value: number; readonly text: string }
   | { readonly kind: 'values'; readonly values: readonly number[]; readonly text: string }

@@ -43,12 +43,20 @@ export interface Claim {
   /** Names of the charts that illustrate it. */
   readonly charts: readonly string[];
   readonly note?: string;
+  /** Index in `parts` of the part shown in summaries (our number beside the paper's); -1: none. */
+  readonly headline: number;
+  /** Short name of the claim in the bottom line; absent: not in it. */
+  readonly short?: string;
 }
 
 /** The standard rule texts, printed under every claim that uses them. */
+const ONE_RULE = `our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side (a margin for the paper's rounding and for the differences between its setting and ours), meets the paper's value or range and, where the paper's figure differs from no effect, does not contain no effect; inconclusive when our 95% CI itself (not widened) contains both no effect and the paper's value (or part of its range): the run cannot tell the paper's figure from no effect; opposite when the CI excludes no effect on the other side; otherwise not reproduced (our CI excludes the paper's figure: far from it, whatever its side, or a precise no effect). A run whose interval spans both the paper's figure and no effect is never reproduced, whatever its mean.`;
+const COMBINE = `A claim takes its parts' verdict when they all agree; it is mixed when some parts are reproduced and others not, and not reproduced when none is (the counts of parts per verdict are listed).`;
+
+/** The standard rule texts, printed under every claim that uses them: one rule, "no effect" read per kind. */
 export const RULE_TEXT = {
-  effect: `A part is reproduced when our 95% CI, widened by ${RANGE_TOLERANCE} percentage points on each side (a margin for the paper's rounding and for the differences between its setting and ours), meets the paper's value or range and, where the paper reports a non-zero effect, does not contain 0; inconclusive when our 95% CI itself (not widened) contains both 0 and the paper's value (or part of its range): the run cannot tell the paper's effect from no effect; opposite when the CI excludes 0 on the other side; otherwise not reproduced (our CI excludes the paper's figure: far from it, whatever its sign, or a precise zero). A claim takes its parts' verdict when they all agree, else it is mixed; the counts of parts per verdict are listed. "Detectable" is the smallest true effect these seeds detect with 80% power (two-sided t-test, 5% level).`,
-  level: `A part is reproduced when our mean CTR (in percent) lies in the paper's range widened by ${RANGE_TOLERANCE} percentage points on each side; inconclusive when it does not but our 95% CI itself (not widened) still meets the paper's range; otherwise not reproduced. A claim takes its parts' verdict when they all agree, else it is mixed.`,
+  effect: `A part is reproduced when ${ONE_RULE.replaceAll('no effect', '0')} ${COMBINE} "Detectable" is the smallest true effect these seeds detect with 80% power (two-sided t-test, 5% level).`,
+  level: `Levels follow the same rule as effects, with "no effect" read as the CTR the run reaches without learning from the protected rewards (the greedy choice of the public warm-start prior, or a uniformly random choice on a cold start; the reference table): a part is reproduced when ${ONE_RULE} ${COMBINE}`,
 } as const;
 
 /** The detectable-effect text of a comparison (percent of the reference), or null. */
@@ -95,7 +103,7 @@ export function scorePart(spec: PartSpec<unknown>, m: Measured): Verdict {
       return rangeVerdict(m.estimate, interval(p), spec.tolerance ?? RANGE_TOLERANCE);
     case 'level':
       if (m.kind !== 'estimate') return wrongKind(spec, m);
-      return levelVerdict(m.estimate, interval(p), spec.tolerance ?? RANGE_TOLERANCE);
+      return levelVerdict(m.estimate, interval(p), m.nullValue, spec.tolerance ?? RANGE_TOLERANCE);
     case 'significance':
       if (m.kind !== 'estimate' || m.test === undefined || p.kind !== 'significance')
         return wrongKind(spec, m);
@@ -150,9 +158,12 @@ export function evaluateClaim<R>(spec: ClaimSpec<R>, run: Measurements<R>): Clai
       verdict: scorePart(ps as PartSpec<unknown>, measured),
       detectable:
         measured.kind === 'estimate' && measured.detectable ? detectableText(measured.estimate) : null,
+      ...(measured.kind === 'estimate' ? { estimate: measured.estimate } : {}),
     });
   }
   const vs = parts.map((p) => p.verdict);
+  const named = spec.headline === undefined ? -1 : parts.findIndex((p) => p.label === spec.headline);
+  const headline = named >= 0 ? named : parts.findIndex((p) => p.verdict !== 'not tested');
   // key order as the documents' JSON had it before the claims became data
   return {
     id: spec.id,
@@ -163,6 +174,8 @@ export function evaluateClaim<R>(spec: ClaimSpec<R>, run: Measurements<R>): Clai
     rule: ruleText(spec.rule, vars),
     charts: spec.charts ?? [],
     ...(spec.note === undefined ? {} : { note: spec.note }),
+    headline,
+    ...(spec.short === undefined ? {} : { short: spec.short }),
     verdict: combineVerdicts(vs),
     counts: countVerdicts(vs),
   };

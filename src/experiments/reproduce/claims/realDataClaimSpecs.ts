@@ -28,6 +28,8 @@ export const REAL_DATA_CLAIM_SPECS: Readonly<
   movielens: [
     {
       id: 'ml-ctr',
+      headline: 'eps = 1: AdaPrivate-TS CTR (%)',
+      short: 'AdaPrivate-TS CTR (%)',
       title: 'MovieLens, eps = 1: event-level methods reach 71.7-72.6% CTR',
       paper: 'At eps = 1 the event-level private methods reach CTR 71.7-72.6% (replay on MovieLens-25M).',
       parts: eventLevelPolicies().map(
@@ -42,6 +44,7 @@ export const REAL_DATA_CLAIM_SPECS: Readonly<
     },
     {
       id: 'ml-ts-vs-ucb',
+      short: 'TS vs UCB',
       title: 'MovieLens, eps = 1: AdaPrivate-TS ends ahead of AdaPrivate-UCB (0.72 vs 0.71)',
       paper:
         'UCB CTR dips 0.73 -> 0.67 then recovers to 0.71; TS climbs 0.66 -> 0.72 and overtakes at ~800 effective steps.',
@@ -58,6 +61,7 @@ export const REAL_DATA_CLAIM_SPECS: Readonly<
     },
     {
       id: 'ml-amp',
+      short: 'amplification',
       title: 'MovieLens: amplification (q = 0.3) +4.6% at eps = 1, +1.3% at eps = 5',
       paper:
         'AdaPrivate-TS-Amp with q = 0.3 improves on AdaPrivate-TS by 4.6% at eps = 1 and 1.3% at eps = 5.',
@@ -79,6 +83,7 @@ export const REAL_DATA_CLAIM_SPECS: Readonly<
     },
     {
       id: 'ml-ts-vs-adac',
+      short: 'TS vs AdaC-OFUL-zCDP',
       title: 'MovieLens, eps = 10: AdaPrivate-TS up to +6.5% over AdaC-OFUL-zCDP',
       paper: 'At eps = 10, AdaPrivate-TS is up to 6.5% above AdaC-OFUL-zCDP.',
       parts: [
@@ -96,6 +101,8 @@ export const REAL_DATA_CLAIM_SPECS: Readonly<
   jester: [
     {
       id: 'jester-best',
+      headline: 'eps = 1: best private method',
+      short: 'best private method',
       title: 'Jester: AdaPrivate-TS is the best private method at every eps',
       paper: 'AdaPrivate-TS has the highest CTR among the private methods at every budget.',
       parts: [0.1, 0.5, 1, 2, 5, 10].map(
@@ -113,6 +120,8 @@ export const REAL_DATA_CLAIM_SPECS: Readonly<
     },
     {
       id: 'jester-gaps',
+      headline: 'eps = 1: TS vs AdaPrivate-UCB',
+      short: 'TS vs UCB',
       title: 'Jester, eps = 1: TS +2.9% over zCDP-Episodic, +3.6% over AdaPrivate-UCB',
       paper: 'At eps = 1, AdaPrivate-TS is 2.9% above zCDP-Episodic and 3.6% above AdaPrivate-UCB.',
       parts: [

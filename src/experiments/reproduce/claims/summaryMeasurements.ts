@@ -15,6 +15,12 @@ export interface SummarySets {
   readonly epsilons: readonly number[];
   readonly main: readonly SettingSummary[];
   readonly amp: readonly SettingSummary[];
+  /**
+   * Real data: the CTR (a fraction) reached without learning from the protected rewards (the
+   * greedy choice of the warm-start prior, or a uniformly random choice on a cold start): the
+   * null of the level rule. Absent: unknown (a level is then never 'reproduced').
+   */
+  readonly levelNull?: number;
 }
 
 /** One setting of a run: a policy at a budget (optionally with amplification rate q), in `main` or `amp`. */
@@ -83,6 +89,7 @@ export function summaryMeasurements(r: SummarySets): Measurements<SummaryReading
             estimate: { mean: 100 * m.mean, lo: 100 * m.ci95[0], hi: 100 * m.ci95[1] },
             text: `${formatNumber(100 * m.mean, 1)} [${formatNumber(100 * m.ci95[0], 1)}, ${formatNumber(100 * m.ci95[1], 1)}]`,
             detectable: false,
+            ...(r.levelNull === undefined ? {} : { nullValue: 100 * r.levelNull }),
           };
         }
         case 'gap': {

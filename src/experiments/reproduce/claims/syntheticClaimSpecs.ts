@@ -59,6 +59,8 @@ const GROUP: readonly { k: number; rho: number; pct: number; pctText: string }[]
 export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
   {
     id: 'ts-vs-ucb-default',
+    headline: 'eps = 1: TS vs UCB',
+    short: 'TS vs UCB',
     plain:
       'Does the private Thompson-sampling learner earn more reward than the private upper-confidence learner, with the paper’s default settings?',
     title: 'Default TS beats default UCB by 0.5-1.5%, significantly',
@@ -88,10 +90,12 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
       { standard: 'effect' },
       "A significance part is reproduced when TS is ahead with p below the paper's level (0.01, or 0.05 at eps = 5), opposite when UCB is ahead at that level, inconclusive when the test is not significant and the gap's 95% CI (not widened) still reaches the paper's effect, otherwise not reproduced.",
     ],
-    charts: ['reward-vs-epsilon', 'reward-over-time'],
+    charts: ['claim-ts-vs-ucb', 'reward-vs-epsilon', 'reward-over-time'],
   },
   {
     id: 'ts-adaptive-tuned',
+    headline: 'eps = 5: TS-Adaptive (tuned) vs UCB',
+    short: 'tuned adaptive decay vs UCB',
     plain:
       'Does shrinking the exploration noise over time (tuned) earn much more than the default private UCB learner?',
     title: 'Tuned adaptive decay: +7-9% at low epsilon, up to +18% at eps = 5 (vs default UCB)',
@@ -116,10 +120,11 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
       },
     ],
     rule: [{ standard: 'effect' }],
-    charts: ['reward-vs-epsilon'],
+    charts: ['claim-tuned-decay', 'reward-vs-epsilon'],
   },
   {
     id: 'accounting',
+    headline: 'eps = 5: optimal RDP order (q = 0.3)',
     plain: 'Which Renyi order gives the tightest privacy bound, and does the order grid matter?',
     title:
       'RDP accounting: optimal order 16 at eps = 1 and 3 at eps = 5; final eps varies < 0.5% with the grid',
@@ -152,6 +157,7 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
   },
   {
     id: 'amplification',
+    headline: 'eps = 1: q = 0.3 vs no subsampling',
     plain:
       'Does sampling only a fraction q of each batch’s rewards (privacy amplification) help, and which q is best?',
     title: 'Amplification: q = 0.3 best at eps = 1, q = 0.3-0.5 at eps = 5; q = 0.1 noisier',
@@ -194,6 +200,8 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
   },
   {
     id: 'ablation',
+    headline: 'eps = 1: total of component gains',
+    short: 'ablation total',
     plain: 'How much does each part of the method add to the reward?',
     title: 'Ablation: the components add up to +6.3%',
     paper: 'Each component contributes incrementally, totalling +6.3% over the baseline.',
@@ -209,6 +217,7 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
         whenAbsent: 'omit',
       }),
     ),
+    charts: ['claim-ablation'],
     rule: [
       { standard: 'effect' },
       'Only eps = 1 is scored (the paper gives one number; we read it as eps = 1, its main budget); the other budgets are shown for information. Steps: see the ablation table.',
@@ -216,6 +225,7 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
   },
   {
     id: 'robustness',
+    headline: 'B = 300',
     plain:
       'Does the reward stay close to the non-private learner’s for every batch size and exploration setting?',
     title: 'Robustness at eps = {robustnessEpsilon}: B, v and the decay grid',
@@ -265,6 +275,8 @@ export const SYNTHETIC_CLAIM_SPECS: readonly ClaimSpec<SyntheticReading>[] = [
   },
   {
     id: 'group-privacy',
+    headline: 'k = 10: % of non-private',
+    short: 'group privacy',
     plain: 'How much reward is left when all k ratings of one user are protected together?',
     title: 'Group privacy at user-level eps = 5: 80.4% (k = 1), 26.0% (k = 5), 14.2% (k = 10) of non-private',
     paper:

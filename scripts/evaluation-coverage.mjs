@@ -1,0 +1,144 @@
+// Coverage study of the intervals `adaprivate evaluate` prints (docs/evaluation.md, "Coverage"):
+// for a learning target (LinTS) and a private learning target (AdaPrivate-TS, epsilon 1), on LOGS
+// independent uniform logs of N decisions from the synthetic environment (d = 4, 20 arms, 4 per
+// round), the replay, IPW, SNIPW and DR intervals pooled over R runs (combineRuns: exploration seeds
+// and noise draws) are checked against the truth; one-run intervals are shown for comparison.
+//
+// Truth (computed from the environment's expected rewards, with seeds the estimates never use):
+// - IPW, SNIPW, DR: E over the policy's randomness of (1/n) sum_t sum_a pi_t(a|x_t) mu(x_t, a) on
+//   this log (policy learning from the logged rounds), the mean of TRUTH_RUNS runs;
+// - replay: the policy's expected online value over its first m rounds learning from its own choices
+//   (m = the matched rounds), the mean of TRUTH_RUNS on-policy runs in the same environment.
+//
+// Run after `npm run build`:  nice -n 10 node scripts/evaluation-coverage.mjs [LOGS]
+// Prints a Markdown table and the CPU and wall time.
+import { createSyntheticEnvironment } from '../dist/src/envs/index.js';
+import {
+  combineRuns,
+  crossFitRewardModel,
+  decisionLogFromRecords,
+  evaluatedFromPolicy,
+  evaluateOnLog,
+  runPolicyOnLog,
+  syntheticDecisions,
+} from '../dist/src/evaluation/index.js';
+import { createPolicy } from '../dist/src/policies/index.js';
+
+const LOGS = Number(process.argv[2] ?? 40);
+const N = 600;
+const R = 5;
+const TRUTH_RUNS = 10;
+const SAMPLES = 200;
+const ENV = { dim: 4, arms: 20, armsPerRound: 4 };
+const ESTIMATORS = ['replay', 'ipw', 'snipw', 'dr'];
+const TARGETS = [
+  { label: 'LinTS (learning)', id: 'lints', options: {} },
+  {
+    label: 'AdaPrivate-TS eps 1 (learning, private)',
+    id: 'adaprivate-ts',
+    options: { epsilon: 1, batchSize: 100 },
+  },
+];
+
+const started = performance.now();
+const cpu0 = process.cpuUsage();
+
+function make(target, seed, horizon) {
+  return createPolicy(target.id, {
+    dim: ENV.dim,
+    horizon,
+    seed,
+    ...target.options,
+    ...(target.id === 'lints' ? {} : { noiseSeed: seed }),
+  });
+}
+
+/** The policy's expected online value over its first m rounds (on-policy, its own choices). */
+function onPolicyValue(target, envSeed, seed, m) {
+  const env = createSyntheticEnvironment(ENV, envSeed);
+  const p = make(target, seed, Math.max(1, m));
+  const k = ENV.armsPerRound;
+  const x = new Float64Array(k * ENV.dim);
+  const mu = new Float64Array(k);
+  let total = 0;
+  for (let t = 0; t < m; t++) {
+    env.nextRound(x, mu);
+    const a = p.select(x, k);
+    total += mu[a];
+    p.update(env.reward(a));
+  }
+  return total / Math.max(1, m);
+}
+
+const rows = [];
+for (const target of TARGETS) {
+  const hits = Object.fromEntries(
+    ESTIMATORS.map((e) => [e, { pooled: 0, single: 0, width: 0, singleWidth: 0 }]),
+  );
+  for (let l = 0; l < LOGS; l++) {
+    const envSeed = 1000 + l;
+    const env = createSyntheticEnvironment(ENV, envSeed);
+    const records = [
+      ...syntheticDecisions({ env: ENV, seed: envSeed, rounds: N, logging: { kind: 'uniform' } }),
+    ];
+    const log = decisionLogFromRecords(records);
+    const rewardModel = crossFitRewardModel(log);
+    const runs = [];
+    for (let r = 0; r < R; r++) {
+      runs.push(
+        evaluateOnLog(
+          log,
+          {
+            evaluated: () => evaluatedFromPolicy(make(target, 10 * l + r + 1, N), { samples: SAMPLES }),
+            replaying: () => make(target, 10 * l + r + 1, N),
+          },
+          { estimators: ESTIMATORS, rewardModel, resamples: 200, seed: l },
+        ),
+      );
+    }
+    // truth of the logged-learning estimand: mean over TRUTH_RUNS other seeds of the exact value
+    let truth = 0;
+    for (let s = 0; s < TRUTH_RUNS; s++) {
+      const tgt = runPolicyOnLog(
+        log,
+        evaluatedFromPolicy(make(target, 100_000 + 100 * l + s, N), { samples: SAMPLES }),
+      );
+      let v = 0;
+      records.forEach((rec, t) => {
+        rec.arms.forEach((arm, a) => {
+          v += tgt[log.armOffsets[t] + a] * env.poolMeans[Number(arm.id)];
+        });
+      });
+      truth += v / N / TRUTH_RUNS;
+    }
+    const matched = Math.round(runs.reduce((s, x) => s + x.estimates[0].effectiveSampleSize, 0) / R);
+    let online = 0;
+    for (let s = 0; s < TRUTH_RUNS; s++)
+      online += onPolicyValue(target, envSeed, 200_000 + 100 * l + s, matched) / TRUTH_RUNS;
+    ESTIMATORS.forEach((id, j) => {
+      const want = id === 'replay' ? online : truth;
+      const pooled = combineRuns(runs.map((x) => x.estimates[j]));
+      const single = runs[0].estimates[j];
+      if (pooled.interval[0] <= want && want <= pooled.interval[1]) hits[id].pooled++;
+      if (single.interval[0] <= want && want <= single.interval[1]) hits[id].single++;
+      hits[id].width += (pooled.interval[1] - pooled.interval[0]) / LOGS;
+      hits[id].singleWidth += (single.interval[1] - single.interval[0]) / LOGS;
+    });
+    process.stderr.write(`coverage: ${target.label} log ${l + 1}/${LOGS}\n`);
+  }
+  for (const id of ESTIMATORS) rows.push({ target: target.label, id, ...hits[id] });
+}
+
+const cpu = process.cpuUsage(cpu0);
+console.log(
+  `| target | estimator | covered, ${R} runs pooled | mean width | covered, one run | mean width |`,
+);
+console.log('| --- | --- | ---: | ---: | ---: | ---: |');
+for (const r of rows) {
+  console.log(
+    `| ${r.target} | ${r.id} | ${r.pooled}/${LOGS} | ${r.width.toFixed(3)} | ${r.single}/${LOGS} | ${r.singleWidth.toFixed(3)} |`,
+  );
+}
+console.log(
+  `\n${LOGS} logs x ${N} decisions per target; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
+);

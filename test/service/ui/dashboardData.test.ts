@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { guaranteeText, lineChartSvg, rewardRate } from '../../../src/service/ui/dashboardData.js';
+
+const status = {
+  policy: 'adaprivate-ts',
+  privacy: {
+    epsilon: 0.71,
+    delta: 1e-5,
+    rho: 0.01,
+    releases: 3,
+    composition: 'zcdp',
+    conversion: 'classic',
+    noise: 'gaussian',
+  },
+  budget: { note: 'each reward enters one release.', target: { epsilon: 1 } },
+};
+
+test('the guarantee in words names the unit, (epsilon, delta), the releases and the note', () => {
+  assert.equal(
+    guaranteeText(status),
+    'Every single reward (event-level) is protected by (epsilon = 0.71, delta = 0.00001)-DP, spent over 3 releases (composition: zcdp; conversion: classic; rho = 0.01); target epsilon 1. Each reward enters one release.',
+  );
+  assert.match(
+    guaranteeText({ ...status, options: { privacyUnit: 'user' } }),
+    /^All rewards of one user \(user-level\)/,
+  );
+  assert.match(
+    guaranteeText({ ...status, privacy: { ...status.privacy, releases: 0 } }),
+    /nothing released yet/,
+  );
+  assert.match(
+    guaranteeText({
+      ...status,
+      policy: 'lints',
+      privacy: { ...status.privacy, epsilon: Number.POSITIVE_INFINITY, noise: 'none' },
+    }),
+    /^No privacy guarantee: lints/,
+  );
+});
+
+test('reward rate: mean with a 95% normal interval, clipped to [0, 1]; none below 2 rewards', () => {
+  assert.equal(rewardRate({ n: 1, sum: 1, sumSquares: 1 }), null);
+  const r = rewardRate({ n: 100, sum: 60, sumSquares: 60 })!;
+  // s = sqrt((60 - 100 * 0.36) / 99) = 0.4924; half = 1.96 * 0.4924 / 10 = 0.0965
+  assert.ok(Math.abs(r.mean - 0.6) < 1e-12);
+  assert.ok(Math.abs(r.lo - 0.5035) < 1e-3 && Math.abs(r.hi - 0.6965) < 1e-3, JSON.stringify(r));
+});
+
+test('the SVG chart carries the points it draws, and says when there is no data', () => {
+  const svg = lineChartSvg(
+    [
+      { x: 0, y: 0.2 },
+      { x: 10, y: 0.5 },
+    ],
+    { title: 'budget <spent>', xLabel: 'time', yLabel: 'epsilon', step: true },
+  );
+  assert.ok(svg.startsWith('<svg'));
+  assert.match(svg, /data-x="0" data-y="0.2"/);
+  assert.match(svg, /data-x="10" data-y="0.5"/);
+  assert.match(svg, /<title>budget &lt;spent&gt;<\/title>/);
+  assert.match(lineChartSvg([], { title: 't', xLabel: 'x', yLabel: 'y' }), /no data yet/);
+});
