@@ -9,6 +9,8 @@ import { isPolicyId, policyInfo } from '../policies/policyInfo.js';
 import { type AuditReport, auditMechanism } from './auditMechanism.js';
 import { policyActionsMechanism, policyReleaseMechanism, releaseRounds } from './policyMechanisms.js';
 import { rewardNeighbours } from './rewardNeighbours.js';
+import { unitNeighbours } from './unitNeighbours.js';
+import { policyUnitReleaseMechanism } from './unitReleaseMechanism.js';
 
 /** Options of {@link audit}. */
 export interface AuditOptions {
@@ -34,6 +36,16 @@ export interface AuditOptions {
   readonly confidence?: number;
   /** See AuditRunOptions.method; default 'auto'. */
   readonly method?: 'auto' | 'gdp' | 'threshold';
+  /**
+   * The protected unit of the neighbouring pair: 'event' (default: one reward differs) or 'user'
+   * (every reward of one unit differs, `unitNeighbours`; release mode over m + 1 releases of an
+   * AdaPrivate policy built with `privacyUnit: 'user'` unless `policyOptions` says otherwise).
+   */
+  readonly unit?: 'event' | 'user';
+  /** unit 'user': the policy's bound c (default 1). */
+  readonly contributionsPerRelease?: number;
+  /** unit 'user': the policy's bound m (default 2). */
+  readonly releasesPerEpoch?: number;
   /** More policy options (batchSize, q, horizon, ...). */
   readonly policyOptions?: Readonly<Record<string, unknown>>;
   readonly onProgress?: (done: number, total: number) => void;
@@ -50,6 +62,8 @@ export interface PolicyAuditReport extends AuditReport {
   readonly noise: 'secure' | 'seeded';
   /** The noise seed when `noise` is 'seeded', else null. */
   readonly noiseSeed: number | null;
+  /** The protected unit of the neighbouring pair ('event' unless `unit: 'user'` was asked for). */
+  readonly unit: 'event' | 'user';
 }
 
 /**
@@ -94,6 +108,41 @@ export function audit(options: AuditOptions): PolicyAuditReport {
     ...(options.onProgress !== undefined ? { onProgress: options.onProgress } : {}),
   };
   let report: AuditReport;
+  const unit = options.unit ?? 'event';
+  if (unit !== 'event' && unit !== 'user') {
+    throw new RangeError(`audit: unit must be 'event' or 'user'. Got ${JSON.stringify(unit)}.`);
+  }
+  if (unit === 'user') {
+    if (mode !== 'release') throw new RangeError("audit: unit 'user' audits release mode only.");
+    const c = options.contributionsPerRelease ?? 1;
+    const m = options.releasesPerEpoch ?? 2;
+    // an event-level policy (policyOptions.privacyUnit 'event') takes no bounds: audited on the same
+    // pair, its per-reward claim is what group privacy would have to stretch over the whole unit
+    const eventLevel = policyOptions.privacyUnit === 'event';
+    const unitOptions: Record<string, unknown> = {
+      batchSize: 4,
+      ...(eventLevel ? {} : { privacyUnit: 'user', contributionsPerRelease: c, releasesPerEpoch: m }),
+      ...policyOptions,
+    };
+    const mech = policyUnitReleaseMechanism(id, { policyOptions: unitOptions, seed, ...noise });
+    const pair = unitNeighbours({
+      batchSize: unitOptions.batchSize as number,
+      contributionsPerRelease: c,
+      releasesPerEpoch: m,
+      seed,
+    });
+    report = auditMechanism(mech, pair, run);
+    return {
+      ...report,
+      policy: id,
+      mode,
+      budgetEpsilon: typeof policyOptions.epsilon === 'number' ? policyOptions.epsilon : null,
+      seed,
+      noise: noiseSeed === undefined ? 'secure' : 'seeded',
+      noiseSeed: noiseSeed ?? null,
+      unit,
+    };
+  }
   if (mode === 'release') {
     const mech = policyReleaseMechanism(id, { policyOptions, seed, ...noise });
     report = auditMechanism(mech, rewardNeighbours(releaseRounds(id, policyOptions), 0, 0.5), run);
@@ -109,5 +158,6 @@ export function audit(options: AuditOptions): PolicyAuditReport {
     seed,
     noise: noiseSeed === undefined ? 'secure' : 'seeded',
     noiseSeed: noiseSeed ?? null,
+    unit,
   };
 }

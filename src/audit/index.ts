@@ -17,3 +17,10 @@ export {
 } from './policyMechanisms.js';
 export { rewardNeighbours } from './rewardNeighbours.js';
 export { thresholdTester } from './thresholdTester.js';
+export {
+  TARGET_UNIT,
+  type UnitNeighboursOptions,
+  type UnitRewards,
+  unitNeighbours,
+} from './unitNeighbours.js';
+export { policyUnitReleaseMechanism } from './unitReleaseMechanism.js';

@@ -16,6 +16,7 @@ import { registerMigrateSnapshot } from './commands/migrateSnapshot.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
+import { addReproduceMovielensUsers, addReproduceUsers } from './commands/reproduceUsers.js';
 import { registerRun } from './commands/run.js';
 import { registerServe } from './commands/serve.js';
 
@@ -33,7 +34,10 @@ export function buildProgram(): Command {
     });
   registerPrivacy(program);
   registerRun(program);
-  registerReproduceRealData(registerReproduce(program));
+  const reproduce = registerReproduce(program);
+  registerReproduceRealData(reproduce);
+  addReproduceUsers(reproduce);
+  addReproduceMovielensUsers(reproduce);
   registerData(program);
   registerBench(program);
   registerEvaluate(program);

@@ -33,4 +33,12 @@ export interface RatingsEnvOptions {
    * `tunePriorWeight`; a positive number: that weight. Ignored without `warmStart`.
    */
   readonly priorWeight?: number | 'tuned';
+  /**
+   * How each round's user is drawn (among the users with at least K held-out ratings): `'uniform'`
+   * (default, the paper's protocol: every user equally often) or `'activity'` (a user with n held-out
+   * ratings n times as often as a user with one: heavy users arrive often and light ones rarely, as
+   * in a log; the user-level privacy study, docs/REPRODUCTION-movielens.md). Every round's user is
+   * its privacy unit (`unit()`, `'u<dense user index>'`).
+   */
+  readonly userArrivals?: 'uniform' | 'activity';
 }

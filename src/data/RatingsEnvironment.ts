@@ -36,6 +36,11 @@ export class RatingsEnvironment implements Environment {
     return this.sampler.rewards[arm] ?? Number.NaN;
   }
 
+  /** The privacy unit of the current step: its user (`'u<dense user index>'`). */
+  unit(): string {
+    return this.sampler.unit();
+  }
+
   describe(): Readonly<Record<string, unknown>> {
     return { name: this.name, protocol: 'full-information', ...this.sampler.describe() };
   }

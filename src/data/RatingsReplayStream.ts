@@ -42,6 +42,11 @@ export class RatingsReplayStream implements ReplayStream {
     return this.sampler.rewards[this.logged] ?? Number.NaN;
   }
 
+  /** The privacy unit of the current step: its user (`'u<dense user index>'`). */
+  unit(): string {
+    return this.sampler.unit();
+  }
+
   describe(): Readonly<Record<string, unknown>> {
     return {
       name: this.name,

@@ -7,8 +7,8 @@ import type { RatingsEnvOptions } from './RatingsEnvOptions.js';
 import { type RewardRule, ratingReward, resolveRewardRule } from './ratingReward.js';
 
 /**
- * Draws the rounds of the real-data protocols: a user uniformly among those with at least K
- * held-out ratings, then K of that user's held-out items uniformly without replacement; writes their
+ * Draws the rounds of the real-data protocols: a user among those with at least K held-out ratings
+ * (uniformly, or in proportion to their held-out ratings with `userArrivals: 'activity'`), then K of that user's held-out items uniformly without replacement; writes their
  * arm features (ArmFeatureMap) and their (known) rewards. Shared by the full-information environment and the
  * replay stream, so that both see the same rounds for the same seed.
  *
@@ -29,6 +29,11 @@ export class RatingsRoundSampler {
   readonly rewards: Float64Array;
   /** Dense user index of the current round. */
   user = -1;
+  /** How users are drawn (`RatingsEnvOptions.userArrivals`). */
+  readonly userArrivals: 'uniform' | 'activity';
+  /** 'activity': one slot per held-out rating of an eligible user, holding the user (else empty). */
+  private readonly slots: Int32Array;
+  private names: string[] | null = null;
 
   constructor(
     private readonly options: RatingsEnvOptions,
@@ -69,6 +74,25 @@ export class RatingsRoundSampler {
     this.eligibleUsers = new Int32Array(eligible);
     let e = 0;
     for (let u = 0; u < users; u++) if (f.evalPtr[u + 1]! - f.evalPtr[u]! >= k) this.eligibleUsers[e++] = u;
+    const arrivals = options.userArrivals ?? 'uniform';
+    if (arrivals !== 'uniform' && arrivals !== 'activity') {
+      throw new Error(
+        `ratings environment: userArrivals must be 'uniform' or 'activity'. Got ${JSON.stringify(arrivals)}.`,
+      );
+    }
+    this.userArrivals = arrivals;
+    let slotCount = 0;
+    if (arrivals === 'activity')
+      for (const u of this.eligibleUsers) slotCount += f.evalPtr[u + 1]! - f.evalPtr[u]!;
+    this.slots = new Int32Array(slotCount);
+    let s = 0;
+    if (arrivals === 'activity') {
+      for (const u of this.eligibleUsers) {
+        const c = f.evalPtr[u + 1]! - f.evalPtr[u]!;
+        this.slots.fill(u, s, s + c);
+        s += c;
+      }
+    }
     this.rng = createRng(seed, stream);
     this.picks = new Int32Array(k);
     this.scratch = new Int32Array(maxCount);
@@ -80,7 +104,10 @@ export class RatingsRoundSampler {
     const f = this.features;
     const d = this.dim;
     const k = this.armsPerRound;
-    const u = this.eligibleUsers[this.rng.integer(this.eligibleUsers.length)]!;
+    const u =
+      this.userArrivals === 'uniform'
+        ? this.eligibleUsers[this.rng.integer(this.eligibleUsers.length)]!
+        : this.slots[this.rng.integer(this.slots.length)]!;
     this.user = u;
     const start = f.evalPtr[u]!;
     const count = f.evalPtr[u + 1]! - start;
@@ -90,6 +117,15 @@ export class RatingsRoundSampler {
       this.map.write(u, f.evalItems[p]!, out, a * d);
       this.rewards[a] = ratingReward(this.rule, f.evalRatings[p]!);
     }
+  }
+
+  /** The privacy unit of the current round: its user, `'u<dense user index>'`. */
+  unit(): string {
+    if (this.user < 0) throw new Error('ratings environment: unit called before the first round.');
+    if (this.names === null) {
+      this.names = Array.from({ length: this.features.evalPtr.length - 1 }, (_, i) => `u${i}`);
+    }
+    return this.names[this.user]!;
   }
 
   /** A uniform arm index in [0, K) from the same stream (the replay log's logging policy). */
@@ -109,6 +145,8 @@ export class RatingsRoundSampler {
       armsPerRound: this.armsPerRound,
       reward: { mode: this.rule.mode, threshold: this.rule.threshold },
       warmStart: this.options.warmStart === true,
+      // recorded only when not the default, so that earlier result descriptions stay as they were
+      ...(this.userArrivals === 'uniform' ? {} : { userArrivals: this.userArrivals }),
       eligibleUsers: this.eligibleUsers.length,
       seed: this.seed,
     };

@@ -42,6 +42,7 @@ export type { RewardRule } from './ratingReward.js';
 export { ratingReward, resolveRewardRule } from './ratingReward.js';
 export { ratingsWarmStart } from './ratingsWarmStart.js';
 export { splitRatings } from './splitRatings.js';
+export { trainingRatingsPerUser } from './trainingRatingsPerUser.js';
 export { PRIOR_WEIGHT_GRID, type PriorWeightChoice, tunePriorWeight } from './tunePriorWeight.js';
 export { unitFeature } from './unitFeature.js';
 

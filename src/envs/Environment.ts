@@ -20,6 +20,11 @@ export interface Environment {
   nextRound(features: Float64Array, expected: Float64Array): void;
   /** Draws the realised reward in [0, 1] of arm `arm` in the current round. */
   reward(arm: number): number;
+  /**
+   * The privacy unit (a user id) of the current round, for environments whose rounds belong to
+   * units (e.g. `SyntheticUsersEnvironment`); absent when rounds carry no unit.
+   */
+  unit?(): string;
   /** JSON-safe description of the environment (recorded in results). */
   describe(): Readonly<Record<string, unknown>>;
 }

@@ -20,6 +20,11 @@ export interface ReplayStream {
   nextStep(features: Float64Array): number;
   /** The logged reward in [0, 1] of the current step's logged arm. */
   loggedReward(): number;
+  /**
+   * The privacy unit (a user id) of the current step, for logs whose steps belong to units (e.g. a
+   * ratings log: the rating's user); absent when steps carry no unit.
+   */
+  unit?(): string;
   /** JSON-safe description (recorded in results). */
   describe(): Readonly<Record<string, unknown>>;
 }

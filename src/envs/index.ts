@@ -8,3 +8,5 @@ export {
   SYNTHETIC_DEFAULTS,
   SyntheticEnvironment,
 } from './SyntheticEnvironment.js';
+export type { SyntheticUsersOptions } from './SyntheticUsersEnvironment.js';
+export { createSyntheticUsersEnvironment, SyntheticUsersEnvironment } from './SyntheticUsersEnvironment.js';

@@ -20,13 +20,15 @@ import type { EnvConfig } from './types.js';
 const synthetic = syntheticCellEnvironment;
 
 /**
- * The full-information environment of `env` for `seed`.
+ * The full-information environment of `env` for `seed`. `horizon` (the rounds to be served) is
+ * required by a synthetic environment with users (`arrivalsPerUnit`), which lays out every user's
+ * arrivals over the run.
  *
  * @example
  * createEnvironment({ kind: 'synthetic', dim: 20, arms: 100, armsPerRound: 5, thetaNorm: 2, link: 'logistic' }, 1).dim; // returns 20
  */
-export function createEnvironment(env: EnvConfig, seed: number): Environment {
-  if (env.kind === 'synthetic') return synthetic(env, seed);
+export function createEnvironment(env: EnvConfig, seed: number, horizon?: number): Environment {
+  if (env.kind === 'synthetic') return synthetic(env, seed, horizon);
   return new RatingsEnvironment(env.options as unknown as RatingsEnvOptions, seed);
 }
 
@@ -38,7 +40,7 @@ export function createEnvironment(env: EnvConfig, seed: number): Environment {
  * createReplay({ kind: 'synthetic', dim: 5, arms: 10, armsPerRound: 5, thetaNorm: 2, link: 'logistic' }, 100, 1).length; // returns 100
  */
 export function createReplay(env: EnvConfig, steps: number, seed: number): ReplayStream {
-  if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed), steps, seed);
+  if (env.kind === 'synthetic') return replayFromEnvironment(synthetic(env, seed, steps), steps, seed);
   return new RatingsReplayStream(env.options as unknown as RatingsEnvOptions, seed);
 }
 

@@ -8,7 +8,8 @@
  */
 import type { ReplayStream } from '../envs/ReplayStream.js';
 import type { Policy } from '../policies/Policy.js';
-import type { Checkpoint } from './types.js';
+import type { Checkpoint, UnitRewardCounts } from './types.js';
+import { UnitTally } from './UnitTally.js';
 
 /** What `evaluateReplay` returns. */
 export interface ReplayEvaluation {
@@ -22,6 +23,8 @@ export interface ReplayEvaluation {
   readonly ctr: number;
   /** One checkpoint every `checkpointEvery` steps and at the last step. */
   readonly checkpoints: readonly Checkpoint[];
+  /** Rewards learned per privacy unit, when the stream's steps carry units (`stream.unit`); else null. */
+  readonly units: UnitRewardCounts | null;
 }
 
 /**
@@ -53,12 +56,18 @@ export function evaluateReplay(
   const checkpoints: Checkpoint[] = [];
   let cumR = 0;
   let effective = 0;
+  const tally = stream.unit === undefined ? null : new UnitTally();
   for (let t = 1; t <= steps; t++) {
     const logged = stream.nextStep(features);
     const arm = policy.select(features, k);
     if (arm === logged) {
       const r = stream.loggedReward();
-      policy.update(r);
+      if (tally === null) policy.update(r);
+      else {
+        const unit = stream.unit!();
+        tally.add(unit);
+        policy.update(r, unit);
+      }
       cumR += r;
       effective++;
     } else policy.discard(); // the logged arm differed: the round is not counted nor learned
@@ -80,5 +89,6 @@ export function evaluateReplay(
     cumulativeReward: cumR,
     ctr: effective > 0 ? cumR / effective : 0,
     checkpoints,
+    units: tally === null ? null : tally.result(),
   };
 }

@@ -43,6 +43,7 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
     meanRealisedReward: out.ctr,
     regret: null,
     effectiveSteps: out.effectiveSteps,
+    units: out.units,
   };
 }
 
@@ -58,7 +59,7 @@ export function runCell(cell: CellConfig, version: string = cacheVersion()): Cel
   let environment: Readonly<Record<string, unknown>>;
   let out: ReturnType<typeof runFullInformation> | ReturnType<typeof runReplay>;
   if (cell.protocol === 'full-information') {
-    const env = createEnvironment(cell.env, cell.seed);
+    const env = createEnvironment(cell.env, cell.seed, cell.horizon);
     environment = env.describe();
     out = runFullInformation(cell, env, cellPrior(cell));
   } else {
@@ -80,5 +81,6 @@ export function runCell(cell: CellConfig, version: string = cacheVersion()): Cel
     effectiveSteps: out.effectiveSteps,
     privacy: cell.epsilon === null ? null : out.policy.privacy(),
     clippedCount: out.policy.clippedCount,
+    ...(out.units === null ? {} : { units: out.units }),
   };
 }

@@ -8,6 +8,7 @@ import type { Environment } from '../envs/Environment.js';
 import type { Policy, PolicyOptions } from '../policies/index.js';
 import { createPolicy, isPolicyId, paperAccountant, policyInfo } from '../policies/index.js';
 import type { CellConfig, Checkpoint } from './types.js';
+import { UnitTally } from './UnitTally.js';
 
 /** A cell's warm-start prior (real data): mean and weight, or null each (synthetic: cold start). */
 export interface CellPrior {
@@ -70,11 +71,19 @@ export function runFullInformation(
   let cumR = 0;
   let cumE = 0;
   let cumRegret = 0;
+  const tally = env.unit === undefined ? null : new UnitTally();
   for (let t = 1; t <= cell.horizon; t++) {
     env.nextRound(features, expected);
     const arm = policy.select(features, k);
     const r = env.reward(arm);
-    policy.update(r);
+    if (tally === null) policy.update(r);
+    else {
+      // the round's privacy unit goes with its reward: a user-level policy bounds and protects it,
+      // an event-level one ignores it
+      const unit = env.unit!();
+      tally.add(unit);
+      policy.update(r, unit);
+    }
     let best = expected[0]!;
     for (let a = 1; a < k; a++) if (expected[a]! > best) best = expected[a]!;
     const e = expected[arm]!;
@@ -101,5 +110,7 @@ export function runFullInformation(
     meanRealisedReward: cumR / cell.horizon,
     regret: cumRegret,
     effectiveSteps: null,
+    /** Rewards given per privacy unit when the environment's rounds carry units, else null. */
+    units: tally === null ? null : tally.result(),
   };
 }

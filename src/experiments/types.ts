@@ -31,6 +31,11 @@ export interface SyntheticEnvConfig {
    * |x^T theta*| <= ||x|| ||theta*|| = thetaNorm. Default `'logistic'`.
    */
   readonly link: Link;
+  /**
+   * Users: each round belongs to a user who arrives this many times in the run (k; the user-level
+   * privacy study, `SyntheticUsersEnvironment`). Absent (default): rounds carry no user. Positive integer.
+   */
+  readonly arrivalsPerUnit?: number;
 }
 
 /**
@@ -135,6 +140,24 @@ export interface CellResult {
   readonly privacy: PrivacySpent | null;
   /** `policy.clippedCount` at the end. */
   readonly clippedCount: number;
+  /**
+   * Only when the environment's rounds belong to privacy units (users): how many rewards the policy
+   * was given per unit (full information: every round; replay: the effective steps). Absent otherwise.
+   */
+  readonly units?: UnitRewardCounts;
+}
+
+/**
+ * The rewards given to a policy per privacy unit in one run, as a histogram: `histogram` lists
+ * [rewards, units with that many rewards] pairs by increasing rewards (units with no reward are not
+ * seen and not listed). What group privacy costs a unit follows from its count (docs/privacy.md).
+ */
+export interface UnitRewardCounts {
+  /** Units that gave at least one reward. */
+  readonly units: number;
+  /** Rewards given in total (the sum over the histogram). */
+  readonly rewards: number;
+  readonly histogram: readonly (readonly [number, number])[];
 }
 
 /** Timing of one cell (not deterministic: kept apart from {@link CellResult}). */

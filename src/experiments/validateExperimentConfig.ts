@@ -5,7 +5,8 @@
  *
  * Accepted input (defaults in brackets):
  * - `name` [`'experiment'`]; `protocol` [`'full-information'`] or `'replay'`;
- * - `env`: `{ kind: 'synthetic', dim [20], arms [100], armsPerRound [5], thetaNorm [2], link ['logistic'] }`
+ * - `env`: `{ kind: 'synthetic', dim [20], arms [100], armsPerRound [5], thetaNorm [2], link ['logistic'],
+ *   arrivalsPerUnit [absent: no users] }`
  *   or `{ kind: 'ratings', options: {...} }` (passed to the data module);
  * - `policies`: non-empty list of policy ids or `{ policy, params?, tune? }`; `params` maps a
  *   hyperparameter to one value or a list of values (cartesian product); `tune: true` sweeps the
@@ -64,7 +65,11 @@ function validateEnv(raw: unknown): EnvConfig {
     return { kind: 'ratings', options: raw.options };
   }
   if (raw.kind !== 'synthetic') fail(`env.kind must be 'synthetic' or 'ratings'. Got ${show(raw.kind)}.`);
-  unknownKeys('env', raw, new Set(['kind', 'dim', 'arms', 'armsPerRound', 'thetaNorm', 'link']));
+  unknownKeys(
+    'env',
+    raw,
+    new Set(['kind', 'dim', 'arms', 'armsPerRound', 'thetaNorm', 'link', 'arrivalsPerUnit']),
+  );
   const dim = posInt('env.dim', raw.dim ?? 20);
   const arms = posInt('env.arms', raw.arms ?? 100);
   const armsPerRound = posInt('env.armsPerRound', raw.armsPerRound ?? 5);
@@ -78,7 +83,12 @@ function validateEnv(raw: unknown): EnvConfig {
   const link = raw.link ?? 'logistic';
   if (link !== 'logistic' && link !== 'linear')
     fail(`env.link must be 'logistic' or 'linear'. Got ${show(link)}.`);
-  return { kind: 'synthetic', dim, arms, armsPerRound, thetaNorm, link };
+  // absent unless given: the cell keys of environments without users stay as they were
+  const users =
+    raw.arrivalsPerUnit === undefined
+      ? {}
+      : { arrivalsPerUnit: posInt('env.arrivalsPerUnit', raw.arrivalsPerUnit) };
+  return { kind: 'synthetic', dim, arms, armsPerRound, thetaNorm, link, ...users };
 }
 
 function validateParamValue(path: string, v: unknown): ParamValue {

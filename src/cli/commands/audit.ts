@@ -23,6 +23,9 @@ interface AuditFlags {
   readonly method: string;
   readonly batchSize?: number;
   readonly q?: number;
+  readonly unit: string;
+  readonly contributions?: number;
+  readonly participations?: number;
   readonly json?: boolean;
 }
 
@@ -34,6 +37,9 @@ export function auditText(r: PolicyAuditReport): string {
   const lines = [
     `policy            ${r.policy} (${r.mode} mode: ${r.mechanism})`,
     `neighbours        ${r.pair}`,
+    ...(r.unit === 'user'
+      ? [`claim is for      one user (user-level: the policy's ledger for its bounds)`]
+      : []),
     `claimed epsilon   ${fmt(r.claim.epsilon)} at delta ${r.claim.delta} (the policy's ledger${r.claim.rho === null ? '' : `, rho ${fmt(r.claim.rho)}`})`,
     `audited epsilon   >= ${fmt(r.lowerBound)} with confidence ${r.confidence} (method ${r.method}${r.method === 'gdp' ? `: mu >= ${fmt(r.gdp.mu ?? 0)}` : ''})`,
     `  gdp tester       epsilon >= ${fmt(r.gdp.epsilon)} (mu >= ${fmt(r.gdp.mu ?? 0)})`,
@@ -104,6 +110,21 @@ export function registerAudit(program: Command): void {
       parsePositiveInt('--batch-size'),
     )
     .option('--q <q>', 'sampling rate of adaprivate-ts-amp', parseNumber('--q'))
+    .option(
+      '--unit <unit>',
+      "'event': the neighbours differ in one reward; 'user': in every reward of one user (c + 1 per release in m + 1 releases), audited against a user-level policy (privacyUnit 'user', release mode, AdaPrivate policies)",
+      'event',
+    )
+    .option(
+      '--contributions <c>',
+      '--unit user: the policy bound c, rewards of one user per release (default 1)',
+      parsePositiveInt('--contributions'),
+    )
+    .option(
+      '--participations <m>',
+      '--unit user: the policy bound m, releases one user takes part in (default 2)',
+      parsePositiveInt('--participations'),
+    )
     .option('--json', 'print one JSON object')
     .exitOverride()
     .action(async (f: AuditFlags) => {
@@ -122,6 +143,15 @@ export function registerAudit(program: Command): void {
         throw new UsageError(
           `audit: --method must be auto, gdp or threshold. Got ${JSON.stringify(f.method)}.`,
         );
+      }
+      if (f.unit !== 'event' && f.unit !== 'user') {
+        throw new UsageError(`audit: --unit must be event or user. Got ${JSON.stringify(f.unit)}.`);
+      }
+      if (f.unit === 'event' && (f.contributions !== undefined || f.participations !== undefined)) {
+        throw new UsageError('audit: --contributions and --participations need --unit user.');
+      }
+      if (f.unit === 'user' && f.mode !== 'release') {
+        throw new UsageError('audit: --unit user audits --mode release only.');
       }
       if (f.epsilon !== undefined && f.rho !== undefined) {
         throw new UsageError('audit: give --epsilon or --rho, not both.');
@@ -144,6 +174,9 @@ export function registerAudit(program: Command): void {
           ...(f.noiseSeed !== undefined ? { noiseSeed: f.noiseSeed } : {}),
           ...(f.confidence !== undefined ? { confidence: f.confidence } : {}),
           method: f.method,
+          unit: f.unit,
+          ...(f.contributions !== undefined ? { contributionsPerRelease: f.contributions } : {}),
+          ...(f.participations !== undefined ? { releasesPerEpoch: f.participations } : {}),
           policyOptions,
           onProgress: (done, total) => {
             const s = ((Date.now() - started) / 1000).toFixed(1);
@@ -171,6 +204,7 @@ export function registerAudit(program: Command): void {
           refuted: report.refuted,
           mechanism: report.mechanism,
           neighbours: report.pair,
+          unit: report.unit,
           seed: report.seed,
           noise: report.noise,
           noiseSeed: report.noiseSeed,

@@ -21,7 +21,8 @@ interface Opts {
   coldStart?: boolean;
 }
 
-async function locate(
+/** The ratings file of `data` (a file, or a directory holding one of the dataset's official names) and its format. */
+export async function locate(
   dataset: 'movielens' | 'jester',
   data: string,
   format?: string,

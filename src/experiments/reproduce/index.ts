@@ -41,6 +41,7 @@ export {
   levelVerdict,
   matchVerdict,
   minimumDetectableEffect,
+  positiveVerdict,
   rangeVerdict,
   seedsForHalfWidth,
   significanceVerdict,

@@ -125,6 +125,21 @@ export function rangeVerdict(
 }
 
 /**
+ * A direction with its uncertainty: reproduced when the 95% CI lies above 0, opposite when it lies
+ * below 0, inconclusive when it contains 0 (the run cannot tell the sign). Non-finite: 'not tested'.
+ *
+ * @example
+ * positiveVerdict({ mean: 2, lo: 0.5, hi: 3.5 }); // returns 'reproduced'
+ * positiveVerdict({ mean: 0.2, lo: -0.5, hi: 0.9 }); // returns 'inconclusive'
+ */
+export function positiveVerdict(ours: Estimate): Verdict {
+  if (![ours.mean, ours.lo, ours.hi].every(Number.isFinite)) return 'not tested';
+  if (ours.lo > 0) return 'reproduced';
+  if (ours.hi < 0) return 'opposite';
+  return 'inconclusive';
+}
+
+/**
  * A significance claim: a paired t-test below `alpha` with the paper's sign is reproduced, with the
  * other sign opposite; a test that is not significant is inconclusive when the effect's 95% CI (not
  * widened) still reaches the paper's effect [a, b], otherwise not reproduced.

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import { groupBudgets } from '../../../src/experiments/reproduce/syntheticPlan.js';
 import {
@@ -12,6 +12,7 @@ import {
   levelVerdict,
   matchVerdict,
   minimumDetectableEffect,
+  positiveVerdict,
   rangeVerdict,
   seedsForHalfWidth,
   significanceVerdict,
@@ -201,4 +202,13 @@ test('counts per verdict class, detectable effect and seeds for a target half-wi
   // sd 1.81 points -> about (1.96 x 1.81 / 0.5)^2 = 50 seeds, a little more with the t quantile
   const n = seedsForHalfWidth(1.81, 0.5);
   assert.ok(n >= 51 && n <= 54, String(n));
+});
+
+describe('positiveVerdict', () => {
+  test('above 0: reproduced; below: opposite; containing 0: inconclusive; non-finite: not tested', () => {
+    assert.equal(positiveVerdict({ mean: 2, lo: 0.5, hi: 3.5 }), 'reproduced');
+    assert.equal(positiveVerdict({ mean: -2, lo: -3, hi: -0.1 }), 'opposite');
+    assert.equal(positiveVerdict({ mean: 0.2, lo: -0.5, hi: 0.9 }), 'inconclusive');
+    assert.equal(positiveVerdict({ mean: Number.NaN, lo: 0, hi: 1 }), 'not tested');
+  });
 });

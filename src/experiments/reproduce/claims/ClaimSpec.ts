@@ -36,6 +36,7 @@ export type PaperFigure =
  * - `sign`: the value is positive;
  * - `choice`: the best setting is one the paper names;
  * - `match`: a computed number equals the paper's within a relative and absolute tolerance;
+ * - `positive`: an effect (mean and 95% CI) is above 0 (a direction the paper states without a figure);
  * - `none`: not scored.
  */
 export type ScoringRule =
@@ -47,6 +48,7 @@ export type ScoringRule =
   | 'sign'
   | 'choice'
   | 'match'
+  | 'positive'
   | 'none';
 
 /** One part of a claim; `R` is the reading type of the results it is evaluated on. */

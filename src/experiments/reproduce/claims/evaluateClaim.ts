@@ -16,6 +16,7 @@ import {
   levelVerdict,
   matchVerdict,
   minimumDetectableEffect,
+  positiveVerdict,
   RANGE_TOLERANCE,
   rangeVerdict,
   significanceVerdict,
@@ -116,6 +117,9 @@ export function scorePart(spec: PartSpec<unknown>, m: Measured): Verdict {
     case 'sign':
       if (m.kind !== 'scalar') return wrongKind(spec, m);
       return signVerdict(m.value);
+    case 'positive':
+      if (m.kind !== 'estimate') return wrongKind(spec, m);
+      return positiveVerdict(m.estimate);
     case 'match':
       if (m.kind !== 'scalar') return wrongKind(spec, m);
       return matchVerdict(m.value, bound(p), spec.tolerance ?? 0, spec.relative ?? 0);

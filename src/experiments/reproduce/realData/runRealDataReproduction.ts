@@ -16,7 +16,7 @@ import { cacheVersion } from '../../codeFingerprint.js';
 import { bandChartSpec } from '../../report/bandChartSpec.js';
 import { formatNumber } from '../../report/format.js';
 import { markdownTable } from '../../report/markdownTable.js';
-import { upsertSectionInFile } from '../../report/markedSections.js';
+import { markedSections, upsertSectionInFile } from '../../report/markedSections.js';
 import { renderSvg } from '../../report/renderSvg.js';
 import { curveSeries } from '../../report/seriesFrom.js';
 import { runExperiment } from '../../runExperiment.js';
@@ -348,8 +348,14 @@ export async function runRealDataReproduction(
     // the section in its own file, and the same section inside REPRODUCTION.md beside it when that
     // document exists (`--doc docs/REPRODUCTION.md` only updates the section there)
     const reproductionDoc = join(dirname(o.docPath), 'REPRODUCTION.md');
-    if (basename(o.docPath) !== 'REPRODUCTION.md') await writeFile(o.docPath, docSection);
-    else if (!existsSync(reproductionDoc)) await writeFile(reproductionDoc, '# Reproduction\n');
+    // the marked sections other commands own in that file (e.g. `reproduce movielens-users`) stay
+    if (basename(o.docPath) !== 'REPRODUCTION.md') {
+      const kept = existsSync(o.docPath) ? markedSections(await readFile(o.docPath, 'utf8')) : [];
+      await writeFile(
+        o.docPath,
+        kept.length === 0 ? docSection : `${docSection.trimEnd()}\n\n${kept.join('\n')}`,
+      );
+    } else if (!existsSync(reproductionDoc)) await writeFile(reproductionDoc, '# Reproduction\n');
     upsertSectionInFile(reproductionDoc, `real-data-${o.dataset}`, docSection);
   }
   await writeFile(join(o.outDir, 'REPORT.md'), markdown);
