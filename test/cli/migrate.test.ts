@@ -51,7 +51,7 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     writeFileSync(empty, '');
     const first = await run(['migrate', '--db', empty, '--json']);
     assert.equal(first.status, 0, first.stderr);
-    assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION, snapshots: null });
+    assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION, snapshots: 0 });
     const fixture = join(dir, 'fixture.db');
     copyFileSync(
       fileURLToPath(new URL('../../../test/fixtures/service-db-0.1.0/adaprivate-0.1.0.db', import.meta.url)),

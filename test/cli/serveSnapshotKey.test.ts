@@ -109,7 +109,7 @@ test('serve creates <db>.snapshot-key once (0600) and serves the database again 
   const third = serve(db, [], { ADAPRIVATE_SNAPSHOT_KEY: 'x'.repeat(40) });
   assert.equal(await third.started, null);
   const e = await third.exited;
-  assert.equal(e.code, 1);
+  assert.equal(e.code, 2); // a server that cannot load a stored model exits 2 with one line
   assert.match(
     e.stderr,
     /snapshot field 'mac' does not match the snapshot under this key: it was saved under another key/,

@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** Size budget of the adaprivate-core browser bundle, gzipped (README: measured 43.8 KB). */
-const CORE_GZIP_BUDGET = 50_000;
+/** Size budget of the adaprivate-core browser bundle, gzipped (README: measured 51.8 KB with the exact accountant, user-level bounds and snapshot MACs). */
+const CORE_GZIP_BUDGET = 56_000;
 const root = new URL('../../../', import.meta.url);
 
 test('adaprivate-core builds for the browser: no Node built-in, within its gzipped size budget, and it works', async () => {

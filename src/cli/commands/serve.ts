@@ -16,7 +16,7 @@
  * "Several replicas"); the schema must be current (`adaprivate migrate`), else serve refuses.
  */
 import { randomBytes } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, rmSync, writeSync } from 'node:fs';
 import type { Command } from 'commander';
 import type { ReleaseCommitInfo } from '../../store/index.js';
 import { isPostgresUrl } from '../../store/isPostgresUrl.js';
@@ -292,6 +292,10 @@ export function registerServe(program: Command): void {
           ...(f.versionCheckMs === undefined ? {} : { versionCheckMs: f.versionCheckMs }),
         });
       } catch (e) {
+        // a refused server leaves no new file behind: a snapshot key file it just created goes
+        // (nothing was signed with it: the store was refused before any write)
+        if (snapshotKey.source.endsWith(' (created)'))
+          rmSync(snapshotKey.source.slice(0, -' (created)'.length), { force: true });
         // a stored model that this version cannot load (createServer closed the store): one line
         if (e instanceof ModelLoadError) throw new UsageError(e.message.replaceAll(f.db, dbShown));
         // a PostgreSQL schema that is not current, or a database that cannot be reached: one line
