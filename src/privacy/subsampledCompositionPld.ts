@@ -25,7 +25,7 @@
  * (about 0.17 s of CPU per composition on the shared development machine).
  */
 import { Fft } from './fft.js';
-import { logNormalCdf } from './gaussianDp.js';
+import { logNormalCdf, smallestEpsilon } from './gaussianDp.js';
 
 /** `count` releases of a subsampled Gaussian with rate q < 1 and noise multiplier sigma / Delta. */
 export interface SubsampledPart {
@@ -239,27 +239,10 @@ export class PldComposition {
    * epsilon whose optimistic delta is <= delta.
    */
   epsilon(delta: number): PldBounds {
-    const upper = smallestEps((e) => this.delta(e).upper <= delta);
-    const lower = smallestEps((e) => this.delta(e).lower <= delta);
+    const upper = smallestEpsilon((e) => this.delta(e).upper <= delta);
+    const lower = smallestEpsilon((e) => this.delta(e).lower <= delta);
     return { upper, lower: Math.min(lower, upper) };
   }
-}
-
-function smallestEps(meets: (e: number) => boolean): number {
-  if (meets(0)) return 0;
-  let lo = 0;
-  let hi = 1;
-  while (!meets(hi)) {
-    lo = hi;
-    hi *= 2;
-    if (hi > 1e6) return Number.POSITIVE_INFINITY;
-  }
-  for (let i = 0; i < 100 && hi - lo > 1e-12 * hi; i++) {
-    const mid = 0.5 * (lo + hi);
-    if (meets(mid)) hi = mid;
-    else lo = mid;
-  }
-  return hi;
 }
 
 function nextPow2(n: number): number {
