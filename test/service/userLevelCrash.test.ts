@@ -57,7 +57,10 @@ test('user-level crash test: through SIGKILLs (inside releases too), no unit pas
         probabilitySamples: 8,
       });
     }
-    const target = mode.startsWith('1:') ? Number.POSITIVE_INFINITY : 2 + rng.integer(8);
+    // a life whose server kills itself in its next release ends there; but once every unit has used
+    // its m releases all rewards are dropped and no release comes, so such a life is also capped (the
+    // test then kills the server itself)
+    const target = mode.startsWith('1:') ? 300 : 2 + rng.integer(8);
     let acked = 0;
     let dead = false;
     s.exited.then(() => {
