@@ -243,6 +243,39 @@ export function calibrateGaussianNoise(
     );
   }
   const r = resolve('calibrateGaussianNoise', plan, delta, accountant, options);
+  const key = JSON.stringify([
+    epsilon,
+    delta,
+    accountant,
+    r.sensitivity,
+    r.compositions,
+    r.q,
+    r.orders,
+    r.conversion,
+    r.noise,
+  ]);
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
+  const result = Object.freeze(calibrateResolved(epsilon, delta, r, accountant));
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  memo.set(key, result);
+  return result;
+}
+
+/**
+ * Calibrations already computed (a pure function of its validated arguments; JSON keys are exact for
+ * doubles): a service or an audit builds many policies with the same budget. At most MEMO_SIZE
+ * entries, the oldest dropped first.
+ */
+const MEMO_SIZE = 256;
+const memo = new Map<string, NoiseCalibration>();
+
+function calibrateResolved(
+  epsilon: number,
+  delta: number,
+  r: Resolved,
+  accountant: AccountantName,
+): NoiseCalibration {
   const done = (sigma: number): NoiseCalibration => {
     let s = sigma;
     let g = planEpsilon(s, r, delta, accountant);
