@@ -277,6 +277,12 @@ function calibrateResolved(
   accountant: AccountantName,
 ): NoiseCalibration {
   const done = (sigma: number): NoiseCalibration => {
+    if (!(sigma > 0 && sigma < Number.POSITIVE_INFINITY)) {
+      throw new UnreachablePrivacyTargetError(
+        `calibrateGaussianNoise: no finite sigma meets epsilon=${epsilon} at delta=${delta} (${accountant}).`,
+        epsilon,
+      );
+    }
     let s = sigma;
     let g = planEpsilon(s, r, delta, accountant);
     for (let i = 0; i < 60 && g.epsilon > epsilon; i++) {
@@ -309,8 +315,13 @@ function calibrateResolved(
     // closed form: the largest total mu meeting the target, with the discrete margin taken out of delta
     let mu = gaussianMuForTargetUnchecked(epsilon, delta);
     if (r.noise === 'discrete') {
+      // two valid routes, as in exactEpsilon: the continuous curve with the margin taken out of delta
+      // (none once the margin's e^eps factor exceeds delta, from eps ~ 17), and the discrete
+      // Gaussian's own zCDP bound (CKS 2020) with the CKS conversion; the larger mu meets the target
       const d = delta - discreteGaussianDeltaMargin(epsilon, mu * mu);
-      mu = gaussianMuForTargetUnchecked(epsilon, d);
+      const viaMargin = d > 0 ? gaussianMuForTargetUnchecked(epsilon, d) : 0;
+      const viaZcdp = Math.sqrt(2 * epsilonToRho(epsilon, delta, 'improved'));
+      mu = Math.max(viaMargin, viaZcdp);
     }
     return done((r.sensitivity * Math.sqrt(r.compositions)) / mu);
   }
