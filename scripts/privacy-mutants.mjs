@@ -192,8 +192,12 @@ const TESTS = [
   'test/policies/jdpRewind.test.ts',
 ];
 
+/** A test file that runs longer than this under a mutant counts as failing (it hung). */
+const FILE_TIMEOUT_MS = 600_000;
+
 /** Test files tried first for a mutant (the rest of TESTS follow, in order). */
 const FIRST = {
+  M14: ['test/policies/privacy.test.ts', 'test/policies/jdpRewind.test.ts'],
   M08: ['test/policies/mechanisms.test.ts'],
   M12: ['test/policies/mechanisms.test.ts'],
   M21: ['test/policies/failClosed.test.ts', 'test/policies/contract.test.ts'],
@@ -238,12 +242,22 @@ for (const [id, what, file, find, replace] of chosen) {
     let failedFile = null;
     let status = 0;
     for (const f of files) {
-      const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', f], {
+      // the file runs in this one child (no --test runner process in between), so the timeout's
+      // SIGKILL ends it: a mutant can make a test loop forever (M14 did in mechanisms.test.ts)
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--test-reporter=tap', f], {
         cwd: dir,
         encoding: 'utf8',
         maxBuffer: 64 * 1024 * 1024,
+        timeout: FILE_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
       });
       if (r.status === 0) continue;
+      if (r.error?.code === 'ETIMEDOUT') {
+        status = 1;
+        failedFile = f;
+        killedBy.push(`(${f} did not finish within ${FILE_TIMEOUT_MS / 1000} s: a test hung)`);
+        break;
+      }
       status = r.status ?? 1;
       failedFile = f;
       // TAP: failing leaf tests are `not ok N - name` lines; suites that fail because a child failed too
