@@ -133,11 +133,11 @@ function writeStreamFile(
   );
   const head = new ArrayBuffer(6 * 4 + 3 * 8 + 8 * 8);
   const view = new DataView(head);
-  [d, K, STREAM_ROUNDS, horizon, config.batchSize, blockRounds].forEach((v, i) =>
-    view.setInt32(4 * i, v, true),
-  );
-  [config.lambda, config.v, sigma].forEach((v, i) => view.setFloat64(24 + 8 * i, v, true));
-  words.forEach((w, i) => view.setBigUint64(48 + 8 * i, w, true));
+  const ints = [d, K, STREAM_ROUNDS, horizon, config.batchSize, blockRounds];
+  for (let i = 0; i < ints.length; i++) view.setInt32(4 * i, ints[i]!, true);
+  const doubles = [config.lambda, config.v, sigma];
+  for (let i = 0; i < doubles.length; i++) view.setFloat64(24 + 8 * i, doubles[i]!, true);
+  for (let i = 0; i < words.length; i++) view.setBigUint64(48 + 8 * i, words[i]!, true);
   writeFileSync(
     path,
     Buffer.concat([
