@@ -33,6 +33,8 @@ export class Xoshiro256 implements Rng {
   private lo = 0;
   private spare = 0;
   private hasSpare = false;
+  /** Scratch of `normal` (one polar pair). */
+  private readonly pair = new Float64Array(2);
 
   /**
    * @param words - four 64-bit state words as BigInt, not all zero (use `createRng`, which derives
@@ -99,24 +101,20 @@ export class Xoshiro256 implements Rng {
     return ((hi >>> 0) * 2097152 + (this.lo >>> 11)) * TWO_M53;
   }
 
-  /** Standard normal by Marsaglia's polar method (pairs; the second is cached). */
+  /**
+   * Standard normal by Marsaglia's polar method (pairs; the second is cached). The pair is drawn by
+   * `fillNormal` (no boxed uniforms): u f is returned, v f cached, as the loop of the method says.
+   */
   normal(): number {
     if (this.hasSpare) {
       this.hasSpare = false;
       return this.spare;
     }
-    let u: number;
-    let v: number;
-    let q: number;
-    do {
-      u = 2 * this.uniform() - 1;
-      v = 2 * this.uniform() - 1;
-      q = u * u + v * v;
-    } while (q >= 1 || q === 0);
-    const f = Math.sqrt((-2 * Math.log(q)) / q);
-    this.spare = v * f;
+    const pair = this.pair;
+    this.fillNormal(pair, 0, 2);
+    this.spare = pair[1]!;
     this.hasSpare = true;
-    return u * f;
+    return pair[0]!;
   }
 
   /** true with probability p (p <= 0 never, p >= 1 always); `uniform() < p`. */
