@@ -355,6 +355,16 @@ export abstract class BasePolicy implements Policy {
     if (runtime.counters !== undefined) ul.useCounters(runtime.counters);
   }
 
+  /**
+   * A user-level policy restored by a service whose unit counts live in its store: counts the
+   * rewards the store dropped since the restored snapshot (they are not replayed) as offered and
+   * dropped, before the kept ones are replayed. See {@link UserLevelPrivacy.resumeDropped}. Ignored
+   * by event-level policies.
+   */
+  resumeDroppedRewards(perRelease: number, perEpoch: number): void {
+    this.unitLevel?.resumeDropped(perRelease, perEpoch);
+  }
+
   /** The noise of one release (sigma, sampling rate q) for the user-level report; private subclasses with user-level support override it. */
   protected unitReleaseNoise(): UnitReleaseNoise {
     throw new Error(`${this.name}: internal error, no user-level release noise.`);

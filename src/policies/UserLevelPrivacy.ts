@@ -261,10 +261,34 @@ export class UserLevelPrivacy {
     else if (r.admission === 'perEpoch') this.droppedEpoch++;
     if (r.next === null) return { admission: r.admission, sampled: false };
     let next: UnitCount = r.next;
-    if (draw !== null && r.joins) next = { ...next, sampled: draw() };
+    if (draw !== null && r.joins) {
+      // drawn even when the store recalls a draw: a seeded stream stays where a run without the
+      // restart would have it (the recalled draw then equals it); secure draws are independent
+      const fresh = draw();
+      next = { ...next, sampled: this.counters.drawn?.(unit, release) ?? fresh };
+    }
     this.counters.set(unit, next);
     this.openEpoch = epoch;
     return { admission: 'kept', sampled: next.sampled ?? true };
+  }
+
+  /**
+   * A restart of a store-backed policy (the service): `perRelease` + `perEpoch` rewards were dropped
+   * since the snapshot the policy was restored from. They are not replayed (only kept rewards are),
+   * so they are counted here, as offered and dropped: the offered count (what `epochRounds`
+   * measures) and the dropped counts are then those of a run that never restarted.
+   */
+  resumeDropped(perRelease: number, perEpoch: number): void {
+    for (const [v, name] of [
+      [perRelease, 'perRelease'],
+      [perEpoch, 'perEpoch'],
+    ] as const) {
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new RangeError(`resumeDropped: ${name} must be an integer >= 0. Got ${v}.`);
+    }
+    this.droppedRelease += perRelease;
+    this.droppedEpoch += perEpoch;
+    this.offered += perRelease + perEpoch;
   }
 
   /** The ledger now holds `releases` releases: the new ones held data of the open epoch. */
