@@ -727,6 +727,7 @@ export abstract class BasePolicy implements Policy {
       epoch: r.epoch,
       perEpoch: r.perEpoch,
       cumulative: r.cumulative,
+      releaseEpoch: r.releaseEpoch,
       dropped: r.dropped,
       offered: r.offered,
       unitAccountant: r.accountant,

@@ -107,6 +107,11 @@ export interface PolicyPrivacy extends PrivacySpent {
   readonly perEpoch?: UnitGuarantee;
   /** privacyUnit 'user': one unit's guarantee over every epoch so far (composition across epochs). */
   readonly cumulative?: UnitGuarantee;
+  /**
+   * privacyUnit 'user': the epoch of the latest release and one unit's guarantee in that epoch so
+   * far (null before the first release). The service's ledger rows keep it (budget per epoch).
+   */
+  readonly releaseEpoch?: UserLevelReport['releaseEpoch'];
   /** privacyUnit 'user': rewards acknowledged but not learned, by the bound that dropped them. */
   readonly dropped?: UserLevelReport['dropped'];
   /** privacyUnit 'user': rewards offered (kept + dropped). */

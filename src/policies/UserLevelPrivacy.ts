@@ -63,6 +63,16 @@ export interface UserLevelReport {
   readonly perEpoch: UnitGuarantee;
   /** Over every epoch so far (composition across epochs). */
   readonly cumulative: UnitGuarantee;
+  /**
+   * The epoch of the latest release (the data it held) and one unit's guarantee in that epoch so
+   * far (min(m, its releases) compositions); null before the first release. Each ledger row of the
+   * service keeps it: the dashboard draws the budget per epoch from these.
+   */
+  readonly releaseEpoch: {
+    readonly index: number;
+    readonly releases: number;
+    readonly guarantee: UnitGuarantee;
+  } | null;
   /** Rewards acknowledged but not learned, by the bound that dropped them. */
   readonly dropped: { readonly perRelease: number; readonly perEpoch: number; readonly total: number };
   /** Rewards offered (kept + dropped). */
@@ -310,8 +320,16 @@ export class UserLevelPrivacy {
   ): UserLevelReport {
     const s = this.settings;
     const k = this.ledger.compositions();
-    const g = (n: number) =>
-      unitPlanEpsilon(noise.sigma, s.c, n, noise.q, delta, accountant, orders, conversion);
+    const memo = new Map<number, UnitGuarantee>();
+    const g = (n: number): UnitGuarantee => {
+      let out = memo.get(n);
+      if (out === undefined) {
+        out = unitPlanEpsilon(noise.sigma, s.c, n, noise.q, delta, accountant, orders, conversion);
+        memo.set(n, out);
+      }
+      return out;
+    };
+    const latest = this.ledger.latest();
     const e = s.epoch;
     return {
       unit: 'user',
@@ -325,6 +343,14 @@ export class UserLevelPrivacy {
       },
       perEpoch: g(k.perEpoch),
       cumulative: g(k.cumulative),
+      releaseEpoch:
+        latest === null
+          ? null
+          : {
+              index: latest.epoch,
+              releases: latest.releases,
+              guarantee: g(Math.min(s.m, latest.releases)),
+            },
       dropped: {
         perRelease: this.droppedRelease,
         perEpoch: this.droppedEpoch,

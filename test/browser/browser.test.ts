@@ -14,7 +14,7 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { budgetSeries } from '../../src/service/ui/dashboardData.js';
+import { budgetSeries, epochBudgetSeries } from '../../src/service/ui/dashboardData.js';
 import { startTestServer, TEST_KEY, type TestServer } from '../service/testServer.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -182,6 +182,25 @@ test('the dashboard, against a running server: key form, and the budget chart eq
       await t.client.reward('shop', { eventId: d.eventId, reward: i % 3 === 0 ? 1 : 0 });
     }
     await t.client.rank('shop', { arms }); // one pending
+    // a user-level model with 1-day epochs: 2 releases on day 0, 1 on day 1
+    await t.client.createModel('people', {
+      policy: 'adaprivate-ts',
+      options: {
+        dim: 2,
+        horizon: 1000,
+        epsilon: 1,
+        batchSize: 2,
+        seed: 7,
+        privacyUnit: 'user',
+        releasesPerEpoch: 2,
+        epochDays: 1,
+      },
+    });
+    for (const [i, unit] of ['u1', 'u2', 'u1', 'u3', 'u1', 'u4', 'u5'].entries()) {
+      if (i === 5) t.advance(86_400_000);
+      const d = await t.client.rank('people', { unit, arms });
+      await t.client.reward('people', { eventId: d.eventId, reward: 1 });
+    }
     const page = await newPage();
     await page.goto(`${t.url}/ui?refresh=3600`);
     await page.fill('#key', TEST_KEY);
@@ -211,6 +230,37 @@ test('the dashboard, against a running server: key form, and the budget chart eq
     assert.match(
       (await page.textContent('section[data-model="shop"] .guarantee')) ?? '',
       /^Every single reward \(event-level\) is protected by \(epsilon = /,
+    );
+    // the user-level model: cumulative and per-epoch budget charts, both the ledger's rows
+    await page.waitForSelector('section[data-model="people"] .budget-epoch circle');
+    const peopleLedger = (await t.raw('GET', '/v1/models/people/ledger')).body;
+    const points = (sel: string) =>
+      page.$$eval(`section[data-model="people"] ${sel} circle`, (cs) =>
+        cs.map((c) => [Number(c.getAttribute('data-x')), Number(c.getAttribute('data-y'))]),
+      );
+    assert.equal(peopleLedger.releases.length, 3);
+    assert.deepEqual(
+      await points('.budget-epoch'),
+      peopleLedger.releases.map(
+        (r: { time: string; spent: { releaseEpoch: { guarantee: { epsilon: number } } } }) => [
+          Date.parse(r.time),
+          r.spent.releaseEpoch.guarantee.epsilon,
+        ],
+      ),
+    );
+    assert.deepEqual(
+      (await points('.budget')).map((p) => p[1]),
+      epochBudgetSeries(peopleLedger.releases).length === 3
+        ? peopleLedger.releases.map((r: { spent: { epsilon: number } }) => r.spent.epsilon)
+        : [],
+    );
+    assert.match(
+      (await page.textContent('section[data-model="people"] .guarantee')) ?? '',
+      /^User-level \(eps [0-9.]+, delta 1e-5\) per 1-day epoch/,
+    );
+    assert.match(
+      (await page.textContent('section[data-model="people"] dd[data-field="dropped"]')) ?? '',
+      /^1 \(0 past c rewards in a release, 1 past m releases in an epoch\)$/,
     );
     // the key lives in the tab's sessionStorage, not in a cookie
     assert.equal(
