@@ -239,6 +239,7 @@ test('the dashboard, against a running server: key form, and the budget chart eq
         cs.map((c) => [Number(c.getAttribute('data-x')), Number(c.getAttribute('data-y'))]),
       );
     assert.equal(peopleLedger.releases.length, 3);
+    assert.equal(epochBudgetSeries(peopleLedger.releases).length, 3);
     assert.deepEqual(
       await points('.budget-epoch'),
       peopleLedger.releases.map(
@@ -250,9 +251,7 @@ test('the dashboard, against a running server: key form, and the budget chart eq
     );
     assert.deepEqual(
       (await points('.budget')).map((p) => p[1]),
-      epochBudgetSeries(peopleLedger.releases).length === 3
-        ? peopleLedger.releases.map((r: { spent: { epsilon: number } }) => r.spent.epsilon)
-        : [],
+      peopleLedger.releases.map((r: { spent: { epsilon: number } }) => r.spent.epsilon),
     );
     assert.match(
       (await page.textContent('section[data-model="people"] .guarantee')) ?? '',
