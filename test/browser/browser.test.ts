@@ -6,7 +6,7 @@
 // UPDATE_SCREENSHOTS=1 writes docs/img/playground.png and docs/img/dashboard.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { playgroundConfig } from '../../src/playground/playgroundStudy.js';
 import { budgetSeries, epochBudgetSeries } from '../../src/service/ui/dashboardData.js';
 import { startTestServer, TEST_KEY, type TestServer } from '../service/testServer.js';
 
@@ -141,6 +142,57 @@ test('the live page runs the study in a Web Worker and prints the CLI’s number
   // both charts drawn, with one line per policy
   assert.equal(await page.locator('#reward-chart polyline').count(), 2);
   assert.equal(await page.locator('#privacy-chart polyline').count(), 2);
+  // privacy unit 'user': the synthetic users study (k = 4 arrivals per user, c = 1, m = k)
+  await page.selectOption('#privacyUnit', 'user');
+  assert.equal(await page.isVisible('#user-options'), true);
+  await page.fill('#arrivalsPerUnit', '4');
+  await page.click('#run');
+  await page.waitForSelector('body[data-done="4"]');
+  const userRows = await page.$$eval('#runs tbody tr', (trs) =>
+    trs.map((tr) => ({
+      policy: tr.getAttribute('data-policy')!,
+      seed: Number(tr.getAttribute('data-seed')),
+      meanReward: Number(tr.getAttribute('data-mean-reward')),
+      epsilon: Number(tr.getAttribute('data-epsilon')),
+      unit: tr.getAttribute('data-unit'),
+      dropped: Number(tr.getAttribute('data-dropped')),
+    })),
+  );
+  const usersConfig = join(dir, 'users.json');
+  writeFileSync(
+    usersConfig,
+    JSON.stringify(
+      playgroundConfig({
+        policies: ['adaprivate-ts', 'adaprivate-ucb'],
+        epsilon: 1,
+        batchSize: 50,
+        q: 0.3,
+        seeds: 2,
+        horizon: 300,
+        privacyUnit: 'user',
+        arrivalsPerUnit: 4,
+        contributionsPerRelease: 1,
+      }),
+    ),
+  );
+  const cliUsers = JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['dist/src/cli/main.js', 'run', '--config', usersConfig, '--workers', '1', '--json'],
+      { cwd: repo, encoding: 'utf8' },
+    ),
+  ) as { results: { policy: string; perSeed: number[]; seeds: number[]; epsilonSpent: number }[] };
+  assert.equal(userRows.length, 4);
+  for (const r of cliUsers.results) {
+    for (const [i, seed] of r.seeds.entries()) {
+      const row = userRows.find((x) => x.policy === r.policy && x.seed === seed);
+      assert.ok(row !== undefined, `users: ${r.policy} seed ${seed} on the page`);
+      assert.equal(row.unit, 'user');
+      assert.equal(row.meanReward, r.perSeed[i], `users: ${r.policy} seed ${seed}: page = CLI`);
+      assert.ok(Math.abs(row.epsilon - r.epsilonSpent) < 1e-12, `users: ${r.policy}: epsilon spent`);
+      assert.ok(row.dropped > 0, 'a user arriving twice in a batch has the second reward dropped');
+    }
+  }
   // the core bundle in the page: WebCrypto noise, snapshots without Buffer
   // (a string specifier: the module is the page's, not one this file compiles against)
   const inPage = await page.evaluate(async (url: string) => {
