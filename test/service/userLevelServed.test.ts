@@ -11,10 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
+import { AdaPrivateClient } from '../../src/client/index.js';
 import { createPolicy, type Policy } from '../../src/policies/index.js';
 import { ModelRuntime } from '../../src/service/ModelRuntime.js';
 import { ServiceMetrics } from '../../src/service/ServiceMetrics.js';
 import { SqliteStore } from '../../src/store/index.js';
+import { startServeChild } from '../support/serveChild.js';
 import { startTestServer } from './testServer.js';
 
 const SNAPSHOT_KEY = 'served-user-level-test-snapshot-key-0123456789';
@@ -26,7 +28,7 @@ const dir = mkdtempSync(join(tmpdir(), 'adaprivate-userserved-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The open batch sum of a loaded model's policy (BatchedRidgePolicy's `s`: the sampled rewards' r x). */
-async function openSum(db: string, name: string): Promise<number[]> {
+async function openSum(db: string, name: string, snapshotKey = SNAPSHOT_KEY): Promise<number[]> {
   const store = SqliteStore.open(db);
   try {
     const rt = await ModelRuntime.load(name, {
@@ -34,7 +36,7 @@ async function openSum(db: string, name: string): Promise<number[]> {
       now: () => Date.UTC(2026, 0, 1),
       metrics: new ServiceMetrics({ defaultMetrics: false }),
       sweepIntervalMs: 0,
-      snapshotKey: SNAPSHOT_KEY,
+      snapshotKey,
     });
     assert.ok(rt !== null);
     // a test reads the policy's private running sum: what the next release adds its noise to
@@ -42,6 +44,46 @@ async function openSum(db: string, name: string): Promise<number[]> {
     return [...policy.s];
   } finally {
     await store.close();
+  }
+}
+
+/** The unit rows (draws) of a database file. */
+function unitRows(db: string) {
+  const file = new Database(db, { readonly: true });
+  try {
+    return file.prepare('SELECT unit, release, in_release, sampled FROM unit_counts ORDER BY unit').all() as {
+      unit: string;
+      release: number;
+      in_release: number;
+      sampled: number | null;
+    }[];
+  } finally {
+    file.close();
+  }
+}
+
+/** The open batch sum the stored draws give: the pending rewards (r x) of the units drawn in. */
+function storedSum(db: string): number[] {
+  const draws = unitRows(db);
+  const file = new Database(db, { readonly: true });
+  try {
+    const rows = file
+      .prepare(
+        `SELECT p.reward, p.features, u.unit FROM pending_rewards p JOIN decision_units u
+         ON u.model = p.model AND u.event_id = p.event_id ORDER BY p.seq`,
+      )
+      .all() as { reward: number; features: Buffer; unit: string }[];
+    let s0 = 0;
+    let s1 = 0;
+    for (const r of rows) {
+      if (draws.find((d) => d.unit === r.unit)!.sampled !== 1) continue;
+      const x = new Float64Array(r.features.buffer, r.features.byteOffset, 2);
+      s0 += r.reward * x[0]!;
+      s1 += r.reward * x[1]!;
+    }
+    return [s0, s1];
+  } finally {
+    file.close();
   }
 }
 
@@ -78,50 +120,18 @@ describe('user-level models the single server serves', () => {
     } finally {
       await a.close();
     }
-    const drawsOf = () => {
-      const file = new Database(db, { readonly: true });
-      try {
-        return file
-          .prepare('SELECT unit, release, in_release, sampled FROM unit_counts ORDER BY unit')
-          .all() as { unit: string; release: number; in_release: number; sampled: number | null }[];
-      } finally {
-        file.close();
-      }
-    };
-    const draws = drawsOf();
+    const draws = unitRows(db);
     assert.equal(draws.length, 7);
     for (const r of draws) {
       assert.equal(r.release, 1);
       assert.ok(r.sampled === 0 || r.sampled === 1, `unit ${r.unit}: a draw is stored with its count`);
     }
     // the open batch the replay rebuilds is the sum of the pending rewards of the drawn units
-    const expected = (() => {
-      const file = new Database(db, { readonly: true });
-      try {
-        const rows = file
-          .prepare(
-            `SELECT p.reward, p.features, u.unit FROM pending_rewards p JOIN decision_units u
-             ON u.model = p.model AND u.event_id = p.event_id ORDER BY p.seq`,
-          )
-          .all() as { reward: number; features: Buffer; unit: string }[];
-        assert.equal(rows.length, 7, 'the dropped reward is not pending');
-        let s0 = 0;
-        let s1 = 0;
-        for (const r of rows) {
-          if (draws.find((d) => d.unit === r.unit)!.sampled !== 1) continue;
-          const x = new Float64Array(r.features.buffer, r.features.byteOffset, 2);
-          s0 += r.reward * x[0]!;
-          s1 += r.reward * x[1]!;
-        }
-        return [s0, s1];
-      } finally {
-        file.close();
-      }
-    })();
+    const expected = storedSum(db);
     // five reloads (each one a restart's replay with fresh secure randomness): always the stored
     // draws. With a redraw, each reload would match with probability about 2^-7.
     for (let i = 0; i < 5; i++) assert.deepEqual(await openSum(db, 'amp'), expected, `reload ${i + 1}`);
-    assert.deepEqual(drawsOf(), draws, 'loading draws nothing new');
+    assert.deepEqual(unitRows(db), draws, 'loading draws nothing new');
 
     // restart: the batch completes and releases with the stored draws; the ledger matches the database
     const b = await startTestServer({ db, snapshotKey: SNAPSHOT_KEY });
@@ -143,7 +153,7 @@ describe('user-level models the single server serves', () => {
     } finally {
       await b.close();
     }
-    const later = drawsOf();
+    const later = unitRows(db);
     for (const r of draws.filter((x) => x.unit !== 'u1'))
       assert.deepEqual(
         later.find((x) => x.unit === r.unit),
@@ -161,6 +171,72 @@ describe('user-level models the single server serves', () => {
     } finally {
       file.close();
     }
+  });
+
+  test('q < 1 through SIGKILLs, one inside the release transaction: the half-done release rolls back with nothing redrawn; the release that follows uses the stored draws', async () => {
+    const db = join(dir, 'amp-kill.db');
+    const key = 'sampled-units-kill-test-key-0123456789abc';
+    const snapshotKey = `snapshot key of the test servers, ${key}`; // what startServeChild sets
+    const start = async (hook: string) => {
+      const s = await startServeChild(db, key, hook);
+      assert.ok(s.url !== null, 'the server listens');
+      return { s, client: new AdaPrivateClient({ baseUrl: s.url, apiKey: key }) };
+    };
+    // life 1: five units in the open release (batch size 6), then SIGKILL
+    const one = await start('');
+    await one.client.createModel('amp', {
+      policy: 'adaprivate-ts-amp',
+      options: {
+        dim: 2,
+        horizon: 1000,
+        epsilon: 1,
+        batchSize: 6,
+        q: 0.5,
+        privacyUnit: 'user',
+        releasesPerEpoch: 3,
+      },
+    });
+    for (const [i, unit] of ['u1', 'u2', 'u3', 'u4', 'u5'].entries()) {
+      const d = await one.client.rank('amp', { unit, arms: ARMS });
+      await one.client.reward('amp', { eventId: d.eventId, reward: (i + 1) / 8 });
+    }
+    await one.client.rank('amp', { eventId: 'last', unit: 'u6', arms: ARMS });
+    one.s.child.kill('SIGKILL');
+    assert.equal((await one.s.exited).signal, 'SIGKILL');
+    const draws = unitRows(db);
+    assert.equal(draws.length, 5);
+    const expected = storedSum(db);
+    for (let i = 0; i < 3; i++) assert.deepEqual(await openSum(db, 'amp', snapshotKey), expected);
+    // life 2: u6's reward completes the batch; the server kills itself inside that release's transaction
+    const two = await start('1:1');
+    await assert.rejects(two.client.reward('amp', { eventId: 'last', reward: 1 }));
+    const exit = await two.s.exited;
+    assert.equal(exit.signal, 'SIGKILL', exit.stderr);
+    assert.match(exit.stderr, /SIGKILL inside a release transaction/);
+    assert.deepEqual(unitRows(db), draws, 'the half-done release wrote nothing: no new draw, no count');
+    assert.deepEqual(storedSum(db), expected);
+    for (let i = 0; i < 3; i++) assert.deepEqual(await openSum(db, 'amp', snapshotKey), expected);
+    // life 3: the same reward again: released with the stored draws; ledger and database agree
+    const three = await start('');
+    try {
+      assert.equal((await three.client.reward('amp', { eventId: 'last', reward: 1 })).released, true);
+      const ledger = await three.client.ledger('amp');
+      assert.equal(ledger.releases.length, 1);
+      assert.equal(ledger.releases[0]!.rewards, 6);
+      const s = await three.client.status('amp');
+      assert.deepEqual([s.privacy.releases, s.pendingRewards, s.modelVersion], [1, 0, 1]);
+    } finally {
+      three.s.child.kill('SIGKILL');
+      await three.s.exited;
+    }
+    const after = unitRows(db);
+    for (const r of draws)
+      assert.deepEqual(
+        after.find((x) => x.unit === r.unit),
+        r,
+        `${r.unit}: its draw kept`,
+      );
+    assert.equal(after.find((x) => x.unit === 'u6')?.release, 1);
   });
 
   test('epochRounds: a round is a reward offered (kept or dropped); with restarts mid-epoch the server answers as the policy in memory that never restarted', async () => {
