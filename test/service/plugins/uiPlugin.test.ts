@@ -172,7 +172,8 @@ test('user-level model: the per-epoch budget chart data equals the ledger rows; 
   assert.equal(cumulative.at(-1)!.epsilon, status.privacy.epsilon);
   assert.equal(status.privacy.cumulative.compositions, 3);
   assert.ok(cumulative.at(-1)!.epsilon > series[1]!.epsilon);
-  // the guarantee in words and the drops by bound
+  // the guarantee in words (the note says that epochs compose) and the drops by bound
+  assert.match(status.budget.note, /the cumulative one grows with each new epoch/);
   assert.match(
     guaranteeText(status),
     /^User-level \(eps [0-9.]+, delta 1e-5\) per 1-day epoch, for users contributing at most 1 reward per release and 2 releases per epoch; cumulative over the 2 epochs/,
