@@ -243,11 +243,12 @@ export function lineChartSvg(points: readonly { x: number; y: number }[], o: Lin
     else if (o.step === true) d += `H${sx(p.x).toFixed(1)}V${sy(p.y).toFixed(1)}`;
     else d += `L${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`;
   });
-  // clock times; with the date too when the chart spans more than a day (epochs of days)
+  // clock times; with the date too when the chart's ends fall on different days (epochs of days)
+  const day = (x: number) => new Date(x).toISOString().slice(0, 10);
   const xText = (x: number) =>
     o.time !== true
       ? fmt(x)
-      : x1 - x0 > 86_400_000
+      : day(x0) !== day(x1)
         ? new Date(x).toISOString().slice(0, 16).replace('T', ' ')
         : new Date(x).toISOString().slice(11, 19);
   const labels = `<text x="${m.l - 4}" y="${sy(y1) + 4}" text-anchor="end" font-size="10">${fmt(y1)}</text><text x="${m.l - 4}" y="${sy(y0) + 4}" text-anchor="end" font-size="10">${fmt(y0)}</text><text x="${m.l}" y="${h - m.b + 12}" font-size="10">${xText(x0)}</text><text x="${w - m.r}" y="${h - m.b + 12}" text-anchor="end" font-size="10">${xText(x1)}</text>`;
