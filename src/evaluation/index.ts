@@ -24,7 +24,12 @@ export type {
   RelativeEstimate,
 } from './evaluateOnLog.js';
 export { evaluateOnLog } from './evaluateOnLog.js';
-export { type EvaluationMechanism, evaluationMechanism } from './evaluationMechanism.js';
+export {
+  type EvaluationMechanism,
+  type EvaluationMechanismOptions,
+  evaluationMechanism,
+} from './evaluationMechanism.js';
+export { firstContributions, type KeptContributions } from './firstContributions.js';
 export { type FeatureNormSummary, featureNormSummary } from './featureNormSummary.js';
 export { effectiveSampleSize, importanceWeights } from './importanceWeights.js';
 export { ipw } from './ipw.js';
@@ -39,7 +44,10 @@ export { checkOpeInput, type OpeInput } from './OpeInput.js';
 export { onPolicyValue } from './onPolicyValue.js';
 export { evaluableRounds, hasPropensity, opeInputFromLog } from './opeInputFromLog.js';
 export { pairedRatio } from './pairedRatio.js';
+export { privateDoublyRobust } from './privateDoublyRobust.js';
 export { type PrivateEstimate, type PrivateEstimatesOptions, privateEstimates } from './privateEstimates.js';
+export { type PrivateRewardModelOptions, privateRewardModel } from './privateRewardModel.js';
+export { type PrivateUnitEstimatesOptions, privateUnitEstimates } from './privateUnitEstimates.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';

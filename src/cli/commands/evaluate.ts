@@ -38,6 +38,8 @@ export interface EvaluateFlags {
   privateDelta?: number;
   unit?: string;
   weightClip?: number;
+  contributions?: number;
+  accountant?: string;
 }
 
 interface LogsFlags {
@@ -140,7 +142,10 @@ async function privateCommand(
       privateEpsilon: f.privateEpsilon!,
       privateDelta: f.privateDelta ?? 1e-5,
       weightClip: f.weightClip ?? DEFAULT_WEIGHT_CLIP,
-      unit: 'event',
+      unit: f.unit === 'user' ? 'user' : 'event',
+      contributions: f.contributions ?? 1,
+      accountant: f.accountant === 'zcdp' ? 'zcdp' : 'exact',
+      estimators: privateEstimators(f.estimators),
       runs: f.runs,
       samples: f.samples,
       level: f.level,
@@ -154,12 +159,63 @@ async function privateCommand(
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
   const command = reproducingCommand(f, ids);
+  const config = {
+    logs: f.logs,
+    policies: ids,
+    target: f.target ?? null,
+    epsilons: f.epsilon ?? [],
+    seed: f.seed,
+    runs: f.runs,
+    samples: f.samples,
+    level: f.level,
+    noiseSeed: f.noiseSeed ?? null,
+    noise: f.noiseSeed === undefined ? 'secure (secret)' : 'seeded (research only)',
+    command,
+  };
+  const files: string[] = [];
+  if (f.out !== undefined) {
+    const { writeAtomic } = await import('../../experiments/writeAtomic.js');
+    mkdirSync(f.out, { recursive: true });
+    const write = (name: string, text: string) => {
+      writeAtomic(join(f.out!, name), text);
+      files.push(join(f.out!, name));
+    };
+    write(
+      'results.json',
+      `${JSON.stringify({ version: VERSION, config, privateEvaluation: report, timing }, null, 2)}\n`,
+    );
+    write(
+      'report.md',
+      [
+        '# Private off-policy evaluation\n',
+        `adaprivate ${VERSION} · \`${command}\`\n`,
+        'Only the released estimates are shown; the ledger of the releases is in results.json.\n',
+        ...lines.map((l) => `- ${l}`),
+        '',
+      ].join('\n'),
+    );
+  }
   if (f.json === true) {
-    printJson({ version: VERSION, command, privateEvaluation: report, timing });
+    printJson({ version: VERSION, command, config, privateEvaluation: report, timing, files });
     return;
   }
   for (const l of lines) process.stdout.write(`${l}\n`);
   process.stdout.write(`reproduce: ${command}\n`);
+  if (files.length > 0) process.stdout.write(`report in ${f.out}/ (report.md, results.json)\n`);
+}
+
+/** The estimators `--private` releases: ipw, snipw, dr (default all three). */
+function privateEstimators(raw: string | undefined): ('ipw' | 'snipw' | 'dr')[] {
+  if (raw === undefined) return ['ipw', 'snipw', 'dr'];
+  const ids = raw.split(',').map((s) => s.trim());
+  for (const id of ids) {
+    if (id !== 'ipw' && id !== 'snipw' && id !== 'dr') {
+      throw new UsageError(
+        `evaluate: --private releases ipw, snipw and dr; --estimators ${JSON.stringify(id)} is not one of them.`,
+      );
+    }
+  }
+  return (['ipw', 'snipw', 'dr'] as const).filter((e) => ids.includes(e));
 }
 
 /** Default weight clip of `--private` (bounds the sensitivity; docs/evaluation.md). */
@@ -184,6 +240,8 @@ export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): st
     if (f.privateDelta !== undefined) parts.push(`--private-delta ${f.privateDelta}`);
     if (f.unit !== undefined) parts.push(`--unit ${f.unit}`);
     if (f.weightClip !== undefined) parts.push(`--weight-clip ${f.weightClip}`);
+    if (f.contributions !== undefined) parts.push(`--contributions ${f.contributions}`);
+    if (f.accountant !== undefined) parts.push(`--accountant ${f.accountant}`);
   }
   return parts.join(' ');
 }
@@ -628,7 +686,7 @@ export function registerEvaluate(program: Command): void {
     .option('--format <fmt>', "'jsonl' or 'csv' (default: from the file extension)")
     .option(
       '--private',
-      'release differentially private IPW and SNIPW instead (clipped weights, Gaussian noise through a ledger); prints only the released estimates and the guarantee',
+      'release differentially private IPW, SNIPW and DR instead (clipped weights, a privately released reward model, Gaussian noise through a ledger); prints only the released estimates and the guarantee',
     )
     .option(
       '--private-epsilon <E>',
@@ -641,7 +699,19 @@ export function registerEvaluate(program: Command): void {
       'importance-weight clip of --private (default 20)',
       parseNumber('--weight-clip'),
     )
-    .option('--unit <unit>', "privacy unit of --private: 'event' (one logged reward; the default)")
+    .option(
+      '--unit <unit>',
+      "privacy unit of --private: 'event' (one logged reward; the default) or 'user' (all decisions of one value of the log's unit field; --target only)",
+    )
+    .option(
+      '--contributions <k>',
+      'with --unit user: decisions kept per unit, its first k evaluable ones in log order (default 1)',
+      parsePositiveInt('--contributions'),
+    )
+    .option(
+      '--accountant <name>',
+      "accountant that calibrates the noise of --private: 'exact' (default) or 'zcdp'",
+    )
     .option(
       '--allow-missing-propensity',
       'accept decisions without a propensity (left out of the estimates, with a warning)',
