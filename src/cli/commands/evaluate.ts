@@ -88,6 +88,24 @@ function parseEstimators(raw: string | undefined): EstimatorId[] {
   return ESTIMATORS.filter((e) => ids.includes(e));
 }
 
+/** Loads `--target`, turning a bad file into a usage error naming it. */
+async function loadTargetOrExplain(
+  file: string,
+  log: import('../../evaluation/index.js').DecisionLog,
+): Promise<Float64Array> {
+  const ev = await import('../../evaluation/index.js');
+  const { DataFormatError } = await import('../../data/index.js');
+  try {
+    return await ev.loadTarget(file, log);
+  } catch (err) {
+    if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR')
+      throw new UsageError(`evaluate: --target ${file} is not a readable file.`);
+    throw err;
+  }
+}
+
 /** `evaluate --private`: only the released estimates and the guarantee are printed. */
 async function privateCommand(
   f: EvaluateFlags,
@@ -105,7 +123,7 @@ async function privateCommand(
       label: `target ${f.target}`,
       policy: 'target',
       epsilon: null,
-      target: await ev.loadTarget(f.target, log),
+      target: await loadTargetOrExplain(f.target, log),
     });
   }
   for (const id of ids) {
@@ -284,6 +302,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     const privateEpsilon =
       f.privateEpsilon ?? (!anyPrivate && f.epsilon?.length === 1 ? f.epsilon[0] : undefined);
     checkPrivateFlags({ ...f, ...(privateEpsilon === undefined ? {} : { privateEpsilon }) });
+    privateEstimators(f.estimators);
     if (privateEpsilon !== undefined) f.privateEpsilon = privateEpsilon;
   }
   if (anyPrivate && (f.epsilon === undefined || f.epsilon.length === 0)) {
@@ -334,15 +353,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   const settings: { id: (typeof policyIds)[number] | null; epsilon: number | null }[] = [];
   let fixedTarget: Float64Array | undefined;
   if (f.target !== undefined) {
-    try {
-      fixedTarget = await ev.loadTarget(f.target, log);
-    } catch (err) {
-      if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EISDIR')
-        throw new UsageError(`evaluate: --target ${f.target} is not a readable file.`);
-      throw err;
-    }
+    fixedTarget = await loadTargetOrExplain(f.target, log);
     settings.push({ id: null, epsilon: null });
   }
   for (const id of ids as (typeof policyIds)[number][]) {

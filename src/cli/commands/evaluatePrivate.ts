@@ -45,8 +45,8 @@ export interface PrivateEvaluationFlags {
 /** The guarantee in words, for the report. */
 function guaranteeWords(f: PrivateEvaluationFlags): string {
   return f.unit === 'user'
-    ? `user level: protects all the decisions of one unit (the log's 'unit' field: every row of one user or device id, contexts and propensities included); each unit contributes at most its first ${f.contributions} evaluable decision${f.contributions === 1 ? '' : 's'}, the rest are left out`
-    : 'event level: one logged reward (contexts, chosen arms and propensities are public)';
+    ? `user level: protects all the decisions of one unit, i.e. every row of one user or device id in the log's 'unit' field, contexts and propensities included; each unit contributes at most its first ${f.contributions} evaluable decision${f.contributions === 1 ? '' : 's'}, the rest are left out`
+    : 'event level: one logged reward; contexts, chosen arms and propensities are public';
 }
 
 /**
