@@ -45,8 +45,20 @@ export function evaluationMechanism(
       `private evaluation: accountant must be 'exact' or 'zcdp'. Got ${JSON.stringify(accountant)}.`,
     );
   }
-  const calibration = calibrateGaussian('private evaluation', budget, { compositions: releases, q: 1 }, accountant);
-  const ledger = makeLedger(budget.delta, 'sequential', 'classic', 'extended', null, exactReport(calibration));
+  const calibration = calibrateGaussian(
+    'private evaluation',
+    budget,
+    { compositions: releases, q: 1 },
+    accountant,
+  );
+  const ledger = makeLedger(
+    budget.delta,
+    'sequential',
+    'classic',
+    'extended',
+    null,
+    exactReport(calibration),
+  );
   const secure = options.noiseSeed === undefined ? new SecureRng() : null;
   const rng: Rng = secure ?? createRng(options.noiseSeed!, 'evaluation-noise');
   ledger.setNoise(secure === null ? 'seeded' : 'secure');

@@ -29,9 +29,10 @@ export {
   type EvaluationMechanismOptions,
   evaluationMechanism,
 } from './evaluationMechanism.js';
-export { firstContributions, type KeptContributions } from './firstContributions.js';
 export { type FeatureNormSummary, featureNormSummary } from './featureNormSummary.js';
+export { firstContributions, type KeptContributions } from './firstContributions.js';
 export { effectiveSampleSize, importanceWeights } from './importanceWeights.js';
+export { type ImportedLog, type ImportPositionLogOptions, importPositionLog } from './importPositionLog.js';
 export { ipw } from './ipw.js';
 export type { LinearSoftmaxOptions, LinearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
 export { linearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
@@ -55,6 +56,7 @@ export { readJsonlDecisions } from './readJsonlDecisions.js';
 export { replay } from './replay.js';
 export { replayTarget, type SelectingPolicy } from './replayTarget.js';
 export { type LearningMode, type RunPolicyOptions, runPolicyOnLog } from './runPolicyOnLog.js';
+export { type SlotEstimate, type SlotIpwResult, slotIpw } from './slotIpw.js';
 export { snipw } from './snipw.js';
 export type { SyntheticLogging, SyntheticLogOptions } from './syntheticDecisions.js';
 export {

@@ -21,7 +21,12 @@
  */
 import type { GaussianMechanism } from '../mechanisms/index.js';
 import { checkOpeInput, type OpeInput } from './OpeInput.js';
-import { clippedWeights, normalInterval, type PrivateEstimate, type PrivateEstimatesOptions } from './privateEstimates.js';
+import {
+  clippedWeights,
+  normalInterval,
+  type PrivateEstimate,
+  type PrivateEstimatesOptions,
+} from './privateEstimates.js';
 
 /**
  * @returns DR from one release of (D, DQ / (2(1 + c))); the mechanism's ledger records it.

@@ -68,10 +68,13 @@ export function privateUnitEstimates(
   const w2 = noisy[5]! * clip;
   const ipw = count > 0 ? s / count : Number.NaN;
   const ipwSampling = count > 0 ? Math.sqrt(Math.max(0, q / count - ipw * ipw) / count) : Number.NaN;
-  const ipwNoise = count > 0 ? Math.sqrt(sigma * sigma + ipw * ipw * (sigma / clip) ** 2) / count : Number.NaN;
+  const ipwNoise =
+    count > 0 ? Math.sqrt(sigma * sigma + ipw * ipw * (sigma / clip) ** 2) / count : Number.NaN;
   const snipw = sumW > 0 ? s / sumW : Number.NaN;
   const snipwSampling =
-    sumW > 0 ? Math.sqrt(Math.max(0, q - 2 * snipw * u + snipw * snipw * Math.max(0, w2))) / sumW : Number.NaN;
+    sumW > 0
+      ? Math.sqrt(Math.max(0, q - 2 * snipw * u + snipw * snipw * Math.max(0, w2))) / sumW
+      : Number.NaN;
   const snipwNoise = sumW > 0 ? Math.sqrt(sigma * sigma * (1 + snipw * snipw)) / sumW : Number.NaN;
   return Object.freeze([
     Object.freeze({

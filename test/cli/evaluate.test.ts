@@ -566,7 +566,17 @@ describe('adaprivate evaluate --private', () => {
     ],
     [
       'an unknown unit',
-      ['--policy', 'adaprivate-ts', '--epsilon', '1', '--private', '--private-epsilon', '1', '--unit', 'team'],
+      [
+        '--policy',
+        'adaprivate-ts',
+        '--epsilon',
+        '1',
+        '--private',
+        '--private-epsilon',
+        '1',
+        '--unit',
+        'team',
+      ],
       /--unit must be 'event' \(one logged reward\) or 'user'/,
     ],
     [

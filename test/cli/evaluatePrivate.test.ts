@@ -27,10 +27,15 @@ const targetFile = join(dir, 'target.jsonl');
   const lines: string[] = [];
   const targets: string[] = [];
   for (let t = 0; t < 300; t++) {
-    const arms = [0, 1, 2].map((a) => ({ id: `i${a}`, features: [a === 0 ? 1 : 0, a === 1 ? 1 : 0, a === 2 ? 0.5 : 0] }));
+    const arms = [0, 1, 2].map((a) => ({
+      id: `i${a}`,
+      features: [a === 0 ? 1 : 0, a === 1 ? 1 : 0, a === 2 ? 0.5 : 0],
+    }));
     const chosen = rng.integer(3);
     const reward = rng.uniform() < [0.2, 0.4, 0.6][chosen]! ? 1 : 0;
-    lines.push(JSON.stringify({ eventId: `e${t}`, arms, chosen, propensity: 1 / 3, reward, unit: `u${t % 60}` }));
+    lines.push(
+      JSON.stringify({ eventId: `e${t}`, arms, chosen, propensity: 1 / 3, reward, unit: `u${t % 60}` }),
+    );
     targets.push(JSON.stringify({ eventId: `e${t}`, probabilities: [0, 0, 1] }));
   }
   writeFileSync(logFile, `${lines.join('\n')}\n`);
@@ -46,7 +51,9 @@ interface PrivateJson {
     contributions?: { perUnit: number; units: number; kept: number; dropped: number };
     ledger: { releases: number; epsilon: number; noise: string };
     guarantee: { words: string; epsilon: number };
-    results: { estimates: { estimator: string; value: number; interval: [number, number]; noiseSd: number }[] }[];
+    results: {
+      estimates: { estimator: string; value: number; interval: [number, number]; noiseSd: number }[];
+    }[];
   };
 }
 
@@ -80,7 +87,7 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.ok(sd(zj) > sd(exact) * 1.1, `${sd(zj)} vs ${sd(exact)}`);
   });
 
-  it('--unit user --contributions 2 keeps each unit\'s first 2 decisions, releases once, and states the unit', () => {
+  it("--unit user --contributions 2 keeps each unit's first 2 decisions, releases once, and states the unit", () => {
     const r = run([
       ...base,
       '--unit',
@@ -105,7 +112,10 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     const text = run([...base, '--unit', 'user', '--estimators', 'ipw,snipw', '--noise-seed', '3']);
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /Guarantee \(user level: protects all the decisions of one unit/);
-    assert.match(text.stdout, /Contribution bound: 60 of 300 evaluable decisions kept from 60 units \(240 left out/);
+    assert.match(
+      text.stdout,
+      /Contribution bound: 60 of 300 evaluable decisions kept from 60 units \(240 left out/,
+    );
   });
 
   it('--unit user refuses DR and a log without units, naming the reason', () => {
@@ -113,10 +123,7 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.equal(dr.status, 2);
     assert.match(dr.stderr, /--unit user releases IPW and SNIPW only/);
     const noUnits = join(dir, 'no-units.jsonl');
-    writeFileSync(
-      noUnits,
-      readFileSync(logFile, 'utf8').replace(/,"unit":"u[0-9]+"/g, ''),
-    );
+    writeFileSync(noUnits, readFileSync(logFile, 'utf8').replace(/,"unit":"u[0-9]+"/g, ''));
     const r = run([
       'evaluate',
       '--logs',

@@ -3,10 +3,10 @@
 // the statistic the mechanism receives), hand-computed values at a huge budget, and coverage.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { fitRidgeRewardModel } from '../../src/evaluation/crossFitRewardModel.js';
 import { decisionLogFromRecords } from '../../src/evaluation/decisionLogFromRecords.js';
 import { evaluationMechanism } from '../../src/evaluation/evaluationMechanism.js';
 import { firstContributions } from '../../src/evaluation/firstContributions.js';
-import { fitRidgeRewardModel } from '../../src/evaluation/crossFitRewardModel.js';
 import type { OpeInput } from '../../src/evaluation/OpeInput.js';
 import { evaluableRounds, opeInputFromLog } from '../../src/evaluation/opeInputFromLog.js';
 import { privateDoublyRobust } from '../../src/evaluation/privateDoublyRobust.js';
@@ -79,7 +79,10 @@ describe('private DR', () => {
     assert.ok(Math.abs(dr.value - 1.58 / 3) < 1e-3, String(dr.value));
     assert.equal(ledger.spent().releases, 1);
     // clip 2 lowers round 1's weight 4 to 2: its correction -0.8 becomes -0.4
-    const clipped = evaluationMechanism({ epsilon: 1e7, delta: 1e-5 }, 1, { noiseSeed: 2, accountant: 'zcdp' });
+    const clipped = evaluationMechanism({ epsilon: 1e7, delta: 1e-5 }, 1, {
+      noiseSeed: 2,
+      accountant: 'zcdp',
+    });
     const c = privateDoublyRobust(HAND, clipped.mechanism, { clip: 2, z: 1.96, round: 0, label: 'clip' });
     assert.ok(Math.abs(c.value - 1.98 / 3) < 1e-3, String(c.value));
   });
@@ -198,9 +201,15 @@ describe('user-level private evaluation', () => {
     assert.equal(kept.dropped, 1);
     assert.equal(kept.units, 3);
     const flipped = twoArmLog(['a', 'b', 'a', 'c', 'a', 'b'], [0, 1, 0, 1, 0, 0]);
-    assert.deepEqual(Array.from(firstContributions(flipped, evaluableRounds(flipped), 2).rounds), [0, 1, 2, 3, 5]);
+    assert.deepEqual(
+      Array.from(firstContributions(flipped, evaluableRounds(flipped), 2).rounds),
+      [0, 1, 2, 3, 5],
+    );
     const missing = twoArmLog(['a', null], [1, 0]);
-    assert.throws(() => firstContributions(missing, evaluableRounds(missing), 1), /units\.jsonl:2: .*needs the unit/);
+    assert.throws(
+      () => firstContributions(missing, evaluableRounds(missing), 1),
+      /units\.jsonl:2: .*needs the unit/,
+    );
     const none = twoArmLog([null], [1]);
     assert.throws(() => firstContributions(none, evaluableRounds(none), 1), /no decision has one/);
   });

@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { EstimatorId } from '../../evaluation/index.js';
 import { VERSION } from '../../version.js';
@@ -115,7 +116,6 @@ async function privateCommand(
   started: number,
   cpuStart: NodeJS.CpuUsage,
 ): Promise<void> {
-  const ev = await import('../../evaluation/index.js');
   const { policyInfo, createPolicy, isPolicyId } = await import('../../policies/index.js');
   const settings: PrivateSetting[] = [];
   if (f.target !== undefined) {
@@ -262,6 +262,63 @@ export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): st
     if (f.accountant !== undefined) parts.push(`--accountant ${f.accountant}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * Position-wise IPW of the `--target` setting on a log with slots (docs/evaluation.md, "Display
+ * positions"): per slot, per row and per impression, with the logged reward rate per slot beside.
+ */
+function slotwise(
+  ev: typeof import('../../evaluation/index.js'),
+  log: import('../../evaluation/index.js').DecisionLog,
+  target: Float64Array | undefined,
+  f: EvaluateFlags,
+): { json: unknown; lines: string[] } | null {
+  if (log.slot === null || target === undefined) return null;
+  const rounds = ev.evaluableRounds(log);
+  const slots = Int32Array.from(rounds, (t) => log.slot![t]!);
+  const z = normalQuantile((1 + f.level) / 2, 0, 1);
+  let res: import('../../evaluation/index.js').SlotIpwResult;
+  try {
+    res = ev.slotIpw(ev.opeInputFromLog(log, target), slots, z);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      const t = rounds[Number(/round (\d+)/.exec(err.message)?.[1] ?? 0)] ?? 0;
+      throw new UsageError(
+        `evaluate: ${log.source}:${log.lines[t]}: this log has display positions (slot) but this decision has none; a log is slotted throughout or not at all.`,
+      );
+    }
+    throw err;
+  }
+  const logged = new Map<number, { n: number; s: number }>();
+  for (const t of rounds) {
+    const a = logged.get(log.slot![t]!) ?? { n: 0, s: 0 };
+    a.n++;
+    a.s += log.reward[t]!;
+    logged.set(log.slot![t]!, a);
+  }
+  const fmt = (v: number) => v.toFixed(4);
+  const lines = [
+    `Position-wise IPW of target ${f.target} (each row one (impression, slot) decision, weighted by the target's probability at that slot, as Open Bandit Pipeline): per row ${fmt(res.perRow)}; per impression (sum over ${res.slots.length} slots) ${fmt(res.perImpression)} [${fmt(res.perImpressionInterval[0])}, ${fmt(res.perImpressionInterval[1])}].`,
+    ...res.slots.map((s) => {
+      const l = logged.get(s.slot)!;
+      return `slot ${s.slot}: ${fmt(s.value)} [${fmt(s.interval[0])}, ${fmt(s.interval[1])}] over ${s.rows} rows (logged reward rate ${fmt(l.s / l.n)})`;
+    }),
+  ];
+  return {
+    json: {
+      target: f.target,
+      estimator: 'position-wise IPW',
+      perRow: res.perRow,
+      perImpression: res.perImpression,
+      perImpressionInterval: res.perImpressionInterval,
+      bySlot: res.slots.map((s) => ({
+        ...s,
+        loggedRewardRate: logged.get(s.slot)!.s / logged.get(s.slot)!.n,
+      })),
+    },
+    lines,
+  };
 }
 
 /** What the log cannot tell: no evaluated setting's interval of the change excludes 0 (DM aside). */
@@ -458,6 +515,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
       }),
     });
   }
+  const slotReport = slotwise(ev, log, fixedTarget, f);
   const finding = indistinguishableFinding(results);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
@@ -493,6 +551,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     },
     logging,
     results,
+    ...(slotReport === null ? {} : { slots: slotReport.json }),
     findings: finding === null ? [] : [finding],
     warnings: [...warnings],
     timing: { wallSeconds, cpuSeconds },
@@ -521,6 +580,9 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
       '# Off-policy evaluation\n',
       `adaprivate ${VERSION} · \`${command}\`\n`,
       r.markdownSection(table, 2),
+      ...(slotReport === null
+        ? []
+        : ['\n## By display position\n', ...slotReport.lines.map((l) => `- ${l}`), '']),
       '\n![value by epsilon](value-by-epsilon.svg)\n',
       ...(notes.length === 0 ? [] : ['\n## Findings\n', ...notes.map((w) => `- ${w}`), '']),
       ...(warnings.size === 0 ? [] : ['\n## Warnings\n', ...[...warnings].map((w) => `- ${w}`), '']),
@@ -562,6 +624,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     return;
   }
   process.stdout.write(`${r.markdownSection(table, 3)}\n`);
+  for (const l of slotReport?.lines ?? []) process.stdout.write(`${l}\n`);
   for (const n of notes) process.stdout.write(`${n}\n`);
   for (const w of warnings) process.stdout.write(`warning: ${w}\n`);
   process.stdout.write(`reproduce: ${command}\n`);
@@ -635,6 +698,78 @@ async function logsCommand(f: LogsFlags): Promise<void> {
   else {
     process.stdout.write(
       `wrote ${written} decisions to ${f.out} (${fileFormat}); logging policy ${f.logging === 'uniform' ? 'uniform' : `softmax(x^T theta* / ${f.temperature}) with ${f.explore} uniform exploration`}, expected value ${loggingValue.toFixed(4)} per round\n`,
+    );
+  }
+}
+
+interface ImportFlags {
+  events?: string;
+  items?: string;
+  out?: string;
+  maxCategories?: number;
+  json?: boolean;
+}
+
+async function importCommand(f: ImportFlags): Promise<void> {
+  for (const [flag, v] of [
+    ['--events FILE', f.events],
+    ['--items FILE', f.items],
+    ['--out FILE.jsonl', f.out],
+  ] as const) {
+    if (v === undefined)
+      throw new UsageError(`logs import: ${flag} is required (see adaprivate logs import --help).`);
+  }
+  if (!f.out!.endsWith('.jsonl')) {
+    throw new UsageError(
+      `logs import: --out must be a .jsonl file (the CSV log form has no slot or unit columns on write). Got ${f.out}.`,
+    );
+  }
+  const { readFileSync } = await import('node:fs');
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new UsageError(`logs import: ${flag} ${file} does not exist.`);
+      if (code === 'EISDIR')
+        throw new UsageError(`logs import: ${flag} ${file} is a directory; give the CSV file.`);
+      throw err;
+    }
+  };
+  const events = read('--events', f.events!);
+  const items = read('--items', f.items!);
+  const ev = await import('../../evaluation/index.js');
+  const { DataFormatError } = await import('../../data/index.js');
+  let imported: import('../../evaluation/index.js').ImportedLog;
+  try {
+    imported = ev.importPositionLog(events, f.events!, items, f.items!, {
+      ...(f.maxCategories === undefined ? {} : { maxCategories: f.maxCategories }),
+    });
+    let dim: number | null = null;
+    for (const d of imported.decisions) {
+      ev.validateDecisionRecord(
+        d,
+        { file: f.events!, line: Number(d.eventId.slice(f.events!.length + 1)) },
+        { dim },
+      );
+      dim = d.arms[0]!.features.length;
+    }
+  } catch (err) {
+    if (err instanceof DataFormatError) throw new UsageError(`logs import: ${err.message}`);
+    throw err;
+  }
+  const written = ev.writeDecisionLog(f.out!, imported.decisions, 'jsonl');
+  const summary = {
+    file: f.out,
+    decisions: written,
+    items: imported.items,
+    features: imported.featureNames,
+    slots: imported.positions,
+  };
+  if (f.json === true) printJson(summary);
+  else {
+    process.stdout.write(
+      `wrote ${written} decisions to ${f.out}: ${imported.items} candidate items each, d = ${imported.featureNames.length} features (${imported.featureNames.join(', ')}); positions ${imported.positions.map((p) => `${p.position} -> slot ${p.slot}`).join(', ')}\n`,
     );
   }
 }
@@ -775,6 +910,23 @@ export function registerEvaluate(program: Command): void {
     .option('--json', 'print a JSON summary (file, decisions, logging policy, its expected value)')
     .action(async (flags: LogsFlags) => {
       await logsCommand(flags);
+    });
+  logs
+    .command('import')
+    .description(
+      'convert a logged-feedback CSV of the common shape (item_id, position, click, propensity_score, timestamp, user_feature*; one row per shown item, as the Open Bandit Dataset) and an item table (item_id, item_feature*) into a decision log (JSON Lines, with slots); every item of the table is a candidate of every row',
+    )
+    .option('--events <file>', 'the events CSV (one row per shown item)')
+    .option('--items <file>', 'the item table CSV (item_id and item_feature* columns)')
+    .option('--out <file>', 'the decision log to write (.jsonl)')
+    .option(
+      '--max-categories <n>',
+      'most distinct values of a non-numeric feature column, one-hot encoded (default 64)',
+      parsePositiveInt('--max-categories'),
+    )
+    .option('--json', 'print a JSON summary (decisions, items, features, slots)')
+    .action(async (flags: ImportFlags) => {
+      await importCommand(flags);
     });
   logs.exitOverride();
 }
