@@ -159,13 +159,23 @@ for (const target of TARGETS) {
       // what `evaluate --private` releases for a private policy: its R runs' distributions averaged
       const avg = new Float64Array(log.armOffsets[N]);
       for (let r = 0; r < R; r++) {
-        const t = runPolicyOnLog(log, evaluatedFromPolicy(make(target, 10 * l + r + 1, N), { samples: SAMPLES }));
+        const t = runPolicyOnLog(
+          log,
+          evaluatedFromPolicy(make(target, 10 * l + r + 1, N), { samples: SAMPLES }),
+        );
         for (let j = 0; j < avg.length; j++) avg[j] += t[j] / R;
       }
-      privateCase(`${target.label}, ${R} runs averaged, event level`, privateEvent(log, avg, 5000 + l), truth);
+      privateCase(
+        `${target.label}, ${R} runs averaged, event level`,
+        privateEvent(log, avg, 5000 + l),
+        truth,
+      );
     } else {
       // a fixed target (as a --target file): one run's distributions, exact value known
-      const fixed = runPolicyOnLog(log, evaluatedFromPolicy(make(target, 300_000 + l, N), { samples: SAMPLES }));
+      const fixed = runPolicyOnLog(
+        log,
+        evaluatedFromPolicy(make(target, 300_000 + l, N), { samples: SAMPLES }),
+      );
       let exact = 0;
       records.forEach((rec, t) => {
         rec.arms.forEach((arm, a) => {
@@ -225,7 +235,9 @@ for (const r of rows) {
     `| ${r.target} | ${r.id} | ${r.pooled}/${LOGS} | ${r.width.toFixed(3)} | ${r.single}/${LOGS} | ${r.singleWidth.toFixed(3)} |`,
   );
 }
-console.log('\n| private evaluation (epsilon 1, exact accountant) | estimator | covered | mean width | mean noise sd |');
+console.log(
+  '\n| private evaluation (epsilon 1, exact accountant) | estimator | covered | mean width | mean noise sd |',
+);
 console.log('| --- | --- | ---: | ---: | ---: |');
 for (const [key, h] of privateHits) {
   const [name, id] = key.split('|');

@@ -80,7 +80,10 @@ describe('selectWithPropensity with an exploration floor (uniformShare)', () => 
       b.discard();
     }
     for (const bad of [-0.1, 1, Number.NaN]) {
-      assert.throws(() => a.selectWithPropensity(X, K, { uniformShare: bad }), /uniformShare .* must be a number in \[0, 1\)/);
+      assert.throws(
+        () => a.selectWithPropensity(X, K, { uniformShare: bad }),
+        /uniformShare .* must be a number in \[0, 1\)/,
+      );
     }
   });
 });
