@@ -142,7 +142,7 @@ export async function privateEvaluation(
     rows.push({ policy: s.policy, epsilon: s.epsilon, estimates: shown });
     for (const e of shown) {
       lines.push(
-        `${s.label}: ${e.estimator.toUpperCase()} ${e.value.toFixed(4)} [${e.interval[0].toFixed(4)}, ${e.interval[1].toFixed(4)}] (privacy noise sd ${e.noiseSd.toPrecision(3)}, sampling sd ${e.samplingSd.toPrecision(3)})`,
+        `${s.label}: ${e.estimator.toUpperCase()} ${e.value.toFixed(4)} [${e.interval[0].toFixed(4)}, ${e.interval[1].toFixed(4)}] (privacy noise sd ${e.noiseSd.toPrecision(3)}, sampling sd ${e.samplingSd.toPrecision(3)})${e.value < 0 || e.value > 1 ? '; outside the reward range [0, 1]: the privacy noise moved it there, the value itself is in [0, 1]' : ''}`,
       );
     }
   }
