@@ -142,6 +142,33 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.match(r.stderr, /needs the unit of every decision/);
   });
 
+  it('a released estimate outside [0, 1] (tiny budget: large noise) says the noise moved it there', () => {
+    const r = run([
+      'evaluate',
+      '--logs',
+      logFile,
+      '--target',
+      targetFile,
+      '--private',
+      '--private-epsilon',
+      '0.05',
+      '--noise-seed',
+      '11',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stdout.split('\n').filter((l) => / (IPW|SNIPW|DR) -?[0-9]/.test(l));
+    assert.equal(lines.length, 3);
+    let outside = 0;
+    for (const l of lines) {
+      const v = Number(/ (?:IPW|SNIPW|DR) (-?[0-9.]+) /.exec(l)![1]);
+      if (v < 0 || v > 1) {
+        outside++;
+        assert.match(l, /outside the reward range \[0, 1\]: the privacy noise moved it there/);
+      } else assert.ok(!l.includes('outside the reward range'));
+    }
+    assert.ok(outside > 0, r.stdout);
+  });
+
   it('--out writes results.json (version, seeds, config, ledger) and report.md', () => {
     const out = join(dir, 'private-out');
     const r = run([...base, '--noise-seed', '7', '--seed', '4', '--out', out]);
