@@ -16,7 +16,8 @@
 //   (a privately released reward model), against the truth above;
 // - a fixed target (one LinTS run's distributions, as a `--target` file), whose exact value on the
 //   log is known: event level IPW/SNIPW/DR, and user level IPW/SNIPW with units t mod N/3 (3
-//   decisions each, k = 1 kept, clip 4 = the largest weight of a target on uniform logging of 4).
+//   decisions each, k = 1 kept, clip 4 = the largest weight of a target on uniform logging of 4);
+//   cheap, so on PRIVATE_LOGS logs (`--private-logs N`, default 200; `--private-only` runs only these).
 //
 // Run after `npm run build`:  nice -n 10 node scripts/evaluation-coverage.mjs [LOGS]
 // Prints a Markdown table and the CPU and wall time.
@@ -41,6 +42,10 @@ import {
 import { createPolicy } from '../dist/src/policies/index.js';
 
 const LOGS = Number(process.argv[2] ?? 40);
+// fixed-target private cases are cheap: more logs (`--private-logs N`, default 200); `--private-only`
+// runs only them
+const PRIVATE_LOGS = Number(process.argv[process.argv.indexOf('--private-logs') + 1] ?? 200) || 200;
+const PRIVATE_ONLY = process.argv.includes('--private-only');
 const N = 600;
 const R = 5;
 const TRUTH_RUNS = 10;
@@ -115,7 +120,46 @@ function privateEvent(log, target, seed) {
     privateDoublyRobust(input, mechanism, { ...opts, round: 2 }),
   ];
 }
-for (const target of TARGETS) {
+// fixed target (as a --target file): one LinTS run's distributions on the log, exact value known
+for (let l = 0; l < PRIVATE_LOGS; l++) {
+  const envSeed = 1000 + l;
+  const env = createSyntheticEnvironment(ENV, envSeed);
+  const records = [
+    ...syntheticDecisions({ env: ENV, seed: envSeed, rounds: N, logging: { kind: 'uniform' } }),
+  ];
+  const log = decisionLogFromRecords(records);
+  const fixed = runPolicyOnLog(
+    log,
+    evaluatedFromPolicy(make(TARGETS[0], 300_000 + l, N), { samples: SAMPLES }),
+  );
+  const valueOn = (rounds) => {
+    let v = 0;
+    for (const t of rounds) {
+      records[t].arms.forEach((arm, a) => {
+        v += fixed[log.armOffsets[t] + a] * env.poolMeans[Number(arm.id)];
+      });
+    }
+    return v / rounds.length;
+  };
+  privateCase('fixed target, event level', privateEvent(log, fixed, 6000 + l), valueOn(evaluableRounds(log)));
+  const unitLog = decisionLogFromRecords(records.map((rec, t) => ({ ...rec, unit: `u${t % (N / 3)}` })));
+  const kept = firstContributions(unitLog, evaluableRounds(unitLog), 1);
+  const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 1, { noiseSeed: 7000 + l });
+  privateCase(
+    'fixed target, user level (k = 1 of 3 per unit)',
+    privateUnitEstimates(opeInputFromLog(unitLog, fixed, undefined, kept.rounds), mechanism, {
+      clip: 4,
+      contributions: 1,
+      z: Z,
+      round: 0,
+      label: 'coverage user',
+    }),
+    valueOn(kept.rounds),
+  );
+  if ((l + 1) % 20 === 0)
+    process.stderr.write(`coverage: fixed target (private) log ${l + 1}/${PRIVATE_LOGS}\n`);
+}
+for (const target of PRIVATE_ONLY ? [] : TARGETS) {
   const hits = Object.fromEntries(
     ESTIMATORS.map((e) => [e, { pooled: 0, single: 0, width: 0, singleWidth: 0 }]),
   );
@@ -170,42 +214,6 @@ for (const target of TARGETS) {
         privateEvent(log, avg, 5000 + l),
         truth,
       );
-    } else {
-      // a fixed target (as a --target file): one run's distributions, exact value known
-      const fixed = runPolicyOnLog(
-        log,
-        evaluatedFromPolicy(make(target, 300_000 + l, N), { samples: SAMPLES }),
-      );
-      let exact = 0;
-      records.forEach((rec, t) => {
-        rec.arms.forEach((arm, a) => {
-          exact += fixed[log.armOffsets[t] + a] * env.poolMeans[Number(arm.id)];
-        });
-      });
-      exact /= N;
-      privateCase('fixed target, event level', privateEvent(log, fixed, 6000 + l), exact);
-      const unitLog = decisionLogFromRecords(records.map((rec, t) => ({ ...rec, unit: `u${t % (N / 3)}` })));
-      const kept = firstContributions(unitLog, evaluableRounds(unitLog), 1);
-      const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 1, { noiseSeed: 7000 + l });
-      // the estimand on the kept rows: the fixed target's value on them
-      let keptValue = 0;
-      for (const t of kept.rounds) {
-        records[t].arms.forEach((arm, a) => {
-          keptValue += fixed[log.armOffsets[t] + a] * env.poolMeans[Number(arm.id)];
-        });
-      }
-      keptValue /= kept.rounds.length;
-      privateCase(
-        'fixed target, user level (k = 1 of 3 per unit)',
-        privateUnitEstimates(opeInputFromLog(unitLog, fixed, undefined, kept.rounds), mechanism, {
-          clip: 4,
-          contributions: 1,
-          z: Z,
-          round: 0,
-          label: 'coverage user',
-        }),
-        keptValue,
-      );
     }
     const matched = Math.round(runs.reduce((s, x) => s + x.estimates[0].effectiveSampleSize, 0) / R);
     let online = 0;
@@ -246,5 +254,5 @@ for (const [key, h] of privateHits) {
   );
 }
 console.log(
-  `\n${LOGS} logs x ${N} decisions per target; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
+  `\n${PRIVATE_ONLY ? 0 : LOGS} logs x ${N} decisions per learning target, ${PRIVATE_LOGS} logs for the fixed target; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
 );
