@@ -557,7 +557,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     timing: { wallSeconds, cpuSeconds },
   };
   const r = await import('../../experiments/report/index.js');
-  const { evaluationTable, evaluationCsv, valueByEpsilonSeries } = await import('./evaluateReport.js');
+  const { evaluationTable, evaluationCsv, valueChartSpec } = await import('./evaluateReport.js');
   const caption = `${evaluable} of ${log.rounds} decisions evaluated; each policy learns from the logged rounds in order (observe) and is scored before each round; intervals: percentile bootstrap over rounds (${f.bootstrap} resamples, seed ${f.seed}), pooled over ${f.runs} runs of each randomised or private policy (its exploration seed and noise); noise ${f.noiseSeed === undefined ? 'secret' : `seeded (${f.noiseSeed}..)`}. DM is model-based, for comparison (its interval treats the reward model as fixed).`;
   const table = evaluationTable(r, results, estimators, logging!, caption, f.level);
   const files: string[] = [];
@@ -567,14 +567,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     mkdirSync(f.out, { recursive: true });
     const chartEstimator: EstimatorId = estimators.includes('dr') ? 'dr' : estimators[estimators.length - 1]!;
     const pct = `${Math.round(100 * f.level)}%`;
-    const spec = r.bandChartSpec(valueByEpsilonSeries(results, chartEstimator, logging!), {
-      title: `Estimated value by epsilon (${chartEstimator.toUpperCase()}${chartEstimator === 'dm' ? ', model-based, for comparison' : ''})`,
-      xTitle: 'epsilon',
-      yTitle: 'value per round',
-      xScale: 'log',
-      points: true,
-      bandLabel: `shaded: ${pct} bootstrap interval over the logged rounds (pooled over ${f.runs} runs of the policy)`,
-    });
+    const spec = valueChartSpec(r, results, chartEstimator, logging!, f.level, f.runs);
     const svg = await r.renderSvg(spec);
     const md = [
       '# Off-policy evaluation\n',
