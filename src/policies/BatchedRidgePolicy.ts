@@ -239,9 +239,13 @@ export class BatchedRidgePolicy extends BasePolicy {
    * Geometric resampling: fresh draws of the TS choice from `rng` until `arm` wins, at most `cap`;
    * returns the number of draws (cap when `arm` did not win in cap draws), 0 when deterministic.
    */
-  protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng): number {
+  protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng, uniformShare = 0): number {
     if (!this.prepareDraws(k)) return 0;
-    for (let m = 1; m <= cap; m++) if (this.drawWinner(k, rng) === arm) return m;
+    for (let m = 1; m <= cap; m++) {
+      const winner =
+        uniformShare > 0 && rng.uniform() < uniformShare ? rng.integer(k) : this.drawWinner(k, rng);
+      if (winner === arm) return m;
+    }
     return cap;
   }
 
