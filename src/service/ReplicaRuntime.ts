@@ -38,7 +38,7 @@ import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
 import { restoreFromStore } from '../policies/restoreFromStore.js';
 import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
@@ -48,6 +48,7 @@ import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
+import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 import { rewardUnit } from './unitModel.js';
 
@@ -108,13 +109,13 @@ export class ReplicaRuntime implements ServedModel {
     this.store = store;
     this.ctx = ctx;
     this.options = options;
-    this.id = row.policy as PolicyId;
+    this.id = view.id;
     const info = policyInfo(this.id);
     this.isPrivate = info.isPrivate;
     this.atSelect = info.releasesAtSelect;
     this.bounded = boundedByHorizon(this.id);
-    this.horizon = view.config.horizon as number;
-    this.dim = view.config.dim as number;
+    this.horizon = view.config.horizon;
+    this.dim = view.config.dim;
     this.lastCheck = performance.now();
   }
 
@@ -132,14 +133,9 @@ export class ReplicaRuntime implements ServedModel {
     if (row === null) return null;
     const state = await store.releasedState(name);
     if (state === null) return null;
-    const id = row.policy as PolicyId;
-    const view: Policy = restoreFromStore(
-      id,
-      row.options as never,
-      JSON.parse(state.snapshot),
-      ctx.snapshotKey,
-    );
-    const unit = replicaReleaseUnit(id, view.config as Readonly<Record<string, unknown>>);
+    const spec = storedPolicySpec(row);
+    const view: Policy = restoreFromStore(spec.id, spec.options, JSON.parse(state.snapshot), ctx.snapshotKey);
+    const unit = replicaReleaseUnit(spec.id, view.config);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
       view,
@@ -205,7 +201,8 @@ export class ReplicaRuntime implements ServedModel {
 
   /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
   private fromStore(snapshot: string): Policy {
-    return restoreFromStore(this.id, this.row.options as never, JSON.parse(snapshot), this.ctx.snapshotKey);
+    const spec = storedPolicySpec(this.row);
+    return restoreFromStore(spec.id, spec.options, JSON.parse(snapshot), this.ctx.snapshotKey);
   }
 
   private install(snapshot: string, version: number): void {
