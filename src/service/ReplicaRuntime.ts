@@ -157,8 +157,12 @@ export class ReplicaRuntime implements ServedModel {
   readonly queuesInOrder = false;
 
   get stale(): boolean {
-    return false; // the view refreshes itself from the database
+    // the view refreshes itself from the database; a model found deleted is loaded again (and gone)
+    return this.deleted;
   }
+
+  /** The version check found no model row (deleted by a replica whose notification was lost). */
+  private deleted = false;
 
   /** Records that release `version` was committed (a notification); the view reloads. */
   notify(version: number): void {
@@ -187,6 +191,7 @@ export class ReplicaRuntime implements ServedModel {
       const started = performance.now();
       try {
         const v = await this.store.modelVersion(this.row.name);
+        if (v === null) this.deleted = true;
         if (v !== null && v > this.version) {
           const state = await this.store.releasedState(this.row.name);
           if (state !== null && state.version > this.version) this.install(state.snapshot, state.version);

@@ -211,6 +211,37 @@ export interface LedgerResponse {
   readonly name: string;
   readonly releases: readonly LedgerEntryView[];
   readonly privacy: PrivacyView;
+  /** Set when the model was deleted and this is its tombstone's ledger (ISO 8601 time of the deletion). */
+  readonly deletedAt?: string;
+}
+
+/** Query of DELETE /v1/models/{name}. */
+export interface DeleteModelQuery {
+  /** 'true': purge (the ledger is removed too; needs `confirm`); default: a tombstone that keeps the ledger. */
+  readonly purge?: 'true' | 'false';
+  /** With purge=true: the model's name again, to confirm. */
+  readonly confirm?: string;
+}
+
+/** Answer of DELETE /v1/models/{name}. */
+export interface DeleteModelResponse {
+  readonly name: string;
+  /**
+   * 'deleted': now a tombstone (ledger kept); 'purged': model and ledger removed; 'already-deleted':
+   * it was a tombstone already (nothing changed).
+   */
+  readonly outcome: 'deleted' | 'purged' | 'already-deleted';
+  /** True when the ledger is kept (tombstone). */
+  readonly ledgerKept: boolean;
+  /** When the tombstone was made (ISO 8601); null after a purge. */
+  readonly deletedAt: string | null;
+  /** Rows this call erased. */
+  readonly erased: {
+    readonly decisions: number;
+    readonly pendingRewards: number;
+    readonly unitCounts: number;
+    readonly ledgerRows: number;
+  };
 }
 
 /** One line of the NDJSON decision export (the decision-log format read by off-policy evaluation). */

@@ -105,6 +105,46 @@ export const modelView = {
   },
 } as const;
 
+export const deleteModelQuery = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    purge: {
+      type: 'string',
+      enum: ['true', 'false'],
+      description:
+        "'true': purge the model and its ledger (needs confirm); default 'false': a tombstone that keeps the ledger.",
+    },
+    confirm: {
+      type: 'string',
+      description: 'With purge=true: the model name again (the purge is refused otherwise).',
+    },
+  },
+} as const;
+
+const erasedCounts = {
+  type: 'object',
+  properties: {
+    decisions: { type: 'integer' },
+    pendingRewards: { type: 'integer' },
+    unitCounts: { type: 'integer' },
+    ledgerRows: { type: 'integer' },
+  },
+  required: ['decisions', 'pendingRewards', 'unitCounts', 'ledgerRows'],
+} as const;
+
+export const deleteModelView = {
+  type: 'object',
+  properties: {
+    name: { type: 'string' },
+    outcome: { type: 'string', enum: ['deleted', 'purged', 'already-deleted'] },
+    ledgerKept: { type: 'boolean' },
+    deletedAt: { type: ['string', 'null'] },
+    erased: erasedCounts,
+  },
+  required: ['name', 'outcome', 'ledgerKept', 'deletedAt', 'erased'],
+} as const;
+
 export function rankBody(limits: ServiceLimits) {
   return {
     type: 'object',

@@ -12,6 +12,7 @@ export {
 export {
   type ComputeDecision,
   type ComputeRelease,
+  DELETED_VERSION,
   isReplicaStore,
   type PendingOutcome,
   type ReleasedState,
@@ -30,12 +31,16 @@ export type {
   PendingReward,
   ReleaseInput,
   RewardState,
+  TombstoneRow,
   UnitCountRow,
   UnitTotals,
   UnitWrite,
 } from './rows.js';
 export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
 export type {
+  DeleteModelOptions,
+  DeleteModelResult,
+  ExpireDecisionsOptions,
   ExportOptions,
   ModelCounts,
   ModelState,
@@ -44,6 +49,7 @@ export type {
   RewardTarget,
   Store,
 } from './Store.js';
+export { ModelDeletedError } from './ModelDeletedError.js';
 export { StoreConflictError } from './StoreConflictError.js';
 export {
   MIGRATIONS,

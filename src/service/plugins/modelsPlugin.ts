@@ -1,8 +1,15 @@
-/** Models: create (PUT, first wins), list, status. */
+/** Models: create (PUT, first wins), list, status, delete (tombstone or confirmed purge). */
 import type { FastifyPluginAsync } from 'fastify';
-import type { CreateModelRequest } from '../apiTypes.js';
+import type { CreateModelRequest, DeleteModelQuery } from '../apiTypes.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
-import { createModelBody, modelNameParams, modelView, responses } from '../schemas.js';
+import {
+  createModelBody,
+  deleteModelQuery,
+  deleteModelView,
+  modelNameParams,
+  modelView,
+  responses,
+} from '../schemas.js';
 
 export const modelsPlugin: FastifyPluginAsync<{ readonly registry: ModelRegistry }> = async (app, opts) => {
   const { registry } = opts;
@@ -55,5 +62,20 @@ export const modelsPlugin: FastifyPluginAsync<{ readonly registry: ModelRegistry
       },
     },
     async (req) => (await registry.get(req.params.name)).status(),
+  );
+  app.delete<{ Params: { name: string }; Querystring: DeleteModelQuery }>(
+    '/models/:name',
+    {
+      schema: {
+        summary: 'Delete a model (tombstone; purge when confirmed)',
+        description:
+          'Default: a tombstone. The model stops serving (410 model_deleted); its decisions, stored features and raw pending rewards are erased; its ledger is kept (GET /v1/models/{name}/ledger) and the name cannot be created again. With purge=true and confirm={name}: the ledger is removed too and the name is free. Released outputs cannot be recalled: see docs/serving.md, "Deleting a model".',
+        tags: ['models'],
+        params: modelNameParams,
+        querystring: deleteModelQuery,
+        response: responses(200, deleteModelView, 'Deleted'),
+      },
+    },
+    async (req) => registry.delete(req.params.name, req.query.purge === 'true', req.query.confirm),
   );
 };
