@@ -97,7 +97,10 @@ export class AdaPrivateClient {
    * await client.deleteModel('news'); // returns { outcome: 'deleted', ledgerKept: true, ... }
    * await client.deleteModel('news', { purge: { confirm: 'news' } }); // returns { outcome: 'purged', ... }
    */
-  deleteModel(name: string, options: { readonly purge?: { readonly confirm: string } } = {}): Promise<DeleteModelResponse> {
+  deleteModel(
+    name: string,
+    options: { readonly purge?: { readonly confirm: string } } = {},
+  ): Promise<DeleteModelResponse> {
     const q =
       options.purge === undefined
         ? ''

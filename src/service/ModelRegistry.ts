@@ -7,8 +7,8 @@
 
 import type { PolicyId } from '../policies/index.js';
 import { createPolicy, isPolicyId, withStoredAccountant } from '../policies/index.js';
-import { createSecureSeed } from '../random/index.js';
 import { restoreFromStore } from '../policies/restoreFromStore.js';
+import { createSecureSeed } from '../random/index.js';
 import type { ModelRow, ModelSettings, TombstoneRow } from '../store/index.js';
 import { ModelDeletedError } from '../store/ModelDeletedError.js';
 import { DELETED_VERSION, isReplicaStore } from '../store/ReplicaStore.js';
@@ -193,7 +193,10 @@ export class ModelRegistry {
     try {
       rt = await this.get(name);
     } catch (err) {
-      const t = err instanceof ServiceError && err.code === 'model_deleted' ? await this.ctx.store.tombstone(name) : null;
+      const t =
+        err instanceof ServiceError && err.code === 'model_deleted'
+          ? await this.ctx.store.tombstone(name)
+          : null;
       if (t === null) throw err;
       return this.tombstoneLedger(t);
     }
@@ -230,7 +233,9 @@ export class ModelRegistry {
     for (const m of await this.ctx.store.listModels()) {
       const windowEnd = now - m.settings.rewardWindowSeconds * 1000;
       const openBefore =
-        m.settings.defaultReward === null ? Math.min(before, windowEnd) : Math.min(before, windowEnd - retainMs);
+        m.settings.defaultReward === null
+          ? Math.min(before, windowEnd)
+          : Math.min(before, windowEnd - retainMs);
       const n = await this.ctx.store.expireDecisions(m.name, { before, openBefore });
       if (n > 0) out[m.name] = n;
     }

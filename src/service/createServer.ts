@@ -201,7 +201,8 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     if (err instanceof ServiceError)
       return reply.code(err.statusCode).send(errorBody(err.statusCode, err.code, err.message));
     // the model was deleted while the request was on its way (nothing was written)
-    if (err instanceof ModelDeletedError) return reply.code(410).send(errorBody(410, 'model_deleted', err.message));
+    if (err instanceof ModelDeletedError)
+      return reply.code(410).send(errorBody(410, 'model_deleted', err.message));
     if (err.validation !== undefined) {
       const first = err.validation[0];
       const outOfRange =

@@ -24,15 +24,16 @@ import {
   type ModelDb,
   STATE_CODE,
   STATE_NAME,
-  toDecision,
-  toTombstone,
   type TombstoneDb,
+  toDecision,
   toLedger,
   toModel,
+  toTombstone,
   toUnitCount,
   type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
+import { ModelDeletedError } from './ModelDeletedError.js';
 import {
   type ComputeDecision,
   type ComputeRelease,
@@ -55,7 +56,6 @@ import type {
   UnitTotals,
   UnitWrite,
 } from './rows.js';
-import { ModelDeletedError } from './ModelDeletedError.js';
 import type {
   DeleteModelOptions,
   DeleteModelResult,
@@ -301,7 +301,8 @@ export class PostgresStore implements ReplicaStore {
         ],
       );
       const m = await client.query<ModelDb>('SELECT * FROM models WHERE name = $1', [row.name]);
-      if (m.rows[0] === undefined) throw new Error(`PostgresStore: model '${row.name}' vanished after insert.`);
+      if (m.rows[0] === undefined)
+        throw new Error(`PostgresStore: model '${row.name}' vanished after insert.`);
       return { created: r.rowCount === 1, model: toModel(m.rows[0]) };
     });
   }
@@ -315,8 +316,10 @@ export class PostgresStore implements ReplicaStore {
   async deleteModel(name: string, options: DeleteModelOptions): Promise<DeleteModelResult> {
     return this.tx(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NAME_LOCK, name]);
-      const live = (await client.query('SELECT 1 FROM models WHERE name = $1 FOR UPDATE', [name])).rows.length > 0;
-      const dead = (await client.query('SELECT 1 FROM model_tombstones WHERE name = $1', [name])).rows.length > 0;
+      const live =
+        (await client.query('SELECT 1 FROM models WHERE name = $1 FOR UPDATE', [name])).rows.length > 0;
+      const dead =
+        (await client.query('SELECT 1 FROM model_tombstones WHERE name = $1', [name])).rows.length > 0;
       const none = { decisions: 0, pendingRewards: 0, unitCounts: 0, ledgerRows: 0 };
       if (!live && !dead) return { outcome: 'not-found', ...none };
       if (!live && !options.purge) return { outcome: 'already-deleted', ...none };
@@ -341,7 +344,37 @@ export class PostgresStore implements ReplicaStore {
       }
       await count('DELETE FROM models WHERE name = $1');
       await client.query('SELECT pg_notify($1, $2)', [RELEASE_CHANNEL, `${DELETED_VERSION}:${name}`]);
-      return { outcome: options.purge ? 'purged' : 'deleted', decisions, pendingRewards, unitCounts, ledgerRows };
+      return {
+        outcome: options.purge ? 'purged' : 'deleted',
+        decisions,
+        pendingRewards,
+        unitCounts,
+        ledgerRows,
+      };
+    });
+  }
+
+  /**
+   * Rewrites every stored policy snapshot (models and tombstones) with `migrate` (old text in,
+   * current text out), in one transaction under the model rows' locks: the hook of `adaprivate
+   * migrate` for snapshot formats, which the policies own (src/store does not import them). Replicas
+   * may run meanwhile (a release waits for the lock). Returns how many rows changed.
+   */
+  async migrateSnapshots(migrate: (snapshot: string, model: string) => string): Promise<number> {
+    return this.tx(async (client) => {
+      let changed = 0;
+      for (const table of ['models', 'model_tombstones'] as const) {
+        const rows = await client.query<{ name: string; snapshot: string }>(
+          `SELECT name, snapshot FROM ${table} ORDER BY name COLLATE "C" FOR NO KEY UPDATE`,
+        );
+        for (const r of rows.rows) {
+          const next = migrate(r.snapshot, r.name);
+          if (next === r.snapshot) continue;
+          const u = await client.query(`UPDATE ${table} SET snapshot = $1 WHERE name = $2`, [next, r.name]);
+          changed += u.rowCount ?? 0;
+        }
+      }
+      return changed;
     });
   }
 

@@ -48,15 +48,16 @@ import {
   type ModelDb,
   STATE_CODE,
   STATE_NAME,
-  toDecision,
-  toTombstone,
   type TombstoneDb,
+  toDecision,
   toLedger,
   toModel,
+  toTombstone,
   toUnitCount,
   type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
+import { ModelDeletedError } from './ModelDeletedError.js';
 import { prepareDatabaseFile } from './prepareDatabaseFile.js';
 import type {
   DecisionRow,
@@ -70,7 +71,6 @@ import type {
   UnitTotals,
   UnitWrite,
 } from './rows.js';
-import { ModelDeletedError } from './ModelDeletedError.js';
 import type {
   DeleteModelOptions,
   DeleteModelResult,
@@ -312,7 +312,7 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Rewrites every stored policy snapshot with `migrate` (old text in, current text out), in one
+   * Rewrites every stored policy snapshot (models and tombstones) with `migrate` (old text in, current text out), in one
    * transaction: the hook of `adaprivate migrate` for snapshot formats, which the policies own
    * (src/store does not import them). Returns how many rows changed.
    */
@@ -320,14 +320,16 @@ export class SqliteStore implements Store {
     return this.write(() =>
       this.db.transaction(() => {
         let changed = 0;
-        const rows = this.db.prepare('SELECT name, snapshot FROM models').all() as {
-          name: string;
-          snapshot: string;
-        }[];
-        const set = this.db.prepare('UPDATE models SET snapshot = ? WHERE name = ?');
-        for (const r of rows) {
-          const next = migrate(r.snapshot, r.name);
-          if (next !== r.snapshot) changed += set.run(next, r.name).changes;
+        for (const table of ['models', 'model_tombstones'] as const) {
+          const rows = this.db.prepare(`SELECT name, snapshot FROM ${table}`).all() as {
+            name: string;
+            snapshot: string;
+          }[];
+          const set = this.db.prepare(`UPDATE ${table} SET snapshot = ? WHERE name = ?`);
+          for (const r of rows) {
+            const next = migrate(r.snapshot, r.name);
+            if (next !== r.snapshot) changed += set.run(next, r.name).changes;
+          }
         }
         return changed;
       })(),

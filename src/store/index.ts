@@ -1,6 +1,7 @@
 /** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
 
 export { isPostgresUrl } from './isPostgresUrl.js';
+export { ModelDeletedError } from './ModelDeletedError.js';
 export {
   type MigrationResult,
   migratePostgres,
@@ -49,7 +50,6 @@ export type {
   RewardTarget,
   Store,
 } from './Store.js';
-export { ModelDeletedError } from './ModelDeletedError.js';
 export { StoreConflictError } from './StoreConflictError.js';
 export {
   MIGRATIONS,

@@ -166,7 +166,9 @@ function defaultKeyFile(db: string): { path: string; key: string | null; save: (
 function parseRetentionDays(v: string): number {
   const n = Number(v);
   if (v.trim() === '' || !Number.isFinite(n) || n <= 0) {
-    throw new UsageError(`--retain-decisions-days must be a positive number of days. Got ${JSON.stringify(v)}.`);
+    throw new UsageError(
+      `--retain-decisions-days must be a positive number of days. Got ${JSON.stringify(v)}.`,
+    );
   }
   return n;
 }
