@@ -7,7 +7,6 @@
 
 import type { PolicyId } from '../policies/index.js';
 import { createPolicy, isPolicyId, withStoredAccountant } from '../policies/index.js';
-import { restoreFromStore } from '../policies/restoreFromStore.js';
 import { createSecureSeed } from '../random/index.js';
 import type { ModelRow, ModelSettings, TombstoneRow } from '../store/index.js';
 import { ModelDeletedError } from '../store/ModelDeletedError.js';
@@ -22,6 +21,7 @@ import type {
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse } from './modelViews.js';
 import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
+import { restoreServed } from './restoreServed.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { checkServedUnitOptions } from './unitModel.js';
@@ -213,7 +213,7 @@ export class ModelRegistry {
   /** A tombstone's ledger: its rows, and the guarantee of its last released snapshot. */
   private async tombstoneLedger(t: TombstoneRow): Promise<LedgerResponse> {
     const id = t.policy as PolicyId;
-    const policy = restoreFromStore(id, t.options as never, JSON.parse(t.snapshot), this.ctx.snapshotKey);
+    const policy = restoreServed(t.name, id, t.options, t.snapshot, this.ctx.snapshotKey);
     const unit = (policy.privacy().unit ?? 'event') === 'user';
     const totals = unit ? await this.ctx.store.unitTotals(t.name) : null;
     const view = ledgerResponse(t, await this.ctx.store.ledger(t.name), policy, totals);

@@ -36,7 +36,6 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
-import { restoreFromStore } from '../policies/restoreFromStore.js';
 import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
@@ -45,6 +44,7 @@ import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
+import { restoreServed } from './restoreServed.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
@@ -133,12 +133,7 @@ export class ReplicaRuntime implements ServedModel {
     const state = await store.releasedState(name);
     if (state === null) return null;
     const id = row.policy as PolicyId;
-    const view: Policy = restoreFromStore(
-      id,
-      row.options as never,
-      JSON.parse(state.snapshot),
-      ctx.snapshotKey,
-    );
+    const view: Policy = restoreServed(name, id, row.options, state.snapshot, ctx.snapshotKey);
     const unit = replicaReleaseUnit(id, view.config as Readonly<Record<string, unknown>>);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
@@ -210,7 +205,7 @@ export class ReplicaRuntime implements ServedModel {
 
   /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
   private fromStore(snapshot: string): Policy {
-    return restoreFromStore(this.id, this.row.options as never, JSON.parse(snapshot), this.ctx.snapshotKey);
+    return restoreServed(this.row.name, this.id, this.row.options, snapshot, this.ctx.snapshotKey);
   }
 
   private install(snapshot: string, version: number): void {
