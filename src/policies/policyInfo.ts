@@ -3,6 +3,7 @@
  * options it accepts with their defaults, and the paper's tuning grid (SPEC section 4).
  */
 import type { PolicyId } from './Policy.js';
+import type { OptionName } from './PolicyOptions.js';
 
 /** How one option is validated (the rule is quoted in error messages). */
 export type OptionRule =
@@ -104,6 +105,24 @@ export const OPTION_RULES = {
   epochRounds: { kind: 'positiveInt' },
   allowLargeDelta: { kind: 'boolean' },
 } as const satisfies Readonly<Record<string, OptionRule>>;
+
+/**
+ * Options that change neither the privacy guarantee nor its calibration (exploration, the seed of the
+ * policy's own randomness, the warm start, buffers, the dimension). Any other option (epsilon, delta,
+ * rho, lambda, lambda0, q, horizon, batchSize, ... and options added later) is a privacy parameter:
+ * a service refuses to change it on an existing model (`privacy_parameters_changed`).
+ */
+export const PRIVACY_NEUTRAL_OPTIONS: ReadonlySet<string> = new Set<OptionName>([
+  'dim',
+  'seed',
+  'alpha',
+  'v',
+  'v0',
+  'gamma',
+  'adaptiveSetting',
+  'priorMean',
+  'maxPending',
+]);
 
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
@@ -320,6 +339,11 @@ export function policyInfo(id: PolicyId): PolicyInfo {
 export function paperAccountant(id: PolicyId): 'zcdp' | 'rdp' | undefined {
   if (!policyInfo(id).options.includes('accountant')) return undefined;
   return id === 'adaprivate-ts-amp' ? 'rdp' : 'zcdp';
+}
+
+/** True when `name` is an option of some policy (a key of {@link OPTION_RULES}). */
+export function isOptionName(name: string): name is OptionName {
+  return Object.hasOwn(OPTION_RULES, name);
 }
 
 /** True when `id` names a registered policy (for CLI validation). */

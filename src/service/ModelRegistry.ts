@@ -5,19 +5,26 @@
  * notifications; otherwise a {@link ModelRuntime}.
  */
 
-import type { PolicyId } from '../policies/index.js';
-import { createPolicy, isPolicyId, withStoredAccountant } from '../policies/index.js';
+import {
+  createPolicy,
+  type PolicyId,
+  type PolicySpec,
+  PRIVACY_NEUTRAL_OPTIONS,
+  parsePolicyId,
+  parsePolicySpec,
+  withStoredAccountant,
+} from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
 import type { ModelRow, ModelSettings, TombstoneRow } from '../store/index.js';
 import { ModelDeletedError } from '../store/ModelDeletedError.js';
 import { DELETED_VERSION, isReplicaStore } from '../store/ReplicaStore.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import type {
-  CreateModelRequest,
+  CreateModelEnvelope,
   CreateModelResponse,
   DeleteModelResponse,
   LedgerResponse,
-} from './apiTypes.js';
+} from './contract.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse } from './modelViews.js';
 import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
@@ -34,24 +41,6 @@ export const MODEL_DEFAULTS = {
   logRewards: false,
   probabilitySamples: 200,
 } as const;
-
-/**
- * Options that change neither the privacy guarantee nor its calibration (exploration, the seed of the
- * policy's own randomness, the warm start, buffers, the dimension). A change of any other option
- * (epsilon, delta, rho, lambda, lambda0, q, horizon, batchSize, ... and options added later) is
- * answered `privacy_parameters_changed`: unknown options count as privacy parameters.
- */
-const NON_PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
-  'dim',
-  'seed',
-  'alpha',
-  'v',
-  'v0',
-  'gamma',
-  'adaptiveSetting',
-  'priorMean',
-  'maxPending',
-]);
 
 function notFound(name: string): ServiceError {
   return new ServiceError(
@@ -263,15 +252,17 @@ export class ModelRegistry {
    * stored model (created: false); a different privacy parameter is refused (409
    * privacy_parameters_changed), any other difference too (409 model_exists), naming the field.
    */
-  async create(name: string, req: CreateModelRequest): Promise<CreateModelResponse> {
-    if (!isPolicyId(req.policy)) {
+  async create(name: string, req: CreateModelEnvelope): Promise<CreateModelResponse> {
+    let id: PolicyId;
+    try {
+      id = parsePolicyId(req.policy, 'policy');
+    } catch {
       throw new ServiceError(
         400,
         'unknown_policy',
         `policy '${req.policy}' is not a policy id (see GET /openapi.json).`,
       );
     }
-    const id: PolicyId = req.policy;
     if ('noiseSeed' in req.options) {
       throw new ServiceError(
         400,
@@ -302,17 +293,20 @@ export class ModelRegistry {
     const seed =
       typeof req.options.seed === 'number'
         ? req.options.seed
-        : ((existing?.options.seed as number | undefined) ?? createSecureSeed());
+        : typeof existing?.options.seed === 'number'
+          ? existing.options.seed
+          : createSecureSeed();
     // the accountant is stored explicitly, so that a later default never recalibrates a model; a
     // request for an existing model that names none means the model's own
-    const given: Record<string, unknown> = { ...req.options, seed };
+    const given: { readonly [option: string]: unknown } = { ...req.options, seed };
     const options =
       existing === null
         ? withStoredAccountant(id, given, true)
         : withStoredAccountant(id, { ...given, accountant: given.accountant ?? existing.options.accountant });
     let policy: ReturnType<typeof createPolicy>;
     try {
-      policy = createPolicy(id, options as never);
+      const spec = parsePolicySpec(id, options, 'options');
+      policy = createPolicy(spec.id, spec.options);
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
     }
@@ -353,18 +347,23 @@ export class ModelRegistry {
         `model '${name}' exists with policy '${existing.policy}'; got '${id}' (a model's policy cannot change).`,
       );
     }
-    const old = createPolicy(id, withStoredAccountant(id, existing.options) as never).config as Readonly<
-      Record<string, unknown>
-    >;
-    const now = config as Readonly<Record<string, unknown>>;
+    const stored: PolicySpec = parsePolicySpec(
+      id,
+      withStoredAccountant(id, existing.options),
+      `model row '${name}'`,
+    );
+    const old: object = createPolicy(stored.id, stored.options).config;
+    const now: object = config;
     const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     for (const k of keys) {
-      if (JSON.stringify(old[k]) !== JSON.stringify(now[k])) {
-        const privacy = !NON_PRIVACY_OPTIONS.has(k);
+      const was: unknown = Reflect.get(old, k);
+      const is: unknown = Reflect.get(now, k);
+      if (JSON.stringify(was) !== JSON.stringify(is)) {
+        const privacy = !PRIVACY_NEUTRAL_OPTIONS.has(k);
         throw new ServiceError(
           409,
           privacy ? 'privacy_parameters_changed' : 'model_exists',
-          `model '${name}' exists with ${k} = ${JSON.stringify(old[k])}; got ${JSON.stringify(now[k])} (${
+          `model '${name}' exists with ${k} = ${JSON.stringify(was)}; got ${JSON.stringify(is)} (${
             privacy
               ? 'privacy parameters of an existing model cannot change'
               : 'options of an existing model cannot change'

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId, SnapshotKey } from '../policies/index.js';
 import { createPolicy, policyInfo, withStoredAccountant } from '../policies/index.js';
 import type { ModelRow, Store, UnitWrite } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';

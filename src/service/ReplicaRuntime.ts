@@ -37,7 +37,7 @@ import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
 import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';

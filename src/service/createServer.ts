@@ -16,6 +16,7 @@ import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
 import { type AuthFailureLimit, authGuard, DEFAULT_AUTH_FAILURE_LIMIT } from './authGuard.js';
+import { DEFAULT_LIMITS, ErrorBody, type ServiceLimits } from './contract.js';
 import { errorBody, internalErrorBody } from './errorBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
 import { batchPlugin } from './plugins/batchPlugin.js';
@@ -28,7 +29,6 @@ import { rewardsPlugin } from './plugins/rewardsPlugin.js';
 import { uiPlugin } from './plugins/uiPlugin.js';
 import { ServiceError } from './ServiceError.js';
 import { isRewardRoute, ServiceMetrics } from './ServiceMetrics.js';
-import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -195,7 +195,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
-  app.addSchema(errorSchema);
+  app.addSchema(ErrorBody);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError)
@@ -204,20 +204,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     if (err instanceof ModelDeletedError)
       return reply.code(410).send(errorBody(410, 'model_deleted', err.message));
     if (err.validation !== undefined) {
-      const first = err.validation[0];
-      const outOfRange =
-        req.routeOptions.url === '/v1/models/:name/rewards' &&
-        first?.instancePath === '/reward' &&
-        (first.keyword === 'minimum' || first.keyword === 'maximum');
-      return reply
-        .code(400)
-        .send(
-          errorBody(
-            400,
-            outOfRange ? 'reward_out_of_range' : 'invalid_request',
-            outOfRange ? `reward must be a number in [0, 1]; ${err.message}.` : `${err.message}.`,
-          ),
-        );
+      return reply.code(400).send(errorBody(400, 'invalid_request', `${err.message}.`));
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
@@ -268,15 +255,28 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   });
 
   await app.register(swagger, {
+    // shared schemas keep their $id as their name in components.schemas (e.g. 'Error')
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'adaprivate decision service',
         version: VERSION,
         description:
           'Differentially private contextual bandits over HTTP: rank, reward by event id, a ledger of releases that survives crashes. See docs/serving.md.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key of the server (--api-key-file, ADAPRIVATE_API_KEY): Authorization: Bearer <key>.',
+          },
+        },
+      },
     },
   });
   const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });

@@ -186,14 +186,18 @@ describe('user-level model on one server', () => {
       );
       const bad = await codeOf(
         t.client.createModel('r', {
-          policy: 'adaprivate-ts',
+          // an invalid body on purpose (the typed client would refuse it at compile time)
+          policy: 'adaprivate-ts' as string,
           options: { ...USER.options, epochDays: undefined, epochRounds: 10 },
         }),
       );
       assert.deepEqual(bad.slice(0, 2), [400, 'invalid_options']);
       assert.match(bad[2], /epochRounds is for simulations/);
       const amp = await codeOf(
-        t.client.createModel('amp', { policy: 'adaprivate-ts-amp', options: { ...USER.options, q: 0.5 } }),
+        t.client.createModel('amp', {
+          policy: 'adaprivate-ts-amp' as string,
+          options: { ...USER.options, q: 0.5 },
+        }),
       );
       assert.match(amp[2], /q = 0.5 with privacyUnit 'user' is not served/);
       const jdp = await codeOf(
