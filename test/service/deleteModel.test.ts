@@ -200,3 +200,49 @@ test('DELETE (postgres, two replicas): the other replica stops serving the model
     await a.close();
   }
 });
+
+// SQLite only: replicas on PostgreSQL do not serve privacyUnit 'user' models in this version (the
+// PostgreSQL deletion erases unit_counts by the same statement list; extend when they do)
+for (const engine of ['sqlite'] as const) {
+  test(`DELETE (${engine}): a user-level model's units and per-unit counts are erased; its ledger and dropped totals stay`, async () => {
+    const t = await startTestServer({ snapshotKey: SNAPSHOT_KEY });
+    const USER = {
+      policy: 'adaprivate-ts',
+      options: {
+        dim: 2,
+        horizon: 1000,
+        epsilon: 1,
+        batchSize: 3,
+        seed: 7,
+        privacyUnit: 'user',
+        releasesPerEpoch: 2,
+        epochDays: 30,
+      },
+    };
+    try {
+      await t.client.createModel('u', USER);
+      for (let i = 0; i < 4; i++) {
+        const d = await t.client.rank('u', { eventId: `u${i}`, unit: `user-${i % 2}`, arms: ARMS });
+        await t.client.reward('u', { eventId: d.eventId, reward: 1 });
+      }
+      const s = t.server.store;
+      assert.ok((await s.unitCountRows('u')) > 0, 'unit counts stored before');
+      const before = await t.client.ledger('u');
+      const r = await t.client.deleteModel('u');
+      assert.equal(r.erased.decisions, 4);
+      assert.ok(r.erased.unitCounts > 0);
+      assert.equal(await s.unitCountRows('u'), 0);
+      assert.equal(await s.unitCount('u', 'user-0'), null);
+      const kept = await t.client.ledger('u');
+      assert.deepEqual(kept.releases, before.releases);
+      // the guarantee and the dropped totals are kept; the epoch index ("current") is the live
+      // model's clock and has no meaning for a deleted model
+      const { epoch: e1, ...p1 } = kept.privacy as typeof kept.privacy & { epoch?: object };
+      const { epoch: e0, ...p0 } = before.privacy as typeof before.privacy & { epoch?: object };
+      assert.deepEqual(p1, p0);
+      assert.ok(e0 !== undefined && e1 !== undefined);
+    } finally {
+      await t.close();
+    }
+  });
+}
