@@ -11,8 +11,7 @@ import { NO_PRIOR, runFullInformation } from '../experiments/runFullInformation.
 import { syntheticCellEnvironment } from '../experiments/syntheticCellEnvironment.js';
 import type { ExperimentConfig } from '../experiments/types.js';
 import { validateExperimentConfig } from '../experiments/validateExperimentConfig.js';
-import type { PolicyId } from '../policies/index.js';
-import { policyInfo } from '../policies/index.js';
+import { isPolicyId, policyInfo } from '../policies/index.js';
 
 /** The page's controls. Options a policy does not have are not passed to it. */
 export interface PlaygroundSettings {
@@ -40,7 +39,7 @@ export interface PlaygroundSettings {
 
 /** Whether policy `id` has option `name` (the page enables a control only where it applies). */
 export function hasOption(id: string, name: string): boolean {
-  return (policyInfo(id as PolicyId).options as readonly string[]).includes(name);
+  return isPolicyId(id) && policyInfo(id).options.includes(name);
 }
 
 /**

@@ -13,15 +13,9 @@ export type PolicySpec = {
   readonly [I in PolicyId]: { readonly id: I; readonly options: PolicyOptionsFor<I> };
 }[PolicyId];
 
-/** Why a spec was refused: `'unknown_policy'` (the id) or `'invalid_options'` (the options). */
+/** The id of a policy spec is not a registered policy id. */
 export class PolicySpecError extends RangeError {
   override readonly name = 'PolicySpecError';
-  constructor(
-    readonly reason: 'unknown_policy' | 'invalid_options',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -35,7 +29,6 @@ export class PolicySpecError extends RangeError {
 export function parsePolicyId(id: unknown, where: string): PolicyId {
   if (typeof id === 'string' && isPolicyId(id)) return id;
   throw new PolicySpecError(
-    'unknown_policy',
     `${where}: unknown policy id ${JSON.stringify(id) ?? String(id)}. Known ids: ${policyIds.join(', ')}.`,
   );
 }
@@ -43,8 +36,8 @@ export function parsePolicyId(id: unknown, where: string): PolicyId {
 /**
  * Parses a policy id and its options from untyped input. The options are checked by the policy's
  * schema (`resolveConfig`: names, domains, required ones, exactly one of epsilon or rho, ...), whose
- * message names the policy, the option, the value and the rule; they are returned as given (not
- * with defaults filled in), typed for that policy.
+ * error (its message names the policy, the option, the value and the rule) is thrown as it is; they
+ * are returned as given (not with defaults filled in), typed for that policy.
  *
  * @example
  * const spec = parsePolicySpec('lints', { dim: 2, horizon: 10, seed: 1 }, 'cli');
@@ -52,11 +45,8 @@ export function parsePolicyId(id: unknown, where: string): PolicyId {
  */
 export function parsePolicySpec(id: unknown, options: unknown, where: string): PolicySpec {
   const policy = parsePolicyId(id, where);
-  try {
-    resolveConfig(policy, options);
-  } catch (err) {
-    throw new PolicySpecError('invalid_options', err instanceof Error ? err.message : String(err));
-  }
+  // throws resolveConfig's own error (TypeError for a non-object, RangeError for a refused option)
+  resolveConfig(policy, options);
   // resolveConfig accepted every option of `options` for `policy`: this is that policy's spec
   return { id: policy, options } as PolicySpec;
 }

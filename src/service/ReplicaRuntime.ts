@@ -48,6 +48,7 @@ import { restoreServed } from './restoreServed.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
+import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 import { rewardUnit } from './unitModel.js';
 
@@ -108,13 +109,13 @@ export class ReplicaRuntime implements ServedModel {
     this.store = store;
     this.ctx = ctx;
     this.options = options;
-    this.id = row.policy as PolicyId;
+    this.id = view.id;
     const info = policyInfo(this.id);
     this.isPrivate = info.isPrivate;
     this.atSelect = info.releasesAtSelect;
     this.bounded = boundedByHorizon(this.id);
-    this.horizon = view.config.horizon as number;
-    this.dim = view.config.dim as number;
+    this.horizon = view.config.horizon;
+    this.dim = view.config.dim;
     this.lastCheck = performance.now();
   }
 
@@ -132,9 +133,9 @@ export class ReplicaRuntime implements ServedModel {
     if (row === null) return null;
     const state = await store.releasedState(name);
     if (state === null) return null;
-    const id = row.policy as PolicyId;
-    const view: Policy = restoreServed(name, id, row.options, state.snapshot, ctx.snapshotKey);
-    const unit = replicaReleaseUnit(id, view.config as Readonly<Record<string, unknown>>);
+    const spec = storedPolicySpec(row);
+    const view: Policy = restoreServed(name, spec.id, spec.options, state.snapshot, ctx.snapshotKey);
+    const unit = replicaReleaseUnit(spec.id, view.config);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
       view,
@@ -205,7 +206,8 @@ export class ReplicaRuntime implements ServedModel {
 
   /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
   private fromStore(snapshot: string): Policy {
-    return restoreServed(this.row.name, this.id, this.row.options, snapshot, this.ctx.snapshotKey);
+    const spec = storedPolicySpec(this.row);
+    return restoreServed(this.row.name, spec.id, spec.options, snapshot, this.ctx.snapshotKey);
   }
 
   private install(snapshot: string, version: number): void {

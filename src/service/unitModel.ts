@@ -2,12 +2,13 @@
  * The privacy unit of a served model: which user-level options the service accepts, the store-backed
  * unit counts and clock of a user-level model ({@link ModelRuntime}), and the unit of a reward.
  */
-import type { PolicyConfig, PolicyId, PolicyRuntime } from '../policies/index.js';
+import type { PolicyConfig, PolicyRuntime } from '../policies/index.js';
 import { resolveConfig, unitSettings } from '../policies/index.js';
 import { epochIndex } from '../privacy/index.js';
 import type { ModelRow, Store } from '../store/index.js';
 import { ServiceError } from './ServiceError.js';
 import { StoreUnitCounters } from './StoreUnitCounters.js';
+import { storedPolicySpec } from './storedPolicySpec.js';
 
 /** What a {@link ModelRuntime} keeps for a user-level model. */
 export interface UnitModel {
@@ -56,7 +57,8 @@ export function checkServedUnitOptions(config: PolicyConfig, replicas: boolean):
 
 /** The unit state of model `row` (null when it is event-level). */
 export async function unitModel(row: ModelRow, store: Store): Promise<UnitModel | null> {
-  const config = resolveConfig(row.policy as PolicyId, row.options);
+  const stored = storedPolicySpec(row);
+  const config = resolveConfig(stored.id, stored.options);
   const settings = 'delta' in config ? unitSettings(config) : null;
   if (settings === null) return null;
   const counters = new StoreUnitCounters();
