@@ -12,6 +12,7 @@ import type {
   CreateModelInput,
   CreateModelResponse,
   DecisionLogLine,
+  DeleteModelResponse,
   HealthResponse,
   LedgerResponse,
   ModelList,
@@ -94,6 +95,28 @@ export class AdaPrivateClient {
     body: { readonly policy: P } & CreateModelInput<P>,
   ): Promise<CreateModelResponse> {
     return this.request('PUT', AdaPrivateClient.model(name), body);
+  }
+
+  /**
+   * Deletes model `name`. Default: a tombstone (the model stops serving, its decisions, features
+   * and raw pending rewards are erased, its ledger is kept and the name cannot be created again).
+   * `purge: { confirm: name }`: the ledger is removed too and the name is free (the server refuses a
+   * purge whose `confirm` is not the name). Released outputs cannot be recalled either way
+   * (docs/serving.md, "Deleting a model").
+   *
+   * @example
+   * await client.deleteModel('news'); // returns { outcome: 'deleted', ledgerKept: true, ... }
+   * await client.deleteModel('news', { purge: { confirm: 'news' } }); // returns { outcome: 'purged', ... }
+   */
+  deleteModel(
+    name: string,
+    options: { readonly purge?: { readonly confirm: string } } = {},
+  ): Promise<DeleteModelResponse> {
+    const q =
+      options.purge === undefined
+        ? ''
+        : `?${new URLSearchParams({ purge: 'true', confirm: options.purge.confirm })}`;
+    return this.request('DELETE', `${AdaPrivateClient.model(name)}${q}`);
   }
 
   async listModels(): Promise<readonly CreateModelResponse[]> {

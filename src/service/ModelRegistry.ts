@@ -15,11 +15,20 @@ import {
   withStoredAccountant,
 } from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
-import type { ModelRow, ModelSettings } from '../store/index.js';
-import { isReplicaStore } from '../store/ReplicaStore.js';
-import type { CreateModelEnvelope, CreateModelResponse } from './contract.js';
+import type { ModelRow, ModelSettings, TombstoneRow } from '../store/index.js';
+import { ModelDeletedError } from '../store/ModelDeletedError.js';
+import { DELETED_VERSION, isReplicaStore } from '../store/ReplicaStore.js';
+import { SqliteStore } from '../store/SqliteStore.js';
+import type {
+  CreateModelEnvelope,
+  CreateModelResponse,
+  DeleteModelResponse,
+  LedgerResponse,
+} from './contract.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
+import { ledgerResponse } from './modelViews.js';
 import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
+import { restoreServed } from './restoreServed.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { checkServedUnitOptions } from './unitModel.js';
@@ -32,6 +41,29 @@ export const MODEL_DEFAULTS = {
   logRewards: false,
   probabilitySamples: 200,
 } as const;
+
+function notFound(name: string): ServiceError {
+  return new ServiceError(
+    404,
+    'model_not_found',
+    `model '${name}' does not exist (create it with PUT /v1/models/${name}).`,
+  );
+}
+
+/** A request to a deleted model (its tombstone keeps the ledger: GET /v1/models/{name}/ledger). */
+function deletedError(t: TombstoneRow): ServiceError {
+  return new ServiceError(
+    410,
+    'model_deleted',
+    `model '${t.name}' was deleted at ${new Date(t.deletedAt).toISOString()}; its ledger is kept (GET /v1/models/${t.name}/ledger).`,
+  );
+}
+
+/** PUT of a name whose tombstone keeps a ledger: refused, so that no budget restarts from zero. */
+function recreateRefused(name: string): ServiceError {
+  const e = ModelDeletedError.tombstoned(name);
+  return new ServiceError(409, 'model_deleted', e.message);
+}
 
 function view(row: ModelRow, created: boolean): CreateModelResponse {
   return { name: row.name, created, policy: row.policy, options: row.options, settings: row.settings };
@@ -58,6 +90,11 @@ export class ModelRegistry {
       this.listening = store
         .onRelease(
           (model, version) => {
+            // another replica deleted the model: the next request finds it gone
+            if (version === DELETED_VERSION) {
+              this.loaded.delete(model);
+              return;
+            }
             this.loaded
               .get(model)
               ?.then((rt) => {
@@ -96,13 +133,103 @@ export class ModelRegistry {
     }
     if (rt === null) {
       this.loaded.delete(name);
-      throw new ServiceError(
-        404,
-        'model_not_found',
-        `model '${name}' does not exist (create it with PUT /v1/models/${name}).`,
-      );
+      const t = await this.ctx.store.tombstone(name);
+      if (t !== null) throw deletedError(t);
+      throw notFound(name);
     }
     return rt;
+  }
+
+  /**
+   * Deletes model `name` (docs/serving.md, "Deleting a model"): a tombstone that keeps the ledger,
+   * or, with `purge` and `confirm` equal to the name, a purge that removes the ledger too. The model
+   * stops serving at once (on replicas: at the release notification, or at the next version check).
+   */
+  async delete(name: string, purge: boolean, confirm: string | undefined): Promise<DeleteModelResponse> {
+    if (purge && confirm !== name) {
+      throw new ServiceError(
+        400,
+        'purge_not_confirmed',
+        `purging model '${name}' removes its ledger, the only record of the privacy budget it spent: confirm with confirm=${name} (got ${confirm === undefined ? 'none' : JSON.stringify(confirm)}).`,
+      );
+    }
+    const store = this.ctx.store;
+    const time = this.ctx.now();
+    const r = await store.deleteModel(name, { time, purge });
+    await store.durable();
+    this.loaded.delete(name);
+    // the erased raw rewards and features have left the database and WAL files when this answers
+    if (store instanceof SqliteStore) await store.scrubbed();
+    if (r.outcome === 'not-found') throw notFound(name);
+    const t = r.outcome === 'purged' ? null : await store.tombstone(name);
+    return {
+      name,
+      outcome: r.outcome,
+      ledgerKept: r.outcome !== 'purged',
+      deletedAt: t === null ? null : new Date(t.deletedAt).toISOString(),
+      erased: {
+        decisions: r.decisions,
+        pendingRewards: r.pendingRewards,
+        unitCounts: r.unitCounts,
+        ledgerRows: r.ledgerRows,
+      },
+    };
+  }
+
+  /** The ledger of model `name`, served or deleted (a tombstone's ledger carries `deletedAt`). */
+  async ledger(name: string): Promise<LedgerResponse> {
+    let rt: ServedModel;
+    try {
+      rt = await this.get(name);
+    } catch (err) {
+      const t =
+        err instanceof ServiceError && err.code === 'model_deleted'
+          ? await this.ctx.store.tombstone(name)
+          : null;
+      if (t === null) throw err;
+      return this.tombstoneLedger(t);
+    }
+    try {
+      return await rt.ledger();
+    } catch (err) {
+      // deleted while the ledger was read
+      const t = err instanceof ModelDeletedError ? await this.ctx.store.tombstone(name) : null;
+      if (t === null) throw err;
+      return this.tombstoneLedger(t);
+    }
+  }
+
+  /** A tombstone's ledger: its rows, and the guarantee of its last released snapshot. */
+  private async tombstoneLedger(t: TombstoneRow): Promise<LedgerResponse> {
+    const id = t.policy as PolicyId;
+    const policy = restoreServed(t.name, id, t.options, t.snapshot, this.ctx.snapshotKey);
+    const unit = (policy.privacy().unit ?? 'event') === 'user';
+    const totals = unit ? await this.ctx.store.unitTotals(t.name) : null;
+    const view = ledgerResponse(t, await this.ctx.store.ledger(t.name), policy, totals);
+    return { ...view, deletedAt: new Date(t.deletedAt).toISOString() };
+  }
+
+  /**
+   * Removes the decisions of every model older than `retainMs` (docs/serving.md, "Retention"): those
+   * whose reward is settled (released or dropped), and those that can no longer get one (past the
+   * reward window; with a default reward, a further `retainMs` past it). Never a decision whose raw
+   * reward waits for its release. Returns the count removed per model (models with none omitted).
+   */
+  async expireDecisions(retainMs: number): Promise<Record<string, number>> {
+    const now = this.ctx.now();
+    const before = now - retainMs;
+    const out: Record<string, number> = {};
+    for (const m of await this.ctx.store.listModels()) {
+      const windowEnd = now - m.settings.rewardWindowSeconds * 1000;
+      const openBefore =
+        m.settings.defaultReward === null
+          ? Math.min(before, windowEnd)
+          : Math.min(before, windowEnd - retainMs);
+      const n = await this.ctx.store.expireDecisions(m.name, { before, openBefore });
+      if (n > 0) out[m.name] = n;
+    }
+    await this.ctx.store.durable();
+    return out;
   }
 
   /** Every model, by name. */
@@ -152,6 +279,10 @@ export class ModelRegistry {
     };
     const existing = await this.ctx.store.getModel(name);
     await this.ctx.store.durable(); // decide only from a committed row
+    if (existing === null) {
+      const t = await this.ctx.store.tombstone(name);
+      if (t !== null) throw recreateRefused(name);
+    }
     if (existing !== null && existing.policy !== id) {
       throw new ServiceError(
         409,
@@ -184,14 +315,21 @@ export class ModelRegistry {
       this.compare(existing, id, policy.config, settings);
       return view(existing, false);
     }
-    const r = await this.ctx.store.createModel({
-      name,
-      policy: id,
-      options,
-      settings,
-      createdAt: this.ctx.now(),
-      snapshot: JSON.stringify(policy.snapshot({ key: this.ctx.snapshotKey })),
-    });
+    let r: Awaited<ReturnType<typeof this.ctx.store.createModel>>;
+    try {
+      r = await this.ctx.store.createModel({
+        name,
+        policy: id,
+        options,
+        settings,
+        createdAt: this.ctx.now(),
+        snapshot: JSON.stringify(policy.snapshot({ key: this.ctx.snapshotKey })),
+      });
+    } catch (err) {
+      // deleted by another replica between the check above and the insert
+      if (err instanceof ModelDeletedError) throw recreateRefused(name);
+      throw err;
+    }
     await this.ctx.store.durable();
     if (!r.created) {
       // created concurrently: same comparison as above

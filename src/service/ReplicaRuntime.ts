@@ -36,7 +36,6 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
-import { restoreFromStore } from '../policies/restoreFromStore.js';
 import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
@@ -45,6 +44,7 @@ import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
+import { restoreServed } from './restoreServed.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
@@ -134,7 +134,7 @@ export class ReplicaRuntime implements ServedModel {
     const state = await store.releasedState(name);
     if (state === null) return null;
     const spec = storedPolicySpec(row);
-    const view: Policy = restoreFromStore(spec.id, spec.options, JSON.parse(state.snapshot), ctx.snapshotKey);
+    const view: Policy = restoreServed(name, spec.id, spec.options, state.snapshot, ctx.snapshotKey);
     const unit = replicaReleaseUnit(spec.id, view.config);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
@@ -153,8 +153,12 @@ export class ReplicaRuntime implements ServedModel {
   readonly queuesInOrder = false;
 
   get stale(): boolean {
-    return false; // the view refreshes itself from the database
+    // the view refreshes itself from the database; a model found deleted is loaded again (and gone)
+    return this.deleted;
   }
+
+  /** The version check found no model row (deleted by a replica whose notification was lost). */
+  private deleted = false;
 
   /** Records that release `version` was committed (a notification); the view reloads. */
   notify(version: number): void {
@@ -183,6 +187,7 @@ export class ReplicaRuntime implements ServedModel {
       const started = performance.now();
       try {
         const v = await this.store.modelVersion(this.row.name);
+        if (v === null) this.deleted = true;
         if (v !== null && v > this.version) {
           const state = await this.store.releasedState(this.row.name);
           if (state !== null && state.version > this.version) this.install(state.snapshot, state.version);
@@ -202,7 +207,7 @@ export class ReplicaRuntime implements ServedModel {
   /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
   private fromStore(snapshot: string): Policy {
     const spec = storedPolicySpec(this.row);
-    return restoreFromStore(spec.id, spec.options, JSON.parse(snapshot), this.ctx.snapshotKey);
+    return restoreServed(this.row.name, spec.id, spec.options, snapshot, this.ctx.snapshotKey);
   }
 
   private install(snapshot: string, version: number): void {

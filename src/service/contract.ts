@@ -595,8 +595,55 @@ export const LedgerResponse = Type.Object({
   name: Type.String(),
   releases: Type.Array(LedgerEntryView),
   privacy: PrivacyView,
+  deletedAt: Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: "Set when the model was deleted: this is its tombstone's kept ledger.",
+    }),
+  ),
 });
 export type LedgerResponse = Frozen<Static<typeof LedgerResponse>>;
+
+// ---------------------------------------------------------------------------------------------
+// Deletion (docs/serving.md, "Deleting a model")
+
+export const DeleteModelQuery = Type.Object(
+  {
+    purge: Type.Optional(
+      Type.Union([Type.Literal('true'), Type.Literal('false')], {
+        description:
+          "'true': purge the model and its ledger (needs confirm); default 'false': a tombstone that keeps the ledger.",
+      }),
+    ),
+    confirm: Type.Optional(
+      Type.String({ description: 'With purge=true: the model name again (the purge is refused otherwise).' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type DeleteModelQuery = Static<typeof DeleteModelQuery>;
+
+export const DeleteModelResponse = Type.Object({
+  name: Type.String(),
+  outcome: Type.Union([Type.Literal('deleted'), Type.Literal('purged'), Type.Literal('already-deleted')], {
+    description:
+      "'deleted': now a tombstone (ledger kept); 'purged': model and ledger removed; 'already-deleted': it was a tombstone already (nothing changed).",
+  }),
+  ledgerKept: Type.Boolean({ description: 'True when the ledger is kept (tombstone).' }),
+  deletedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'When the tombstone was made; null after a purge.',
+  }),
+  erased: Type.Object(
+    {
+      decisions: Type.Integer(),
+      pendingRewards: Type.Integer(),
+      unitCounts: Type.Integer(),
+      ledgerRows: Type.Integer(),
+    },
+    { description: 'Rows this call erased.' },
+  ),
+});
+export type DeleteModelResponse = Frozen<Static<typeof DeleteModelResponse>>;
 
 /**
  * A route's `serializerCompiler` that writes answers with JSON.stringify: for answers whose schema

@@ -11,6 +11,7 @@ import Fastify, { type FastifyError, type FastifyInstance, LogController } from 
 import { type SnapshotKey, snapshotKeyBytes } from '../policies/snapshotKey.js';
 import type { ReleaseCommitInfo, Store } from '../store/index.js';
 import { isPostgresUrl } from '../store/isPostgresUrl.js';
+import { ModelDeletedError } from '../store/ModelDeletedError.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
@@ -71,6 +72,15 @@ export interface ServerOptions {
    * metrics carry no per-reward signal either way (ServiceMetrics).
    */
   readonly openMetrics?: boolean;
+  /**
+   * Retention of decisions (docs/serving.md, "Retention"): days after which a decision (its arms'
+   * features, probabilities, logged reward and unit) is removed from the database and so from the
+   * export, once its reward is settled; a positive number, default none (kept for as long as the
+   * model). Decisions whose raw reward waits for its release are never removed.
+   */
+  readonly retainDecisionsDays?: number;
+  /** Milliseconds between two retention passes (default 3600000: hourly; only with `retainDecisionsDays`). */
+  readonly retentionIntervalMs?: number;
   /** Collect the process metrics of prom-client (default true). */
   readonly defaultMetrics?: boolean;
   /**
@@ -107,7 +117,13 @@ export interface AdaPrivateServer {
   readonly store: Store;
   /** Listens on `host:port` (port 0: any free port) and returns the base URL. */
   listen(options: { readonly port: number; readonly host?: string }): Promise<string>;
-  /** Stops accepting requests, lets in-flight ones finish, stops the sweep timer, closes the store. */
+  /**
+   * One retention pass now, at the injected clock's time (the server's timer runs it every
+   * `retentionIntervalMs`): removes the decisions older than `retainDecisionsDays` (see
+   * {@link ModelRegistry.expireDecisions}). Returns the count removed per model; {} without retention.
+   */
+  expireDecisions(): Promise<Readonly<Record<string, number>>>;
+  /** Stops accepting requests, lets in-flight ones finish, stops the timers, closes the store. */
   close(): Promise<void>;
 }
 
@@ -124,6 +140,18 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     if (!Number.isSafeInteger(v) || v < 1) {
       throw new RangeError(`createServer: limits.${k} must be a positive integer. Got ${String(v)}.`);
     }
+  }
+  const retainDays = options.retainDecisionsDays;
+  if (retainDays !== undefined && !(Number.isFinite(retainDays) && retainDays > 0)) {
+    throw new RangeError(
+      `createServer: option 'retainDecisionsDays' must be a positive number of days. Got ${String(retainDays)}.`,
+    );
+  }
+  const retentionMs = options.retentionIntervalMs ?? 3_600_000;
+  if (!Number.isSafeInteger(retentionMs) || retentionMs < 1000) {
+    throw new RangeError(
+      `createServer: option 'retentionIntervalMs' must be an integer of at least 1000 (ms). Got ${String(retentionMs)}.`,
+    );
   }
   const keys = options.apiKeys instanceof ApiKeys ? options.apiKeys : new ApiKeys(options.apiKeys);
   // validated now (a bad key fails before the database is opened); undefined: the per-process key
@@ -172,6 +200,9 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError)
       return reply.code(err.statusCode).send(errorBody(err.statusCode, err.code, err.message));
+    // the model was deleted while the request was on its way (nothing was written)
+    if (err instanceof ModelDeletedError)
+      return reply.code(410).send(errorBody(410, 'model_deleted', err.message));
     if (err.validation !== undefined) {
       return reply.code(400).send(errorBody(400, 'invalid_request', `${err.message}.`));
     }
@@ -295,11 +326,21 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     Math.max(sweepIntervalMs, 100),
   );
   timer.unref();
+  const expire = async (): Promise<Readonly<Record<string, number>>> =>
+    retainDays === undefined ? {} : registry.expireDecisions(retainDays * 86_400_000);
+  const retentionTimer =
+    retainDays === undefined
+      ? null
+      : setInterval(() => {
+          expire().catch((err: unknown) => app.log.error({ err }, 'decision retention pass failed'));
+        }, retentionMs);
+  retentionTimer?.unref();
 
   let closed = false;
   return {
     app,
     store,
+    expireDecisions: expire,
     async listen(o) {
       return app.listen({ port: o.port, host: o.host ?? '127.0.0.1' });
     },
@@ -307,6 +348,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       if (closed) return;
       closed = true;
       clearInterval(timer);
+      if (retentionTimer !== null) clearInterval(retentionTimer);
       await app.close();
       await store.close();
     },

@@ -187,6 +187,28 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     indexes: [{ name: 'unit_counts_epoch', table: 'unit_counts', columns: 'model, epoch' }],
   },
+  {
+    version: 3,
+    description:
+      'model tombstones: a deleted model keeps its row (policy, options, last released snapshot) and its ledger; decisions expire by time',
+    tables: [
+      {
+        name: 'model_tombstones',
+        columns: [
+          c('name', 'text', 'PRIMARY KEY'),
+          c('policy', 'text', 'NOT NULL'),
+          c('options', 'text', 'NOT NULL'),
+          c('settings', 'text', 'NOT NULL'),
+          c('created_at', 'bigint', 'NOT NULL'),
+          c('version', 'bigint', 'NOT NULL'),
+          c('rounds', 'bigint', 'NOT NULL'),
+          c('snapshot', 'text', 'NOT NULL'),
+          c('deleted_at', 'bigint', 'NOT NULL'),
+        ],
+      },
+    ],
+    indexes: [{ name: 'decisions_time', table: 'decisions', columns: 'model, time' }],
+  },
 ];
 
 /** The schema version this code writes and reads (the last migration's). */

@@ -12,13 +12,13 @@ export const ledgerPlugin: FastifyPluginAsync<{ readonly registry: ModelRegistry
         operationId: 'getLedger',
         summary: 'Ledger of releases',
         description:
-          'Every committed release (version, time, rewards it consumed, ledger releases, rounds, the guarantee after it) and the guarantee spent now.',
+          'Every committed release (version, time, rewards it consumed, ledger releases, rounds, the guarantee after it) and the guarantee spent now. A deleted model (tombstone) answers its kept ledger with deletedAt.',
         tags: ['ledger'],
         params: ModelNameParams,
         response: responses(200, LedgerResponse, 'Ledger'),
       },
       serializerCompiler: plainJsonSerializer,
     },
-    async (req) => (await registry.get(req.params.name)).ledger(),
+    async (req) => registry.ledger(req.params.name),
   );
 };

@@ -1,8 +1,10 @@
-/** Models: create (PUT, first wins), list, status. */
+/** Models: create (PUT, first wins), list, status, delete (tombstone or confirmed purge). */
 import type { FastifyPluginAsync } from 'fastify';
 import {
   CreateModelBody,
   CreateModelEnvelope,
+  DeleteModelQuery,
+  DeleteModelResponse,
   documentedBody,
   ModelList,
   ModelNameParams,
@@ -65,5 +67,21 @@ export const modelsPlugin: FastifyPluginAsync<{ readonly registry: ModelRegistry
       serializerCompiler: plainJsonSerializer,
     },
     async (req) => (await registry.get(req.params.name)).status(),
+  );
+  app.delete<{ Params: ModelNameParams; Querystring: DeleteModelQuery }>(
+    '/models/:name',
+    {
+      schema: {
+        operationId: 'deleteModel',
+        summary: 'Delete a model (tombstone; purge when confirmed)',
+        description:
+          'Default: a tombstone. The model stops serving (410 model_deleted); its decisions, stored features and raw pending rewards are erased; its ledger is kept (GET /v1/models/{name}/ledger) and the name cannot be created again. With purge=true and confirm={name}: the ledger is removed too and the name is free. Released outputs cannot be recalled: see docs/serving.md, "Deleting a model".',
+        tags: ['models'],
+        params: ModelNameParams,
+        querystring: DeleteModelQuery,
+        response: responses(200, DeleteModelResponse, 'Deleted'),
+      },
+    },
+    async (req) => registry.delete(req.params.name, req.query.purge === 'true', req.query.confirm),
   );
 };
