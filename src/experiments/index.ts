@@ -15,6 +15,7 @@ export { pairedTTest } from './pairedTTest.js';
 export type { PercentOf } from './percentOf.js';
 export { percentOf } from './percentOf.js';
 export { runCell } from './runCell.js';
+export { CellPool, cellCost } from './CellPool.js';
 export { runExperiment } from './runExperiment.js';
 export { seedStats } from './seedStats.js';
 export { settingId } from './settingId.js';

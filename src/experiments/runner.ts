@@ -9,6 +9,7 @@ export type { ReplayEvaluation } from './evaluateReplay.js';
 export { evaluateReplay } from './evaluateReplay.js';
 export { expandGrid } from './expandGrid.js';
 export { runCell } from './runCell.js';
+export { CellPool, cellCost } from './CellPool.js';
 export { runExperiment } from './runExperiment.js';
 export type {
   CellConfig,
