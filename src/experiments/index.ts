@@ -1,5 +1,6 @@
 // Public API of the experiments module: configs, the parallel runner, statistics and writers.
 
+export { CellPool, cellCost } from './CellPool.js';
 export { canonicalJson } from './canonicalJson.js';
 export type { CachedCell } from './cellCache.js';
 export { cachePath, readCachedCell, writeCachedCell } from './cellCache.js';
@@ -15,7 +16,6 @@ export { pairedTTest } from './pairedTTest.js';
 export type { PercentOf } from './percentOf.js';
 export { percentOf } from './percentOf.js';
 export { runCell } from './runCell.js';
-export { CellPool, cellCost } from './CellPool.js';
 export { runExperiment } from './runExperiment.js';
 export { seedStats } from './seedStats.js';
 export { settingId } from './settingId.js';

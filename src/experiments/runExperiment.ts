@@ -14,8 +14,8 @@
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../version.js';
-import { type CachedCell, readCachedCell, writeCachedCell } from './cellCache.js';
 import { CellPool, manyListeners } from './CellPool.js';
+import { type CachedCell, readCachedCell, writeCachedCell } from './cellCache.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
 import { expandGrid } from './expandGrid.js';
