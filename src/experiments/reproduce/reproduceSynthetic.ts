@@ -230,7 +230,6 @@ async function reproduceOnPool(
   if (failed !== undefined) throw failed.reason;
   if (firstRejected !== undefined) throw firstRejected.reason;
   STUDIES.forEach((study, i) => {
-    const config: ExperimentConfig = plan[study];
     const dir = join(outDir, study);
     const result = (settled[i] as PromiseFulfilledResult<ExperimentResult>).value;
     results[study] = result;
