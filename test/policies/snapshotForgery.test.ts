@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createPolicy, loadPolicy, type Policy, type PolicySnapshot } from '../../src/policies/index.js';
-import { makeStream, play } from './helpers.js';
+import { makeStream, play, roundFeatures } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: an attacker edits arbitrary fields of the JSON
 type Json = any;
@@ -168,4 +168,34 @@ describe('forged snapshots are refused', () => {
     assert.throws(() => loadPolicy({ ...snap, extra: 1 }, { key: KEY }), /field 'mac'/);
     assert.throws(() => loadPolicy({ ...snap, ['__proto__']: { x: 1 } }, { key: KEY }), /field 'mac'/);
   });
+});
+
+// Even a holder of the key (who can sign anything) cannot lower the noise through the stored
+// sensitivity: a restored DGS-LinUCB / zCDP-Episodic uses at least the bound certified from the
+// restored public design matrix, so stored values of 1e-12 and 1e-9 (both below that bound) give
+// bit-identical later releases; were the stored value used, their noise would differ 1000-fold.
+test('a signed snapshot with a tiny stored sensitivity releases at the public-state bound', async () => {
+  const { signSnapshot } = await import('../../src/policies/snapshotFormat.js');
+  const { snapshotKeyBytes } = await import('../../src/policies/snapshotKey.js');
+  const key = snapshotKeyBytes(KEY, 'test');
+  for (const id of ['dgs-linucb', 'zcdp-episodic'] as const) {
+    const opts = { dim: 4, horizon: 400, seed: 1, epsilon: 1, noiseSeed: 3 };
+    const p = createPolicy(id, opts);
+    play(p, stream, 0, 30);
+    const saved = p.save({ key: KEY });
+    const resigned = (sens: number): string => {
+      const { mac: _mac, ...content } = JSON.parse(saved);
+      content.state.own.sens = Buffer.from(Float64Array.of(sens).buffer).toString('base64');
+      return JSON.stringify(signSnapshot(content, key));
+    };
+    const after = (text: string): number[] => {
+      const q = loadPolicy(text, { key: KEY, branch: true });
+      play(q, stream, 30, 40);
+      return Array.from(q.scores(roundFeatures(stream, 70), stream.k));
+    };
+    const a = after(resigned(1e-12));
+    const b = after(resigned(1e-9));
+    assert.deepEqual(a, b, `${id}: the stored sensitivity below the certified bound changed the releases`);
+    assert.ok(a.every(Number.isFinite));
+  }
 });
