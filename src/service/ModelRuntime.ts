@@ -313,6 +313,10 @@ export class ModelRuntime implements ServedModel {
     this.staleFlag = true; // until the store confirms
     const droppedBefore = p.privacy().dropped;
     const learnedBefore = p.roundsLearned;
+    // user-level: the partial release of an earlier epoch is made first and commits before this
+    // reward, without it (releaseBefore)
+    if (units !== null && unit !== null) p.closeEpoch();
+    const closed = p.privacy().releases > before;
     observe(p, x, reward, unit);
     const learned = p.roundsLearned > learnedBefore;
     let dropped: 'perRelease' | 'perEpoch' | null = null;
@@ -328,13 +332,14 @@ export class ModelRuntime implements ServedModel {
         dropped,
         expireBefore: taken.expireBefore,
         openEpoch: learned ? units.epochAt(now) : null,
+        releaseBefore: closed,
       };
     }
     const rounds = this.rounds + (learned ? 1 : 0);
     const release =
       p.privacy().releases === before
         ? null
-        : stepRelease(p, before, this.version + 1, rounds, this.ctx.snapshotKey);
+        : stepRelease(p, before, this.version + 1, closed ? this.rounds : rounds, this.ctx.snapshotKey);
     const outcome = await this.ctx.store.recordReward(
       { ...rewardInput(this.row, eventId, reward, now, source), ...(unit !== null ? { unit } : {}) },
       release,

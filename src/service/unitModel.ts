@@ -1,11 +1,13 @@
 /**
  * The privacy unit of a served model: which user-level options the service accepts, the store-backed
- * unit counts and clock of a user-level model ({@link ModelRuntime}), and the unit of a reward.
+ * unit counts and clock of a user-level model ({@link ModelRuntime} on one server), its bounds and
+ * epochs on replicas ({@link ReplicaRuntime}), and the unit of a reward.
  */
 import type { PolicyConfig, PolicyId, PolicyRuntime } from '../policies/index.js';
 import { resolveConfig, unitSettings } from '../policies/index.js';
-import { epochIndex } from '../privacy/index.js';
-import type { ModelRow, Store } from '../store/index.js';
+import { admitContribution, epochIndex, type UnitCount } from '../privacy/index.js';
+import type { AdmitUnit, ModelRow, Store } from '../store/index.js';
+import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import { ServiceError } from './ServiceError.js';
 import { StoreUnitCounters } from './StoreUnitCounters.js';
 
@@ -26,10 +28,11 @@ const DAY_MS = 86_400_000;
 /**
  * Refuses the user-level configurations the service cannot serve, with the reason: `epochRounds`
  * (the service's epochs are on its clock: use epochDays), units sampled at q < 1 (the replay of
- * pending rewards after a restart would draw the units again), and any user-level model on
- * replicas sharing PostgreSQL (not supported yet: serve it from one server).
+ * pending rewards after a restart would draw the units again), and, on replicas sharing
+ * PostgreSQL, policies with serialised learning (their releases come when the policy decides, so
+ * the release a reward enters is not known when the replicas admit it).
  */
-export function checkServedUnitOptions(config: PolicyConfig, replicas: boolean): void {
+export function checkServedUnitOptions(id: PolicyId, config: PolicyConfig, replicas: boolean): void {
   if (!('privacyUnit' in config) || config.privacyUnit !== 'user') return;
   if (config.epochRounds !== undefined) {
     throw new ServiceError(
@@ -45,13 +48,65 @@ export function checkServedUnitOptions(config: PolicyConfig, replicas: boolean):
       `options.q = ${config.q} with privacyUnit 'user' is not served: after a restart the replay of the pending rewards would draw the units' samples again. Use q = 1 (or adaprivate-ts) for a served user-level model.`,
     );
   }
-  if (replicas) {
+  if (replicas && replicaReleaseUnit(id, config as Readonly<Record<string, unknown>>).serialised) {
     throw new ServiceError(
       400,
       'invalid_options',
-      "privacyUnit 'user' is not served by replicas sharing PostgreSQL in this version (the unit counts need one writer per model): serve the model from one server (SQLite), or use privacyUnit 'event'.",
+      `privacyUnit 'user' with '${id}' is not served by replicas sharing PostgreSQL: its releases come when the policy decides (not after a fixed number of rewards), so the release a reward enters is not known when the replicas admit it under the contribution bounds. Use the AdaPrivate family (adaprivate-ts, -ucb, -ts-amp at q = 1, -ts-adaptive: batched releases) on replicas, or serve '${id}' from one server (SQLite).`,
     );
   }
+}
+
+/** What a {@link ReplicaRuntime} keeps for a user-level model: the bounds and its epochs. */
+export interface ReplicaUnits {
+  /** The contribution-bound rule on a stored count, as the store applies it under the model lock. */
+  readonly admit: AdmitUnit;
+  /** The epoch at time `ms` (ms since 1970). */
+  epochAt(ms: number): number;
+  /** A time (ms) in epoch `epoch`: the clock a release's replay reads. */
+  epochStart(epoch: number): number;
+}
+
+/**
+ * The unit bounds and epochs of model `row` on replicas (null when it is event-level). The decision
+ * on each reward is the one rule, {@link admitContribution} (the same function the policies call on
+ * one server), applied to the unit's row inside the store's transaction.
+ */
+export function replicaUnits(row: ModelRow): ReplicaUnits | null {
+  const config = resolveConfig(row.policy as PolicyId, row.options);
+  const settings = 'delta' in config ? unitSettings(config) : null;
+  if (settings === null) return null;
+  const spec = settings.epoch;
+  const bounds = { contributionsPerRelease: settings.c, releasesPerEpoch: settings.m };
+  return {
+    admit: (row, epoch, release) => {
+      const prev: UnitCount | undefined =
+        row === null
+          ? undefined
+          : {
+              epoch: row.epoch,
+              release: row.release,
+              inRelease: row.inRelease,
+              releases: row.releases,
+            };
+      const r = admitContribution(prev, epoch, release, bounds);
+      if (r.next === null)
+        return { count: null, dropped: r.admission === 'perEpoch' ? 'perEpoch' : 'perRelease' };
+      const n = r.next;
+      return {
+        count: {
+          epoch: n.epoch,
+          release: n.release,
+          inRelease: n.inRelease,
+          releases: n.releases,
+          sampled: null,
+        },
+        dropped: null,
+      };
+    },
+    epochAt: (ms) => epochIndex(spec, ms, 0),
+    epochStart: (epoch) => (spec.kind === 'days' ? epoch * spec.days * DAY_MS : 0),
+  };
 }
 
 /** The unit state of model `row` (null when it is event-level). */

@@ -10,13 +10,18 @@ export {
   type ReleaseCommitInfo,
 } from './PostgresStore.js';
 export {
+  type AdmitUnit,
   type ComputeDecision,
   type ComputeRelease,
+  type ComputeUnitRelease,
   isReplicaStore,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
   type SerialisedDecision,
+  type UnitDecision,
+  type UnitGroup,
+  type UnitPendingOutcome,
 } from './ReplicaStore.js';
 export { redactDbUrl } from './redactDbUrl.js';
 export type {
