@@ -7,7 +7,8 @@
  *
  * While the runtime replays the pending rewards at load (all of them in the open release, each
  * kept when it arrived), the view counts in memory instead: the stored rows already include those
- * rewards and must not count them twice.
+ * rewards and must not count them twice. Replicas ({@link ReplicaRuntime}) use only that replay
+ * mode: a release replays rewards the store has already admitted under the bounds.
  */
 import type { UnitCount, UnitCounterStore } from '../privacy/index.js';
 import type { UnitCountRow } from '../store/index.js';
