@@ -11,7 +11,15 @@ import { AdaPrivateClientError } from '../../src/client/index.js';
 import { PostgresStore, type UnitWrite } from '../../src/store/index.js';
 import { startPostgres } from '../support/postgres.js';
 import { startTestServer } from './testServer.js';
-import { ARMS, boundsFromDb, codeOf, type EngineDb, USER, userLevelScenario } from './userLevelScenario.js';
+import {
+  ARMS,
+  boundsFromDb,
+  codeOf,
+  defaultRewardScenario,
+  type EngineDb,
+  USER,
+  userLevelScenario,
+} from './userLevelScenario.js';
 
 const server = await startPostgres();
 after(() => server.stop());
@@ -123,6 +131,15 @@ test('replicas: c = 1 and m = 2, the same assertions as on one SQLite server (se
   const db = await postgresDb();
   try {
     await userLevelScenario(db);
+  } finally {
+    await db.close();
+  }
+});
+
+test('replicas: default rewards after the window go through the same bounds (first come, first kept)', async () => {
+  const db = await postgresDb();
+  try {
+    await defaultRewardScenario(db);
   } finally {
     await db.close();
   }

@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { startTestServer } from './testServer.js';
-import { ARMS, codeOf, type EngineDb, USER, userLevelScenario } from './userLevelScenario.js';
+import {
+  ARMS,
+  codeOf,
+  defaultRewardScenario,
+  type EngineDb,
+  USER,
+  userLevelScenario,
+} from './userLevelScenario.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-units-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,6 +41,10 @@ function sqliteDb(file: string): EngineDb {
 describe('user-level model on one server', () => {
   test('c = 1 and m = 2: second reward per release and third release per epoch are dropped, counted, and never learned; an epoch change closes the open release; a restart keeps the counts; the database shows no unit past its bounds', async () => {
     await userLevelScenario(sqliteDb(join(dir, 'u.db')));
+  });
+
+  test('default rewards after the window go through the same bounds (first come, first kept)', async () => {
+    await defaultRewardScenario(sqliteDb(join(dir, 'd.db')));
   });
 
   test('event-level models log the unit of the rank or of the reward; the service refuses epochRounds and sampled units', async () => {

@@ -190,3 +190,31 @@ export async function userLevelScenario(db: EngineDb): Promise<void> {
     'the counts of an old epoch expire at the first reward of the new one',
   );
 }
+
+/**
+ * Default rewards of a user-level model go through the same bounds: after the window, the sweep
+ * gives the default reward to each expired decision with its unit, first come first kept (a
+ * second decision of the same unit in the open release is dropped).
+ */
+export async function defaultRewardScenario(db: EngineDb): Promise<void> {
+  const t = await startTestServer(await db.server());
+  try {
+    const c = t.client;
+    await c.createModel('d', { ...USER, defaultReward: 0.5, rewardWindowSeconds: 60 });
+    for (const unit of ['u1', 'u1', 'u2']) await c.rank('d', { unit, arms: ARMS });
+    t.advance(61_000);
+    const d = await c.rank('d', { unit: 'u3', arms: ARMS });
+    const r = await c.reward('d', { eventId: d.eventId, reward: 1 });
+    assert.equal(r.dropped, undefined);
+    assert.equal(r.released, true, 'two default rewards and this one fill the batch of 3');
+    const s = await c.status('d');
+    assert.deepEqual(s.privacy.dropped, { perRelease: 1, perEpoch: 0, total: 1 });
+    assert.equal(s.defaultRewards, 3);
+    assert.equal(s.rounds, 3);
+    assert.equal(s.modelVersion, 1);
+  } finally {
+    await t.close();
+  }
+  const bounds = await boundsFromDb(db, 'd', 30 * DAY);
+  assert.deepEqual(bounds, { perRelease: 1, perEpoch: 1, released: 3 });
+}
