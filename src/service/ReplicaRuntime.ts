@@ -24,6 +24,11 @@
  * - **Horizon-bounded policies** (JDP-LinUCB, zCDP-Episodic, DGS-LinUCB) count learned rounds in the
  *   shared database: the reward that would exceed the horizon is refused there (409
  *   horizon_exhausted), atomically across replicas; afterwards decisions come from `decideFrozen`.
+ * - **User-level models** (privacyUnit 'user', batched policies): each reward is admitted or dropped
+ *   by the one contribution-bound rule inside its store transaction, under the model row lock
+ *   (`recordUnitPending`), so replicas together never let a unit pass its bounds; a release replays
+ *   exactly one closed group of admitted rewards (`releaseUnitGroup`: `batchSize` of them, or fewer
+ *   when an epoch change closed it), so a release never spans an epoch boundary.
  * - Every policy here is restored with `restoreFromStore`: a fresh policy from the database's latest
  *   snapshot, whose lineage the database (not the process) serialises.
  * - A computed release is installed as the view only after its COMMIT returned; when the outcome is
@@ -100,7 +105,7 @@ export class ReplicaRuntime implements ServedModel {
   private lastSweep = Number.NEGATIVE_INFINITY;
   /** Feature vectors clipped in this replica's decisions since it started. */
   private clipped = 0;
-  /** privacyUnit 'user': the bounds and epochs (admission in the store, see `rewardOfUnit`); null otherwise. */
+  /** privacyUnit 'user': the bounds and epochs (admission in the store, see `recordUnit`); null otherwise. */
   private readonly units: ReplicaUnits | null;
 
   private constructor(
