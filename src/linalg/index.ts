@@ -12,6 +12,7 @@
  */
 export { axpy } from './axpy.js';
 export { backSolveTransposed } from './backSolveTransposed.js';
+export { backSolveTransposedPair } from './backSolveTransposedPair.js';
 export { certifiedMinEigenvalue, type GramSum } from './certifiedMinEigenvalue.js';
 export { cholesky } from './cholesky.js';
 export { cholSolve } from './cholSolve.js';

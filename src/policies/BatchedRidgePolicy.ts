@@ -168,14 +168,33 @@ export class BatchedRidgePolicy extends BasePolicy {
     const tl = this.tilde;
     let best = 0;
     let bestScore = Number.NEGATIVE_INFINITY;
-    for (let a = 0; a < k; a++) {
+    // two arms per sweep (two independent running sums, each in the order i = 0..d-1: the same
+    // scores as one arm at a time), compared in arm order: the first maximum wins
+    let a = 0;
+    for (; a + 1 < k; a += 2) {
       const o = a * d;
+      const o1 = o + d;
       let m = 0;
-      for (let i = 0; i < d; i++) m += f[o + i]! * tl[i]!;
+      let m1 = 0;
+      for (let i = 0; i < d; i++) {
+        const t = tl[i]!;
+        m += f[o + i]! * t;
+        m1 += f[o1 + i]! * t;
+      }
       if (m > bestScore) {
         bestScore = m;
         best = a;
       }
+      if (m1 > bestScore) {
+        bestScore = m1;
+        best = a + 1;
+      }
+    }
+    if (a < k) {
+      const o = a * d;
+      let m = 0;
+      for (let i = 0; i < d; i++) m += f[o + i]! * tl[i]!;
+      if (m > bestScore) best = a;
     }
     return best;
   }
@@ -444,10 +463,13 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   private drawTilde(): void {
-    this.refresh();
     const d = this.d;
     this.rng.fillNormal(this.z);
-    this.factor.perturbation(this.z, this.pert);
+    if (this.dirty) {
+      // the ridge estimate and the perturbation from one pass over L (as refresh + perturbation)
+      this.factor.solveAndPerturb(this.b, this.theta, this.z, this.pert);
+      this.dirty = false;
+    } else this.factor.perturbation(this.z, this.pert);
     const v = this.vk;
     for (let i = 0; i < d; i++) this.tilde[i] = this.theta[i]! + v * this.pert[i]!;
   }

@@ -7,10 +7,12 @@
  */
 import {
   backSolveTransposed,
+  backSolveTransposedPair,
   certifiedMinEigenvalue,
   cholesky,
   cholSolve,
   cholUpdate,
+  forwardSolve,
   invQuadForm,
   logDetFromCholesky,
 } from '../linalg/index.js';
@@ -71,6 +73,16 @@ export class RidgeFactor {
   /** out = L^{-T} z (covariance A^{-1} when z ~ N(0, I)). Cost d^2 / 2. */
   perturbation(z: Float64Array, out: Float64Array): void {
     backSolveTransposed(this.l, this.n, z, out);
+  }
+
+  /**
+   * `solve(b, out)` and `perturbation(z, pert)` in one call, bit-identical to the two calls: the
+   * forward solve of b, then both transposed back substitutions in one pass over L. `out` may be
+   * `b`; `pert` must differ from `out`, `b` and (unless it is `z`) from z. Cost 1.5 d^2.
+   */
+  solveAndPerturb(b: Float64Array, out: Float64Array, z: Float64Array, pert: Float64Array): void {
+    forwardSolve(this.l, this.n, b, out);
+    backSolveTransposedPair(this.l, this.n, out, out, z, pert);
   }
 
   /** x^T A^{-1} x. Cost d^2 / 2. */

@@ -33,6 +33,8 @@ export class Xoshiro256 implements Rng {
   private lo = 0;
   private spare = 0;
   private hasSpare = false;
+  /** Scratch of `normal` (one polar pair). */
+  private readonly pair = new Float64Array(2);
 
   /**
    * @param words - four 64-bit state words as BigInt, not all zero (use `createRng`, which derives
@@ -99,24 +101,20 @@ export class Xoshiro256 implements Rng {
     return ((hi >>> 0) * 2097152 + (this.lo >>> 11)) * TWO_M53;
   }
 
-  /** Standard normal by Marsaglia's polar method (pairs; the second is cached). */
+  /**
+   * Standard normal by Marsaglia's polar method (pairs; the second is cached). The pair is drawn by
+   * `fillNormal` (no boxed uniforms): u f is returned, v f cached, as the loop of the method says.
+   */
   normal(): number {
     if (this.hasSpare) {
       this.hasSpare = false;
       return this.spare;
     }
-    let u: number;
-    let v: number;
-    let q: number;
-    do {
-      u = 2 * this.uniform() - 1;
-      v = 2 * this.uniform() - 1;
-      q = u * u + v * v;
-    } while (q >= 1 || q === 0);
-    const f = Math.sqrt((-2 * Math.log(q)) / q);
-    this.spare = v * f;
+    const pair = this.pair;
+    this.fillNormal(pair, 0, 2);
+    this.spare = pair[1]!;
     this.hasSpare = true;
-    return u * f;
+    return pair[0]!;
   }
 
   /** true with probability p (p <= 0 never, p >= 1 always); `uniform() < p`. */
@@ -179,6 +177,11 @@ export class Xoshiro256 implements Rng {
   /**
    * Fills out[start..end) with standard normals. Produces exactly the values that (end - start)
    * successive `normal()` calls would, and leaves the generator in the same state.
+   *
+   * The generator step is written out here on local copies of the state words (loaded once, stored
+   * once): a call of `uniform()` that the optimiser does not inline returns a boxed double, so the
+   * hot loop of the policies would allocate about two heap numbers per normal. The integer steps and
+   * the uniforms are the same as `step` and `uniform` compute (bit-identical streams).
    */
   fillNormal(out: Float64Array, start = 0, end: number = out.length): void {
     let i = start;
@@ -186,19 +189,67 @@ export class Xoshiro256 implements Rng {
       this.hasSpare = false;
       out[i++] = this.spare;
     }
-    while (i + 1 < end) {
-      let u: number;
-      let v: number;
-      let q: number;
-      do {
-        u = 2 * this.uniform() - 1;
-        v = 2 * this.uniform() - 1;
-        q = u * u + v * v;
-      } while (q >= 1 || q === 0);
-      const f = Math.sqrt((-2 * Math.log(q)) / q);
-      out[i] = u * f;
-      out[i + 1] = v * f;
-      i += 2;
+    if (i + 1 < end) {
+      const st = this.s;
+      let s0h = st[0]!;
+      let s0l = st[1]!;
+      let s1h = st[2]!;
+      let s1l = st[3]!;
+      let s2h = st[4]!;
+      let s2l = st[5]!;
+      let s3h = st[6]!;
+      let s3l = st[7]!;
+      let ml = 0;
+      while (i + 1 < end) {
+        let u = 0;
+        let v = 0;
+        let q: number;
+        do {
+          for (let h = 0; h < 2; h++) {
+            // one step of xoshiro256** (as `step`): result = rotl(s1 * 5, 7) * 9
+            let p = (s1l >>> 0) * 5;
+            ml = p | 0;
+            let mh = (Math.imul(s1h, 5) + ((p / TWO32) | 0)) | 0;
+            const rh = (mh << 7) | (ml >>> 25);
+            const rl = (ml << 7) | (mh >>> 25);
+            p = (rl >>> 0) * 9;
+            ml = p | 0;
+            mh = (Math.imul(rh, 9) + ((p / TWO32) | 0)) | 0;
+            const th = (s1h << 17) | (s1l >>> 15);
+            const tl = s1l << 17;
+            const n2h = s2h ^ s0h;
+            const n2l = s2l ^ s0l;
+            const n3h = s3h ^ s1h;
+            const n3l = s3l ^ s1l;
+            s1h ^= n2h;
+            s1l ^= n2l;
+            s0h ^= n3h;
+            s0l ^= n3l;
+            s2h = n2h ^ th;
+            s2l = n2l ^ tl;
+            s3h = (n3l << 13) | (n3h >>> 19);
+            s3l = (n3h << 13) | (n3l >>> 19);
+            // the uniform of `uniform()`, mapped to [-1, 1)
+            const w = 2 * (((mh >>> 0) * 2097152 + (ml >>> 11)) * TWO_M53) - 1;
+            if (h === 0) u = w;
+            else v = w;
+          }
+          q = u * u + v * v;
+        } while (q >= 1 || q === 0);
+        const f = Math.sqrt((-2 * Math.log(q)) / q);
+        out[i] = u * f;
+        out[i + 1] = v * f;
+        i += 2;
+      }
+      st[0] = s0h;
+      st[1] = s0l;
+      st[2] = s1h;
+      st[3] = s1l;
+      st[4] = s2h;
+      st[5] = s2l;
+      st[6] = s3h;
+      st[7] = s3l;
+      this.lo = ml;
     }
     if (i < end) out[i] = this.normal();
   }

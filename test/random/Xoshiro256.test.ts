@@ -177,3 +177,35 @@ describe('Rng state', () => {
     assert.throws(() => r.restoreState(null as unknown as RngState), /state must be an object/);
   });
 });
+
+describe('Xoshiro256 normals against the polar method on uniform() (issue 29: the inlined step)', () => {
+  it('normal() and fillNormal() give the polar pairs of successive uniform() calls, bit for bit', () => {
+    const ref = createRng(42, 'polar-reference');
+    const viaNormal = createRng(42, 'polar-reference');
+    const viaFill = createRng(42, 'polar-reference');
+    const expected: number[] = [];
+    while (expected.length < 1001) {
+      let u: number;
+      let v: number;
+      let q: number;
+      do {
+        u = 2 * ref.uniform() - 1;
+        v = 2 * ref.uniform() - 1;
+        q = u * u + v * v;
+      } while (q >= 1 || q === 0);
+      const f = Math.sqrt((-2 * Math.log(q)) / q);
+      expected.push(u * f, v * f);
+    }
+    for (let i = 0; i < 1001; i++) assert.ok(Object.is(viaNormal.normal(), expected[i]), `normal ${i}`);
+    const out = new Float64Array(1001);
+    viaFill.fillNormal(out, 0, 7); // odd lengths leave a spare for the next call
+    viaFill.fillNormal(out, 7, 1001);
+    for (let i = 0; i < 1001; i++) assert.ok(Object.is(out[i], expected[i]), `fillNormal ${i}`);
+    // the generators continue in step: same state after the same number of uniforms
+    viaNormal.normal(); // takes the spare of normal 1001 (index 1001 of the pairs)
+    viaFill.normal();
+    const next = ref.uniform();
+    assert.equal(viaNormal.uniform(), next);
+    assert.equal(viaFill.uniform(), next);
+  });
+});
