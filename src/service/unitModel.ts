@@ -26,14 +26,14 @@ export interface UnitModel {
 const DAY_MS = 86_400_000;
 
 /**
- * Refuses the user-level configurations the service cannot serve, with the reason: `epochRounds`
- * (the service's epochs are on its clock: use epochDays), units sampled at q < 1 (the replay of
- * pending rewards after a restart would draw the units again), and, on replicas sharing
- * PostgreSQL, policies with serialised learning (their releases come when the policy decides, so
- * the release a reward enters is not known when the replicas admit it).
+ * Refuses the user-level configurations the service cannot serve, with the reason: on replicas
+ * sharing PostgreSQL first (`checkReplicaUnitOptions`), then on any server `epochRounds` (the
+ * service's epochs are on its clock: use epochDays) and units sampled at q < 1 (the replay of
+ * pending rewards after a restart would draw the units again).
  */
 export function checkServedUnitOptions(id: PolicyId, config: PolicyConfig, replicas: boolean): void {
   if (!('privacyUnit' in config) || config.privacyUnit !== 'user') return;
+  if (replicas) checkReplicaUnitOptions(id, config);
   if (config.epochRounds !== undefined) {
     throw new ServiceError(
       400,
@@ -48,11 +48,35 @@ export function checkServedUnitOptions(id: PolicyId, config: PolicyConfig, repli
       `options.q = ${config.q} with privacyUnit 'user' is not served: after a restart the replay of the pending rewards would draw the units' samples again. Use q = 1 (or adaprivate-ts) for a served user-level model.`,
     );
   }
-  if (replicas && replicaReleaseUnit(id, config as Readonly<Record<string, unknown>>).serialised) {
+}
+
+/**
+ * What replicas sharing PostgreSQL refuse of a user-level model, whatever one server accepts: units
+ * sampled at q < 1 (the store admits rewards without a sample draw), `epochRounds` (the replicas'
+ * epochs are on their clocks) and the policies with serialised learning (their releases come when
+ * the policy decides, so the release a reward enters is not known when the replicas admit it).
+ */
+function checkReplicaUnitOptions(id: PolicyId, config: PolicyConfig): void {
+  const on = 'on replicas sharing PostgreSQL';
+  if ('q' in config && typeof config.q === 'number' && config.q < 1) {
     throw new ServiceError(
       400,
       'invalid_options',
-      `privacyUnit 'user' with '${id}' is not served by replicas sharing PostgreSQL: its releases come when the policy decides (not after a fixed number of rewards), so the release a reward enters is not known when the replicas admit it under the contribution bounds. Use the AdaPrivate family (adaprivate-ts, -ucb, -ts-amp at q = 1, -ts-adaptive: batched releases) on replicas, or serve '${id}' from one server (SQLite).`,
+      `options.q = ${config.q} with privacyUnit 'user' is not served ${on}: their admission of a reward draws no unit sample. Use q = 1 (or adaprivate-ts) there, or serve the model from one server.`,
+    );
+  }
+  if ('epochRounds' in config && config.epochRounds !== undefined) {
+    throw new ServiceError(
+      400,
+      'invalid_options',
+      `options.epochRounds is not served ${on}: their epochs are on the servers' clock; use epochDays (or neither, for one lifetime epoch).`,
+    );
+  }
+  if (replicaReleaseUnit(id, config as Readonly<Record<string, unknown>>).serialised) {
+    throw new ServiceError(
+      400,
+      'invalid_options',
+      `privacyUnit 'user' with '${id}' is not served ${on}: its releases come when the policy decides (not after a fixed number of rewards), so the release a reward enters is not known when the replicas admit it under the contribution bounds. Use the AdaPrivate family (adaprivate-ts, -ucb, -ts-amp at q = 1, -ts-adaptive: batched releases) on replicas, or serve '${id}' from one server (SQLite).`,
     );
   }
 }

@@ -235,15 +235,15 @@ test('replicas refuse what they cannot serve, with the reason; event-level model
       t.client.createModel('s', { policy: 'rarely-switching-zcdp', options: user }),
     );
     assert.deepEqual(serialised.slice(0, 2), [400, 'invalid_options']);
-    assert.match(serialised[2], /with 'rarely-switching-zcdp' is not served by replicas sharing PostgreSQL/);
+    assert.match(serialised[2], /with 'rarely-switching-zcdp' is not served on replicas sharing PostgreSQL/);
     const amp = await codeOf(
       t.client.createModel('amp', { policy: 'adaprivate-ts-amp', options: { ...user, q: 0.5 } }),
     );
-    assert.match(amp[2], /q = 0.5 with privacyUnit 'user' is not served/);
+    assert.match(amp[2], /q = 0.5 with privacyUnit 'user' is not served on replicas sharing PostgreSQL/);
     const rounds = await codeOf(
       t.client.createModel('r', { policy: 'adaprivate-ts', options: { ...user, epochRounds: 10 } }),
     );
-    assert.match(rounds[2], /epochRounds is for simulations/);
+    assert.match(rounds[2], /epochRounds is not served on replicas sharing PostgreSQL/);
     await t.client.createModel('e', {
       policy: 'adaprivate-ts',
       options: { dim: 2, horizon: 100, epsilon: 1 },
