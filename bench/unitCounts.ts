@@ -8,7 +8,11 @@
  * - store: a SQLite file with N decisions (setup, not timed), then N rewards of N distinct units
  *   through `SqliteStore.recordReward` with the unit write in the reward's transaction (group
  *   commit, as `serve` runs it): time, `unit_counts` rows and the file's bytes; then one reward in
- *   the next epoch deletes the N rows of epoch 0 in its transaction (time, rows left).
+ *   the next epoch deletes the N rows of epoch 0 in its transaction (time, rows left). Disk before
+ *   and after the expiry: the file's bytes (after a WAL checkpoint), the bytes the unit-count table
+ *   and its indexes occupy (SQLite's dbstat), and the free pages the DELETE left for the next
+ *   epoch's rows to reuse (the file does not shrink without VACUUM; it stops growing). The process's
+ *   resident memory is printed too (the store keeps no count in memory).
  * CPU time is printed beside wall time (process.cpuUsage).
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -127,6 +131,29 @@ const write = await timedAsync(async () => {
 });
 const rows = await write.out;
 const bytesFull = statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0);
+/** The file after a checkpoint, the unit-count table's pages (dbstat) and the free pages. */
+function disk(): { fileBytes: number; unitBytes: number; freeBytes: number } {
+  const db = new Database(path);
+  try {
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const unitBytes = (
+      db
+        .prepare(
+          "SELECT COALESCE(SUM(pgsize), 0) AS b FROM dbstat WHERE name IN ('unit_counts', 'unit_counts_epoch') OR name LIKE 'sqlite_autoindex_unit_counts%'",
+        )
+        .get() as { b: number }
+    ).b;
+    const freeBytes =
+      (db.pragma('freelist_count', { simple: true }) as number) *
+      (db.pragma('page_size', { simple: true }) as number);
+    return { fileBytes: statSync(path).size, unitBytes, freeBytes };
+  } finally {
+    db.close();
+  }
+}
+const rssFull = process.memoryUsage().rss;
+await store.durable();
+const full = disk(); // a second connection: checkpoints what the store committed
 const expiry = await timedAsync(async () => {
   await store.recordReward(
     { model: 'm', eventId: `e${S}`, reward: 1, time: 0, source: 'given', logReward: false },
@@ -142,7 +169,9 @@ const expiry = await timedAsync(async () => {
   await store.durable();
   return store.unitCountRows('m');
 });
+const rowsLeft = await expiry.out;
 await store.close();
+const afterExpiry = disk(); // the file as the expiry left it
 rmSync(dir, { recursive: true, force: true });
 
 const result = {
@@ -159,7 +188,9 @@ const result = {
     rows,
     fileBytes: bytesFull,
     write: { wallSeconds: write.wall, cpuSeconds: write.cpu, rewardsPerSecond: S / write.wall },
-    expiry: { rowsLeft: await expiry.out, wallSeconds: expiry.wall, cpuSeconds: expiry.cpu },
+    expiry: { rowsLeft, wallSeconds: expiry.wall, cpuSeconds: expiry.cpu },
+    disk: { full, afterExpiry },
+    rssBytes: rssFull,
   },
 };
 if (json) console.log(JSON.stringify(result));
@@ -171,5 +202,8 @@ else {
   );
   console.log(
     `store (SQLite): ${rows} rows, file ${mb(bytesFull)} (decisions included), ${S} rewards with their unit writes in ${write.wall.toFixed(1)} s wall / ${write.cpu.toFixed(1)} s CPU (${result.store.write.rewardsPerSecond.toFixed(0)}/s); epoch boundary: ${result.store.expiry.rowsLeft} rows left after ${expiry.wall.toFixed(2)} s wall / ${expiry.cpu.toFixed(2)} s CPU`,
+  );
+  console.log(
+    `disk (checkpointed): file ${mb(full.fileBytes)} -> ${mb(afterExpiry.fileBytes)}; unit_counts + indexes ${mb(full.unitBytes)} -> ${mb(afterExpiry.unitBytes)}; free pages ${mb(full.freeBytes)} -> ${mb(afterExpiry.freeBytes)} (reused by the next epoch's rows); process RSS ${mb(rssFull)} after the fill`,
   );
 }

@@ -10,6 +10,15 @@
 // - replay: the policy's expected online value over its first m rounds learning from its own choices
 //   (m = the matched rounds), the mean of TRUTH_RUNS on-policy runs in the same environment.
 //
+// Private evaluation (`evaluate --private`, evaluation budget epsilon 1, delta 1e-5, exact
+// accountant, weight clip 20, 95% normal intervals covering sampling and privacy noise):
+// - AdaPrivate-TS: its distributions averaged over the same R runs, event level, IPW/SNIPW/DR
+//   (a privately released reward model), against the truth above;
+// - a fixed target (one LinTS run's distributions, as a `--target` file), whose exact value on the
+//   log is known: event level IPW/SNIPW/DR, and user level IPW/SNIPW with units t mod N/3 (3
+//   decisions each, k = 1 kept, clip 4 = the largest weight of a target on uniform logging of 4);
+//   cheap, so on PRIVATE_LOGS logs (`--private-logs N`, default 200; `--private-only` runs only these).
+//
 // Run after `npm run build`:  nice -n 10 node scripts/evaluation-coverage.mjs [LOGS]
 // Prints a Markdown table and the CPU and wall time.
 import { createSyntheticEnvironment } from '../dist/src/envs/index.js';
@@ -17,14 +26,26 @@ import {
   combineRuns,
   crossFitRewardModel,
   decisionLogFromRecords,
+  evaluableRounds,
   evaluatedFromPolicy,
   evaluateOnLog,
+  evaluationMechanism,
+  firstContributions,
+  opeInputFromLog,
+  privateDoublyRobust,
+  privateEstimates,
+  privateRewardModel,
+  privateUnitEstimates,
   runPolicyOnLog,
   syntheticDecisions,
 } from '../dist/src/evaluation/index.js';
 import { createPolicy } from '../dist/src/policies/index.js';
 
 const LOGS = Number(process.argv[2] ?? 40);
+// fixed-target private cases are cheap: more logs (`--private-logs N`, default 200); `--private-only`
+// runs only them
+const PRIVATE_LOGS = Number(process.argv[process.argv.indexOf('--private-logs') + 1] ?? 200) || 200;
+const PRIVATE_ONLY = process.argv.includes('--private-only');
 const N = 600;
 const R = 5;
 const TRUTH_RUNS = 10;
@@ -71,7 +92,74 @@ function onPolicyValue(target, envSeed, seed, m) {
 }
 
 const rows = [];
-for (const target of TARGETS) {
+const privateHits = new Map();
+const Z = 1.959964;
+/** Counts coverage of private estimates against the truth. */
+function privateCase(name, estimates, want) {
+  for (const e of estimates) {
+    const key = `${name}|${e.estimator}`;
+    const h = privateHits.get(key) ?? { covered: 0, width: 0, noise: 0, n: 0 };
+    if (e.interval[0] <= want && want <= e.interval[1]) h.covered++;
+    h.width += e.interval[1] - e.interval[0];
+    h.noise += e.noiseSd;
+    h.n++;
+    privateHits.set(key, h);
+  }
+}
+/** Event-level private IPW, SNIPW and DR of a fixed distribution on the log (3 releases). */
+function privateEvent(log, target, seed) {
+  const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 3, {
+    noiseSeed: seed,
+    coordinates: log.dim + 1,
+  });
+  const q = privateRewardModel(log, evaluableRounds(log), mechanism, { round: 0, label: 'model' });
+  const input = opeInputFromLog(log, target, q);
+  const opts = { clip: 20, z: Z, label: 'coverage' };
+  return [
+    ...privateEstimates(input, mechanism, { ...opts, round: 1 }),
+    privateDoublyRobust(input, mechanism, { ...opts, round: 2 }),
+  ];
+}
+// fixed target (as a --target file): one LinTS run's distributions on the log, exact value known
+for (let l = 0; l < PRIVATE_LOGS; l++) {
+  const envSeed = 1000 + l;
+  const env = createSyntheticEnvironment(ENV, envSeed);
+  const records = [
+    ...syntheticDecisions({ env: ENV, seed: envSeed, rounds: N, logging: { kind: 'uniform' } }),
+  ];
+  const log = decisionLogFromRecords(records);
+  const fixed = runPolicyOnLog(
+    log,
+    evaluatedFromPolicy(make(TARGETS[0], 300_000 + l, N), { samples: SAMPLES }),
+  );
+  const valueOn = (rounds) => {
+    let v = 0;
+    for (const t of rounds) {
+      records[t].arms.forEach((arm, a) => {
+        v += fixed[log.armOffsets[t] + a] * env.poolMeans[Number(arm.id)];
+      });
+    }
+    return v / rounds.length;
+  };
+  privateCase('fixed target, event level', privateEvent(log, fixed, 6000 + l), valueOn(evaluableRounds(log)));
+  const unitLog = decisionLogFromRecords(records.map((rec, t) => ({ ...rec, unit: `u${t % (N / 3)}` })));
+  const kept = firstContributions(unitLog, evaluableRounds(unitLog), 1);
+  const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 1, { noiseSeed: 7000 + l });
+  privateCase(
+    'fixed target, user level (k = 1 of 3 per unit)',
+    privateUnitEstimates(opeInputFromLog(unitLog, fixed, undefined, kept.rounds), mechanism, {
+      clip: 4,
+      contributions: 1,
+      z: Z,
+      round: 0,
+      label: 'coverage user',
+    }),
+    valueOn(kept.rounds),
+  );
+  if ((l + 1) % 20 === 0)
+    process.stderr.write(`coverage: fixed target (private) log ${l + 1}/${PRIVATE_LOGS}\n`);
+}
+for (const target of PRIVATE_ONLY ? [] : TARGETS) {
   const hits = Object.fromEntries(
     ESTIMATORS.map((e) => [e, { pooled: 0, single: 0, width: 0, singleWidth: 0 }]),
   );
@@ -111,6 +199,22 @@ for (const target of TARGETS) {
       });
       truth += v / N / TRUTH_RUNS;
     }
+    if (target.id === 'adaprivate-ts') {
+      // what `evaluate --private` releases for a private policy: its R runs' distributions averaged
+      const avg = new Float64Array(log.armOffsets[N]);
+      for (let r = 0; r < R; r++) {
+        const t = runPolicyOnLog(
+          log,
+          evaluatedFromPolicy(make(target, 10 * l + r + 1, N), { samples: SAMPLES }),
+        );
+        for (let j = 0; j < avg.length; j++) avg[j] += t[j] / R;
+      }
+      privateCase(
+        `${target.label}, ${R} runs averaged, event level`,
+        privateEvent(log, avg, 5000 + l),
+        truth,
+      );
+    }
     const matched = Math.round(runs.reduce((s, x) => s + x.estimates[0].effectiveSampleSize, 0) / R);
     let online = 0;
     for (let s = 0; s < TRUTH_RUNS; s++)
@@ -140,5 +244,15 @@ for (const r of rows) {
   );
 }
 console.log(
-  `\n${LOGS} logs x ${N} decisions per target; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
+  '\n| private evaluation (epsilon 1, exact accountant) | estimator | covered | mean width | mean noise sd |',
+);
+console.log('| --- | --- | ---: | ---: | ---: |');
+for (const [key, h] of privateHits) {
+  const [name, id] = key.split('|');
+  console.log(
+    `| ${name} | ${id} | ${h.covered}/${h.n} | ${(h.width / h.n).toFixed(3)} | ${(h.noise / h.n).toFixed(4)} |`,
+  );
+}
+console.log(
+  `\n${PRIVATE_ONLY ? 0 : LOGS} logs x ${N} decisions per learning target, ${PRIVATE_LOGS} logs for the fixed target; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
 );

@@ -15,6 +15,7 @@ import { claimCharts, DIFFERENCE_CHARTS } from '../dist/src/experiments/reproduc
 import { RULE_TEXT } from '../dist/src/experiments/reproduce/claims/evaluateClaim.js';
 import { REAL_DATA_CLAIM_SPECS } from '../dist/src/experiments/reproduce/claims/realDataClaimSpecs.js';
 import { SYNTHETIC_CLAIM_SPECS } from '../dist/src/experiments/reproduce/claims/syntheticClaimSpecs.js';
+import { storedExactClaims } from '../dist/src/experiments/reproduce/exactAccounting/exactAccountingChart.js';
 import { parseClaimSections } from '../dist/src/experiments/reproduce/parseClaimSections.js';
 import { bottomLine, claimsTable } from '../dist/src/experiments/reproduce/reproductionMarkdown.js';
 import { FOCUS_METHODS } from '../dist/src/experiments/reproduce/syntheticCharts.js';
@@ -130,12 +131,23 @@ for (const ds of ['jester', 'movielens']) {
   sections[ds] = r;
   rest = rest.slice(0, a) + r.text + rest.slice(b);
   const own = join(docs, `REPRODUCTION-${ds}.md`);
-  writeFileSync(own, rerender(readFileSync(own, 'utf8'), 'real').text);
+  // the dataset's own section only: the marked sections after it (user-level, exact accounting)
+  // belong to other commands, whose claims are not the paper's
+  const ownText = readFileSync(own, 'utf8');
+  const mark = ownText.indexOf('<!-- section:');
+  const head = mark < 0 ? ownText : ownText.slice(0, mark);
+  writeFileSync(own, rerender(head, 'real').text + (mark < 0 ? '' : ownText.slice(mark)));
 }
 writeFileSync(syntheticPath, synthetic.text + rest);
 
-// charts of the claims: the paired differences with their 95% CI by epsilon
-const all = [...synthetic.claims, ...sections.movielens.claims, ...sections.jester.claims];
+// charts of the claims: the paired differences with their 95% CI by epsilon (with the claims of the
+// exact-accounting sections, `reproduce exact` / `reproduce movielens-exact`)
+const all = [
+  ...synthetic.claims,
+  ...sections.movielens.claims,
+  ...sections.jester.claims,
+  ...storedExactClaims(docs),
+];
 for (const ch of claimCharts(all)) {
   writeFileSync(join(docs, 'img', 'reproduction', `${ch.name}.svg`), await renderSvg(ch.spec));
   console.log(`${ch.name}.svg`);
@@ -174,3 +186,111 @@ if (main !== null) {
   writeFileSync(join(docs, 'img', 'reproduction', 'reward-vs-epsilon.svg'), await renderSvg(spec));
   console.log('reward-vs-epsilon.svg (from the main table)');
 }
+
+// the other overview charts from their tables, drawn as the generator draws them (syntheticCharts)
+const tableUnder = (heading) => {
+  const m = new RegExp(
+    `### ${heading.replace(/[.*+?^$()|[\]\\]/g, '\\$&')}[^\n]*\n\n((?:\\|[^\n]*\n)+)`,
+  ).exec(synthetic.text);
+  if (m === null) return null;
+  const lines = m[1].split('\n').filter((l) => l.startsWith('| '));
+  const cells = (l) => l.replace(/^\| | \|$/g, '').split(' | ');
+  return { header: cells(lines[0]), rows: lines.slice(2).map(cells) };
+};
+const pm = (cell) => {
+  const [, m, h] = /([\d.]+) ± ([\d.]+)/.exec(cell);
+  return { mean: Number(m), lo: Number(m) - Number(h), hi: Number(m) + Number(h) };
+};
+const redraw = async (name, series, options) => {
+  writeFileSync(
+    join(docs, 'img', 'reproduction', `${name}.svg`),
+    await renderSvg(bandChartSpec(series, options)),
+  );
+  console.log(`${name}.svg (from its table)`);
+};
+const pctAxis = '% of non-private LinTS';
+const tuned = tableUnder('Main table, tuned');
+if (tuned !== null) {
+  const eps = tuned.header.slice(2).map((h) => Number(/eps = ([\d.]+)/.exec(h)[1]));
+  const series = tuned.rows
+    .filter((c) => !c[0].includes('('))
+    .map((c) => ({ label: c[0], points: c.slice(2).map((cell, i) => ({ x: eps[i], ...pm(cell) })) }));
+  await redraw('reward-vs-epsilon-tuned', series, {
+    highlight: FOCUS_METHODS.filter((f) => series.some((s) => s.label === f)),
+    title: 'Mean reward vs epsilon (tuned)',
+    xTitle: 'epsilon',
+    yTitle: 'mean expected reward',
+    yBounds: [0, 1],
+    xScale: 'log',
+    points: true,
+  });
+}
+// amplification: the table gives the per-seed percentages' sd; the chart's band is their 95% CI
+const seedsN = Number(/Scale \*\*full\*\*: (\d+) seeds/.exec(synthetic.text)?.[1] ?? Number.NaN);
+const amp = tableUnder('Amplification: AdaPrivate-TS-Amp by subsampling rate q');
+if (amp !== null && seedsN === 12) {
+  const t975 = 2.200985; // Student t quantile, 11 degrees of freedom
+  const eps = amp.header.slice(1).map((h) => /eps = ([\d.]+)/.exec(h)[1]);
+  const series = eps.map((e, j) => ({
+    label: `eps = ${e}`,
+    points: amp.rows.map((c) => {
+      const [, p, sd] = /\(([\d.]+)%\), sd ([\d.]+)%/.exec(c[j + 1]);
+      const h = (t975 * Number(sd)) / Math.sqrt(seedsN);
+      return { x: Number(c[0].split(' ')[0]), mean: Number(p), lo: Number(p) - h, hi: Number(p) + h };
+    }),
+  }));
+  await redraw('amplification-vs-q', series, {
+    title: 'Amplification vs q',
+    xTitle: 'q',
+    yTitle: pctAxis,
+    points: true,
+  });
+}
+const sweep = (heading, label) => {
+  const t = tableUnder(heading);
+  return t === null ? null : [{ label, points: t.rows.map((c) => ({ x: Number(c[0]), ...pm(c[1]) })) }];
+};
+const b = sweep('Robustness: batch size B', 'AdaPrivate-TS');
+if (b !== null)
+  await redraw('sweep-batch-size', b, {
+    title: 'Batch size sweep, eps = 1',
+    xTitle: 'B',
+    yTitle: pctAxis,
+    points: true,
+    xInteger: true,
+  });
+const v = sweep('Robustness: TS scale v', 'AdaPrivate-TS');
+if (v !== null)
+  await redraw('sweep-v', v, {
+    title: 'TS scale sweep, eps = 1',
+    xTitle: 'v',
+    yTitle: pctAxis,
+    points: true,
+  });
+const decay = tableUnder('Robustness: adaptive decay grid');
+if (decay !== null) {
+  const series = decay.header.slice(1).map((g, j) => ({
+    label: g,
+    points: decay.rows.map((c) => ({ x: Number(c[0]), ...pm(c[j + 1]) })),
+  }));
+  await redraw('sweep-decay', series, {
+    title: 'Decay grid, eps = 1',
+    xTitle: 'v0',
+    yTitle: pctAxis,
+    points: true,
+  });
+}
+const group = tableUnder('Group privacy: user-level eps');
+if (group !== null)
+  await redraw(
+    'group-privacy',
+    [{ label: 'AdaPrivate-TS', points: group.rows.map((c) => ({ x: Number(c[0]), ...pm(c[5]) })) }],
+    {
+      title: 'Group privacy',
+      xTitle: 'k (records per user)',
+      xInteger: true,
+      yTitle: pctAxis,
+      points: true,
+      yZero: true,
+    },
+  );

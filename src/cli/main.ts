@@ -15,6 +15,7 @@ import { registerMigrate } from './commands/migrate.js';
 import { registerMigrateSnapshot } from './commands/migrateSnapshot.js';
 import { registerPrivacy } from './commands/privacy.js';
 import { registerReproduce } from './commands/reproduce.js';
+import { addReproduceExact, addReproduceMovielensExact } from './commands/reproduceExact.js';
 import { registerReproduceRealData } from './commands/reproduceRealData.js';
 import { addReproduceMovielensUsers, addReproduceUsers } from './commands/reproduceUsers.js';
 import { registerRun } from './commands/run.js';
@@ -38,6 +39,8 @@ export function buildProgram(): Command {
   registerReproduceRealData(reproduce);
   addReproduceUsers(reproduce);
   addReproduceMovielensUsers(reproduce);
+  addReproduceExact(reproduce);
+  addReproduceMovielensExact(reproduce);
   registerData(program);
   registerBench(program);
   registerEvaluate(program);

@@ -25,6 +25,10 @@ export interface DecisionLog {
   readonly propensityKind: Int32Array;
   /** Display position of each decision's chosen item (`slot`), -1 where not logged; null when no line has one. */
   readonly slot: Int32Array | null;
+  /** The privacy unit of each decision (`unit`), null where not logged; null when no line has one. */
+  readonly units: readonly (string | null)[] | null;
+  /** The exploration floor of each decision (`explorationFloor`), NaN where not logged; null when no line has one. */
+  readonly explorationFloor: Float64Array | null;
   /** Logging probability of every arm (aligned with `features`), NaN where a line has none; null if no line has them. */
   readonly loggingProbabilities: Float64Array | null;
   /** Reward of each decision; NaN when not logged. */

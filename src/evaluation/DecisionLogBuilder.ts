@@ -16,6 +16,10 @@ export class DecisionLogBuilder {
   private readonly propensityKind = new GrowableTypedArray(Int32Array);
   private readonly slot = new GrowableTypedArray(Int32Array);
   private anySlot = false;
+  private readonly units: (string | null)[] = [];
+  private anyUnit = false;
+  private readonly floor = new GrowableTypedArray(Float64Array);
+  private anyFloor = false;
   private readonly probabilities = new GrowableTypedArray(Float64Array);
   private readonly reward = new GrowableTypedArray(Float64Array);
   private readonly lines = new GrowableTypedArray(Int32Array);
@@ -54,6 +58,10 @@ export class DecisionLogBuilder {
     );
     if (typeof record.slot === 'number') this.anySlot = true;
     this.slot.push(typeof record.slot === 'number' ? record.slot : -1);
+    if (typeof record.unit === 'string') this.anyUnit = true;
+    this.units.push(typeof record.unit === 'string' ? record.unit : null);
+    if (typeof record.explorationFloor === 'number') this.anyFloor = true;
+    this.floor.push(typeof record.explorationFloor === 'number' ? record.explorationFloor : Number.NaN);
     const probs = record.probabilities;
     if (probs !== undefined && probs !== null) this.anyProbabilities = true;
     for (let a = 0; a < k; a++) this.probabilities.push(probs?.[a] ?? Number.NaN);
@@ -75,6 +83,8 @@ export class DecisionLogBuilder {
       inversePropensity: this.inversePropensity.toArray(),
       propensityKind: this.propensityKind.toArray(),
       slot: this.anySlot ? this.slot.toArray() : null,
+      units: this.anyUnit ? this.units.slice() : null,
+      explorationFloor: this.anyFloor ? this.floor.toArray() : null,
       loggingProbabilities: this.anyProbabilities ? this.probabilities.toArray() : null,
       reward: this.reward.toArray(),
       eventIds: this.eventIds.slice(),

@@ -44,6 +44,16 @@ export interface DecisionRecord {
   readonly resamplingCap?: number;
   /** Optional: the display position (slot) of the chosen item, a non-negative integer (0 = top). */
   readonly slot?: number;
+  /**
+   * Optional: the privacy unit of the decision (the user or device id; the service logs it), a
+   * non-empty string; `evaluate --private --unit user` bounds and protects each unit's rows.
+   */
+  readonly unit?: string;
+  /**
+   * Optional: the exploration floor of the logging policy at this decision, gamma / K in (0, 1]: every
+   * arm had at least this probability (a mixture with uniform), so no weight exceeds pi / floor.
+   */
+  readonly explorationFloor?: number;
   /** Optional: the logging probability of every arm (sums to 1; entry `chosen` equals `propensity`). */
   readonly probabilities?: readonly number[];
   /** Reward in [0, 1]; absent when it was not logged or never came. */

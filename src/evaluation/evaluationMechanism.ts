@@ -1,10 +1,17 @@
 /**
  * The mechanism and ledger of a private evaluation (`adaprivate evaluate --private`): `releases`
  * Gaussian releases on the same logged rewards (sequential composition), calibrated together for
- * the evaluation's own budget (epsilon, delta) by the policies' calibrator (src/mechanisms), noise
- * secure unless a `noiseSeed` is given (research mode: whoever knows it can remove the noise).
+ * the evaluation's own budget (epsilon, delta) by the policies' calibrator (src/mechanisms), through
+ * the exact accountant by default ('zcdp' on request), noise secure unless a `noiseSeed` is given
+ * (research mode: whoever knows it can remove the noise).
  */
-import { calibrateGaussian, GaussianMechanism, type LedgerLike, makeLedger } from '../mechanisms/index.js';
+import {
+  calibrateGaussian,
+  exactReport,
+  GaussianMechanism,
+  type LedgerLike,
+  makeLedger,
+} from '../mechanisms/index.js';
 import { createRng, type Rng, SecureRng } from '../random/index.js';
 
 export interface EvaluationMechanism {
@@ -12,31 +19,54 @@ export interface EvaluationMechanism {
   readonly ledger: LedgerLike;
 }
 
+/** Options of {@link evaluationMechanism}. */
+export interface EvaluationMechanismOptions {
+  /** Seeded noise (research only); default: secure noise. */
+  readonly noiseSeed?: number;
+  /** The accountant that calibrates the noise and accounts the ledger: 'exact' (default) or 'zcdp'. */
+  readonly accountant?: 'exact' | 'zcdp';
+  /** The most coordinates one release has (default 6: the user-level statistic). */
+  readonly coordinates?: number;
+}
+
 /**
  * @example
  * const { mechanism, ledger } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 3);
- * // three releases later: ledger.spent().epsilon ~ 1
+ * // three releases later: ledger.spent().epsilon ~ 1 (exact accountant)
  */
 export function evaluationMechanism(
   budget: { readonly epsilon: number; readonly delta: number },
   releases: number,
-  noiseSeed?: number,
+  options: EvaluationMechanismOptions = {},
 ): EvaluationMechanism {
-  const ledger = makeLedger(budget.delta, 'sequential');
-  const secure = noiseSeed === undefined ? new SecureRng() : null;
-  const rng: Rng = secure ?? createRng(noiseSeed!, 'evaluation-noise');
-  ledger.setNoise(secure === null ? 'seeded' : 'secure');
+  const accountant = options.accountant ?? 'exact';
+  if (accountant !== 'exact' && accountant !== 'zcdp') {
+    throw new RangeError(
+      `private evaluation: accountant must be 'exact' or 'zcdp'. Got ${JSON.stringify(accountant)}.`,
+    );
+  }
   const calibration = calibrateGaussian(
     'private evaluation',
     budget,
     { compositions: releases, q: 1 },
-    'zcdp',
+    accountant,
   );
+  const ledger = makeLedger(
+    budget.delta,
+    'sequential',
+    'classic',
+    'extended',
+    null,
+    exactReport(calibration),
+  );
+  const secure = options.noiseSeed === undefined ? new SecureRng() : null;
+  const rng: Rng = secure ?? createRng(options.noiseSeed!, 'evaluation-noise');
+  ledger.setNoise(secure === null ? 'seeded' : 'secure');
   const mechanism = new GaussianMechanism(
     'private evaluation',
     { noiseRng: () => rng, secureWords: () => secure, ledger: () => ledger },
     calibration,
-    3,
+    Math.max(6, options.coordinates ?? 6),
   );
   return { mechanism, ledger };
 }

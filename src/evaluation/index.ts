@@ -24,9 +24,15 @@ export type {
   RelativeEstimate,
 } from './evaluateOnLog.js';
 export { evaluateOnLog } from './evaluateOnLog.js';
-export { type EvaluationMechanism, evaluationMechanism } from './evaluationMechanism.js';
+export {
+  type EvaluationMechanism,
+  type EvaluationMechanismOptions,
+  evaluationMechanism,
+} from './evaluationMechanism.js';
 export { type FeatureNormSummary, featureNormSummary } from './featureNormSummary.js';
+export { firstContributions, type KeptContributions } from './firstContributions.js';
 export { effectiveSampleSize, importanceWeights } from './importanceWeights.js';
+export { type ImportedLog, type ImportPositionLogOptions, importPositionLog } from './importPositionLog.js';
 export { ipw } from './ipw.js';
 export type { LinearSoftmaxOptions, LinearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
 export { linearSoftmaxPolicy } from './linearSoftmaxPolicy.js';
@@ -39,7 +45,10 @@ export { checkOpeInput, type OpeInput } from './OpeInput.js';
 export { onPolicyValue } from './onPolicyValue.js';
 export { evaluableRounds, hasPropensity, opeInputFromLog } from './opeInputFromLog.js';
 export { pairedRatio } from './pairedRatio.js';
+export { privateDoublyRobust } from './privateDoublyRobust.js';
 export { type PrivateEstimate, type PrivateEstimatesOptions, privateEstimates } from './privateEstimates.js';
+export { type PrivateRewardModelOptions, privateRewardModel } from './privateRewardModel.js';
+export { type PrivateUnitEstimatesOptions, privateUnitEstimates } from './privateUnitEstimates.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';
@@ -47,6 +56,7 @@ export { readJsonlDecisions } from './readJsonlDecisions.js';
 export { replay } from './replay.js';
 export { replayTarget, type SelectingPolicy } from './replayTarget.js';
 export { type LearningMode, type RunPolicyOptions, runPolicyOnLog } from './runPolicyOnLog.js';
+export { type SlotEstimate, type SlotIpwResult, slotIpw } from './slotIpw.js';
 export { snipw } from './snipw.js';
 export type { SyntheticLogging, SyntheticLogOptions } from './syntheticDecisions.js';
 export {

@@ -28,6 +28,8 @@ export function hasPropensity(log: DecisionLog, t: number): boolean {
 /**
  * @param target - pi(a | x_t) for every arm of the log (length `log.armOffsets[log.rounds]`).
  * @param rewardModel - optional q(x_t, a) for every arm of the log.
+ * @param only - optional: the rounds to use, in log order (a subset of the evaluable rounds, e.g. the
+ *   rows a user-level contribution bound kept); default: every evaluable round.
  * @example
  * const input = opeInputFromLog(log, target, crossFitRewardModel(log));
  * input.rewards.length; // returns the number of evaluable rounds
@@ -36,6 +38,7 @@ export function opeInputFromLog(
   log: DecisionLog,
   target: Float64Array,
   rewardModel?: Float64Array,
+  only?: Int32Array,
 ): OpeInput {
   const totalArms = log.armOffsets[log.rounds]!;
   if (target.length !== totalArms) {
@@ -48,7 +51,7 @@ export function opeInputFromLog(
       `opeInputFromLog: rewardModel must have one entry per logged arm (${totalArms}). Got ${rewardModel.length}.`,
     );
   }
-  const rounds = evaluableRounds(log);
+  const rounds = only ?? evaluableRounds(log);
   const n = rounds.length;
   const offsets = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) {

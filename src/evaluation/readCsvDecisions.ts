@@ -9,7 +9,8 @@
  *   row of a decision has one they form the decision's `probabilities`.
  * - `reward` (optional, chosen row only): in [0, 1]; empty when not logged.
  * - `arm`, `time`, `model`, `modelVersion` (optional).
- * - `inversePropensity`, `propensityKind`, `resamplingCap`, `slot` (optional, chosen row only; see
+ * - `inversePropensity`, `propensityKind`, `resamplingCap`, `slot`, `unit`, `explorationFloor`
+ *   (optional, chosen row only; see
  *   `DecisionRecord`).
  *
  * Each decision goes through the same validation as a JSON Lines one, with the line of the row
@@ -47,6 +48,8 @@ const CHOSEN_ROW: readonly (readonly [string, boolean])[] = [
   ['propensityKind', false],
   ['resamplingCap', true],
   ['slot', true],
+  ['unit', false],
+  ['explorationFloor', true],
 ];
 const KNOWN = new Set([
   'eventId',

@@ -135,6 +135,24 @@ export function validateDecisionRecord(
       chosenLine,
     );
   }
+  const unit = o.unit;
+  if (unit !== undefined && unit !== null && (typeof unit !== 'string' || unit === '')) {
+    fail(`unit must be a non-empty string (the user or device id). Got ${show(unit)}.`, chosenLine);
+  }
+  const floor = o.explorationFloor;
+  if (
+    floor !== undefined &&
+    floor !== null &&
+    (typeof floor !== 'number' || !(floor > 0 && floor <= 1 / k + PROBABILITY_TOLERANCE))
+  ) {
+    fail(
+      `explorationFloor must be a number in (0, 1/${k}] (gamma / K: every arm's least probability). Got ${show(floor)}.`,
+      chosenLine,
+    );
+  }
+  if (typeof floor === 'number' && typeof p === 'number' && p < floor - PROBABILITY_TOLERANCE) {
+    fail(`propensity (${p}) cannot be below the explorationFloor (${floor}).`, chosenLine);
+  }
   if (p === undefined || p === null) {
     if (options.allowMissingPropensity !== true && typeof ip !== 'number') {
       fail(

@@ -30,8 +30,19 @@ export interface PlaygroundSettings {
   readonly checkpoints?: number;
   /** Privacy accountant, for policies that have the option (absent: the policy's default). */
   readonly accountant?: string;
-  /** Privacy unit ('event' or 'user'), for policies that have the option (absent: the default). */
+  /**
+   * Privacy unit ('event' or 'user'), for policies that have the option (absent: the default).
+   * 'user' runs the synthetic users study of `adaprivate reproduce users`: every user arrives
+   * `arrivalsPerUnit` times, and the private policies protect each user with contribution bounds
+   * (c rewards per release, m releases per epoch, one epoch: the run) at the user-level epsilon.
+   */
   readonly privacyUnit?: string;
+  /** privacyUnit 'user': arrivals k of each user in the run (default 5; the study's k in {1, 5, 10}). */
+  readonly arrivalsPerUnit?: number;
+  /** privacyUnit 'user': contribution bound c, rewards of one user in one release (default 1). */
+  readonly contributionsPerRelease?: number;
+  /** privacyUnit 'user': contribution bound m, releases one user takes part in (default k, as the study). */
+  readonly releasesPerEpoch?: number;
   /** Synthetic environment size (defaults: the CLI's). */
   readonly dim?: number;
   readonly arms?: number;
@@ -51,16 +62,38 @@ export function hasOption(id: string, name: string): boolean {
  * playgroundConfig({ policies: ['adaprivate-ts'], epsilon: 1, batchSize: 100, q: 0.3, seeds: 2, horizon: 500 }).seeds; // returns [1, 2]
  */
 export function playgroundConfig(s: PlaygroundSettings): ExperimentConfig {
+  const users = s.privacyUnit === 'user';
+  const k = users ? (s.arrivalsPerUnit ?? 5) : undefined;
+  if (
+    !users &&
+    (s.arrivalsPerUnit !== undefined ||
+      s.contributionsPerRelease !== undefined ||
+      s.releasesPerEpoch !== undefined)
+  ) {
+    throw new RangeError(
+      "playground: arrivalsPerUnit, contributionsPerRelease and releasesPerEpoch need privacyUnit 'user'.",
+    );
+  }
   const policies = s.policies.map((id) => {
     const params: Record<string, number | string> = {};
     if (hasOption(id, 'batchSize')) params.batchSize = s.batchSize;
     if (hasOption(id, 'q')) params.q = s.q;
     if (s.accountant !== undefined && hasOption(id, 'accountant')) params.accountant = s.accountant;
     if (s.privacyUnit !== undefined && hasOption(id, 'privacyUnit')) params.privacyUnit = s.privacyUnit;
+    if (users && policyInfo(id as PolicyId).isPrivate) {
+      if (!hasOption(id, 'privacyUnit')) {
+        throw new RangeError(
+          `playground: privacyUnit 'user': ${id} has no user-level mode; choose policies with the privacyUnit option (the AdaPrivate family) or a non-private reference.`,
+        );
+      }
+      // the study's bounds: c rewards per release, m = k releases in the run's one (lifetime) epoch
+      params.contributionsPerRelease = s.contributionsPerRelease ?? 1;
+      params.releasesPerEpoch = s.releasesPerEpoch ?? (k as number);
+    }
     return { policy: id, params, tune: false };
   });
   const raw = {
-    env: { kind: 'synthetic', dim: s.dim, arms: s.arms, armsPerRound: s.armsPerRound },
+    env: { kind: 'synthetic', dim: s.dim, arms: s.arms, armsPerRound: s.armsPerRound, arrivalsPerUnit: k },
     policies,
     epsilons: [s.epsilon],
     seeds: s.seeds,
@@ -87,8 +120,20 @@ export interface PlaygroundRun {
   readonly meanReward: number;
   readonly regret: number;
   readonly points: readonly PlaygroundPoint[];
-  /** The guarantee at the end, from the policy's ledger (null for non-private policies). */
-  readonly privacy: { readonly epsilon: number; readonly delta: number; readonly releases: number } | null;
+  /**
+   * The guarantee at the end, from the policy's ledger (null for non-private policies). A user-level
+   * run adds the unit, the rewards offered and dropped by the bounds, and the per-epoch epsilon
+   * (the top-level epsilon is the cumulative one; with one epoch, the two are equal).
+   */
+  readonly privacy: {
+    readonly epsilon: number;
+    readonly delta: number;
+    readonly releases: number;
+    readonly unit: 'event' | 'user';
+    readonly offered?: number;
+    readonly dropped?: number;
+    readonly perEpochEpsilon?: number;
+  } | null;
 }
 
 /**
@@ -107,7 +152,8 @@ export function runPlaygroundStudy(
     if (cell.env.kind !== 'synthetic')
       throw new RangeError('runPlaygroundStudy: synthetic environments only.');
     const privacyAt: { epsilon: number; releases: number }[] = [];
-    const out = runFullInformation(cell, syntheticCellEnvironment(cell.env, cell.seed), NO_PRIOR, (_t, p) => {
+    const env = syntheticCellEnvironment(cell.env, cell.seed, cell.horizon);
+    const out = runFullInformation(cell, env, NO_PRIOR, (_t, p) => {
       const g = p.privacy();
       privacyAt.push({ epsilon: Number.isFinite(g.epsilon) ? g.epsilon : 0, releases: g.releases });
     });
@@ -124,7 +170,22 @@ export function runPlaygroundStudy(
         epsilon: privacyAt[i]!.epsilon,
         releases: privacyAt[i]!.releases,
       })),
-      privacy: cell.epsilon === null ? null : { epsilon: g.epsilon, delta: g.delta, releases: g.releases },
+      privacy:
+        cell.epsilon === null
+          ? null
+          : {
+              epsilon: g.epsilon,
+              delta: g.delta,
+              releases: g.releases,
+              unit: g.unit ?? 'event',
+              ...(g.unit === 'user'
+                ? {
+                    offered: g.offered ?? 0,
+                    dropped: g.dropped?.total ?? 0,
+                    perEpochEpsilon: g.perEpoch?.epsilon ?? Number.NaN,
+                  }
+                : {}),
+            },
     };
     runs.push(run);
     onRun?.(run, runs.length, cells.length);

@@ -116,6 +116,17 @@ function randomId(): string {
   return w[0]!.toString(16).padStart(8, '0') + w[1]!.toString(16).padStart(8, '0');
 }
 
+/**
+ * The exploration floor's mixture: gamma / k + (1 - gamma) p(a) for every arm (standard errors
+ * scaled by 1 - gamma; exact where p is).
+ */
+function mixUniform(p: ArmProbabilities, gamma: number, k: number): ArmProbabilities {
+  const out = new Float64Array(k);
+  for (let a = 0; a < k; a++) out[a] = gamma / k + (1 - gamma) * p.probabilities[a]!;
+  const se = p.standardErrors === null ? null : p.standardErrors.map((s) => (1 - gamma) * s);
+  return Object.freeze({ probabilities: out, standardErrors: se, samples: p.samples });
+}
+
 /** Default Monte Carlo draws of `probabilities` for Thompson-sampling policies. */
 export const DEFAULT_PROBABILITY_SAMPLES = 2000;
 const MAX_PROBABILITY_SAMPLES = 10_000_000;
@@ -355,6 +366,16 @@ export abstract class BasePolicy implements Policy {
     if (runtime.counters !== undefined) ul.useCounters(runtime.counters);
   }
 
+  /**
+   * A user-level policy restored by a service whose unit counts live in its store: counts the
+   * rewards the store dropped since the restored snapshot (they are not replayed) as offered and
+   * dropped, before the kept ones are replayed. See {@link UserLevelPrivacy.resumeDropped}. Ignored
+   * by event-level policies.
+   */
+  resumeDroppedRewards(perRelease: number, perEpoch: number): void {
+    this.unitLevel?.resumeDropped(perRelease, perEpoch);
+  }
+
   /** The noise of one release (sigma, sampling rate q) for the user-level report; private subclasses with user-level support override it. */
   protected unitReleaseNoise(): UnitReleaseNoise {
     throw new Error(`${this.name}: internal error, no user-level release noise.`);
@@ -460,9 +481,11 @@ export abstract class BasePolicy implements Policy {
   /**
    * Randomised policies: draws the policy's choice among the k candidates of `this.feats` afresh
    * from `rng` (never the exploration stream) until `arm` wins, at most `cap` times, and returns
-   * the number of draws (`cap` when it never won). Deterministic ones return 0 (the default).
+   * the number of draws (`cap` when it never won); with `uniformShare` gamma > 0 each draw is
+   * uniform among the k with probability gamma (the exploration floor's mixture). Deterministic
+   * ones return 0 (the default).
    */
-  protected drawsUntilWin(_k: number, _arm: number, _cap: number, _rng: Rng): number {
+  protected drawsUntilWin(_k: number, _arm: number, _cap: number, _rng: Rng, _uniformShare = 0): number {
     return 0;
   }
   /**
@@ -505,18 +528,27 @@ export abstract class BasePolicy implements Policy {
   ): SelectionWithPropensity {
     const samples = this.samplesOption(options);
     const cap = this.resamplingCapOption(options);
-    const arm = this.select(features, k);
-    const probabilities = this.armProbabilities(k, samples, arm);
+    const gamma = this.uniformShareOption(options);
+    const own = this.select(features, k);
+    let arm = own;
+    if (gamma > 0 && this.propensityRng.uniform() < gamma) {
+      arm = this.propensityRng.integer(k);
+      this.keep(0, arm);
+    }
+    const policyProbabilities = this.armProbabilities(k, samples, own);
+    const probabilities = gamma > 0 ? mixUniform(policyProbabilities, gamma, k) : policyProbabilities;
     const propensity = probabilities.probabilities[arm]!;
     if (!(propensity > 0)) {
       throw new Error(`${this.name}: internal error, the chosen arm ${arm} has probability ${propensity}.`);
     }
-    const m = this.drawsUntilWin(k, arm, cap, this.propensityRng);
+    const m = this.drawsUntilWin(k, arm, cap, this.propensityRng, gamma);
     const inversePropensity: InversePropensity =
       m === 0
-        ? EXACT_INVERSE_PROPENSITY
+        ? gamma > 0
+          ? Object.freeze({ kind: 'exact', value: 1 / propensity, cap: null, capped: false })
+          : EXACT_INVERSE_PROPENSITY
         : Object.freeze({ kind: 'geometric-resampling', value: m, cap, capped: m >= cap });
-    return Object.freeze({ arm, propensity, probabilities, inversePropensity });
+    return Object.freeze({ arm, propensity, probabilities, inversePropensity, explorationFloor: gamma / k });
   }
 
   update(reward: number, unit?: string): void {
@@ -725,6 +757,7 @@ export abstract class BasePolicy implements Policy {
       epoch: r.epoch,
       perEpoch: r.perEpoch,
       cumulative: r.cumulative,
+      releaseEpoch: r.releaseEpoch,
       dropped: r.dropped,
       offered: r.offered,
       unitAccountant: r.accountant,
@@ -1158,6 +1191,17 @@ export abstract class BasePolicy implements Policy {
       );
     }
     return n;
+  }
+
+  private uniformShareOption(options: ProbabilityOptions | undefined): number {
+    const g = options?.uniformShare;
+    if (g === undefined) return 0;
+    if (typeof g !== 'number' || !(g >= 0 && g < 1)) {
+      throw new RangeError(
+        `${this.name}: uniformShare (the exploration floor's mixture weight gamma) must be a number in [0, 1). Got ${String(g)}.`,
+      );
+    }
+    return g;
   }
 
   private samplesOption(options: ProbabilityOptions | undefined): number {

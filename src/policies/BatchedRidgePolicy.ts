@@ -239,9 +239,13 @@ export class BatchedRidgePolicy extends BasePolicy {
    * Geometric resampling: fresh draws of the TS choice from `rng` until `arm` wins, at most `cap`;
    * returns the number of draws (cap when `arm` did not win in cap draws), 0 when deterministic.
    */
-  protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng): number {
+  protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng, uniformShare = 0): number {
     if (!this.prepareDraws(k)) return 0;
-    for (let m = 1; m <= cap; m++) if (this.drawWinner(k, rng) === arm) return m;
+    for (let m = 1; m <= cap; m++) {
+      const winner =
+        uniformShare > 0 && rng.uniform() < uniformShare ? rng.integer(k) : this.drawWinner(k, rng);
+      if (winner === arm) return m;
+    }
     return cap;
   }
 
@@ -474,7 +478,11 @@ export class BatchedRidgePolicy extends BasePolicy {
     for (let i = 0; i < d; i++) this.tilde[i] = this.theta[i]! + v * this.pert[i]!;
   }
 
-  /** Released batches = batchIndex - 1; rounds = full batches plus the current one; s = 0 between batches. */
+  /**
+   * Released batches = batchIndex - 1; rounds = full batches plus the current one; s = 0 between
+   * batches. A user-level policy releases its open batch at each epoch boundary, full or not: its
+   * released batches hold 1..B rounds each.
+   */
   protected checkReleases(spent: PrivacySpent): string | null {
     const batch = this.batch;
     if (batch === null) return null;
@@ -482,12 +490,18 @@ export class BatchedRidgePolicy extends BasePolicy {
     const released = this.batchIndex - 1;
     const r = this.rounds;
     if (this.inBatch >= B) return `inBatch is ${this.inBatch}, at least batchSize ${B}`;
-    if (!this.isFinished && r !== released * B + this.inBatch) {
+    if (this.unitLevel !== null && !this.isFinished) {
+      if (r > released * B + this.inBatch || r < released + this.inBatch)
+        return `rounds is ${r}, but ${released} released batches of 1 to ${B} plus ${this.inBatch} pending rounds make ${released + this.inBatch} to ${released * B + this.inBatch}`;
+    } else if (!this.isFinished && r !== released * B + this.inBatch) {
       return `rounds is ${r}, but ${released} released batches of ${B} plus ${this.inBatch} pending rounds make ${released * B + this.inBatch}`;
     }
+    const partials = this.unitLevel !== null; // any release may be partial (epoch boundaries)
     if (
       this.isFinished &&
-      (this.inBatch !== 0 || r > released * B || (released > 0 && r <= (released - 1) * B))
+      (this.inBatch !== 0 ||
+        r > released * B ||
+        (partials ? r < released : released > 0 && r <= (released - 1) * B))
     ) {
       return `rounds is ${r}, which ${released} released batches of ${B} (the last one partial) cannot hold`;
     }

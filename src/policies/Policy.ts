@@ -34,6 +34,15 @@ export interface ProbabilityOptions {
    * 1 - 4.5e-5).
    */
   readonly resamplingCap?: number;
+  /**
+   * `selectWithPropensity` only: an explicit exploration floor. With probability gamma (this value,
+   * in [0, 1); default 0: none) the decision is drawn uniformly among the k candidates instead of by
+   * the policy, from the policy's resampling generator (never the exploration stream), so every
+   * arm has probability at least gamma / k, logged as `explorationFloor`. A deterministic policy's
+   * propensity is then exact: gamma / k + (1 - gamma) 1{a = the policy's choice}; a Thompson
+   * policy's inverse propensity is the geometric resampling of the same mixture.
+   */
+  readonly uniformShare?: number;
 }
 
 /**
@@ -72,6 +81,8 @@ export interface SelectionWithPropensity {
    * `propensity` of a Thompson-sampling policy is for display (1/propensity is a biased weight).
    */
   readonly inversePropensity: InversePropensity;
+  /** The exploration floor gamma / k of this decision (every arm's least probability); 0 without `uniformShare`. */
+  readonly explorationFloor: number;
 }
 
 /**
@@ -107,6 +118,11 @@ export interface PolicyPrivacy extends PrivacySpent {
   readonly perEpoch?: UnitGuarantee;
   /** privacyUnit 'user': one unit's guarantee over every epoch so far (composition across epochs). */
   readonly cumulative?: UnitGuarantee;
+  /**
+   * privacyUnit 'user': the epoch of the latest release and one unit's guarantee in that epoch so
+   * far (null before the first release). The service's ledger rows keep it (budget per epoch).
+   */
+  readonly releaseEpoch?: UserLevelReport['releaseEpoch'];
   /** privacyUnit 'user': rewards acknowledged but not learned, by the bound that dropped them. */
   readonly dropped?: UserLevelReport['dropped'];
   /** privacyUnit 'user': rewards offered (kept + dropped). */

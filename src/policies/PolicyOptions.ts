@@ -110,9 +110,10 @@ export interface OptionDocs {
    */
   readonly epochDays: OptionValue<'epochDays'>;
   /**
-   * privacyUnit 'user', for simulations: epoch length in rewards offered (kept or dropped), a
-   * positive integer; epoch k holds offered rewards k*epochRounds .. (k+1)*epochRounds - 1.
-   * Not together with `epochDays`.
+   * privacyUnit 'user': epoch length in rewards offered (kept or dropped), a positive integer;
+   * epoch k holds offered rewards k*epochRounds .. (k+1)*epochRounds - 1. Not together with
+   * `epochDays`. Also served by one server (SQLite), where a round is a reward the service
+   * acknowledges (given or default, kept or dropped; docs/serving.md). Default: none.
    */
   readonly epochRounds: OptionValue<'epochRounds'>;
 }

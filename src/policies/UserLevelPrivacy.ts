@@ -63,6 +63,16 @@ export interface UserLevelReport {
   readonly perEpoch: UnitGuarantee;
   /** Over every epoch so far (composition across epochs). */
   readonly cumulative: UnitGuarantee;
+  /**
+   * The epoch of the latest release (the data it held) and one unit's guarantee in that epoch so
+   * far (min(m, its releases) compositions); null before the first release. Each ledger row of the
+   * service keeps it: the dashboard draws the budget per epoch from these.
+   */
+  readonly releaseEpoch: {
+    readonly index: number;
+    readonly releases: number;
+    readonly guarantee: UnitGuarantee;
+  } | null;
   /** Rewards acknowledged but not learned, by the bound that dropped them. */
   readonly dropped: { readonly perRelease: number; readonly perEpoch: number; readonly total: number };
   /** Rewards offered (kept + dropped). */
@@ -261,10 +271,34 @@ export class UserLevelPrivacy {
     else if (r.admission === 'perEpoch') this.droppedEpoch++;
     if (r.next === null) return { admission: r.admission, sampled: false };
     let next: UnitCount = r.next;
-    if (draw !== null && r.joins) next = { ...next, sampled: draw() };
+    if (draw !== null && r.joins) {
+      // drawn even when the store recalls a draw: a seeded stream stays where a run without the
+      // restart would have it (the recalled draw then equals it); secure draws are independent
+      const fresh = draw();
+      next = { ...next, sampled: this.counters.drawn?.(unit, release) ?? fresh };
+    }
     this.counters.set(unit, next);
     this.openEpoch = epoch;
     return { admission: 'kept', sampled: next.sampled ?? true };
+  }
+
+  /**
+   * A restart of a store-backed policy (the service): `perRelease` + `perEpoch` rewards were dropped
+   * since the snapshot the policy was restored from. They are not replayed (only kept rewards are),
+   * so they are counted here, as offered and dropped: the offered count (what `epochRounds`
+   * measures) and the dropped counts are then those of a run that never restarted.
+   */
+  resumeDropped(perRelease: number, perEpoch: number): void {
+    for (const [v, name] of [
+      [perRelease, 'perRelease'],
+      [perEpoch, 'perEpoch'],
+    ] as const) {
+      if (!Number.isSafeInteger(v) || v < 0)
+        throw new RangeError(`resumeDropped: ${name} must be an integer >= 0. Got ${v}.`);
+    }
+    this.droppedRelease += perRelease;
+    this.droppedEpoch += perEpoch;
+    this.offered += perRelease + perEpoch;
   }
 
   /** The ledger now holds `releases` releases: the new ones held data of the open epoch. */
@@ -286,8 +320,16 @@ export class UserLevelPrivacy {
   ): UserLevelReport {
     const s = this.settings;
     const k = this.ledger.compositions();
-    const g = (n: number) =>
-      unitPlanEpsilon(noise.sigma, s.c, n, noise.q, delta, accountant, orders, conversion);
+    const memo = new Map<number, UnitGuarantee>();
+    const g = (n: number): UnitGuarantee => {
+      let out = memo.get(n);
+      if (out === undefined) {
+        out = unitPlanEpsilon(noise.sigma, s.c, n, noise.q, delta, accountant, orders, conversion);
+        memo.set(n, out);
+      }
+      return out;
+    };
+    const latest = this.ledger.latest();
     const e = s.epoch;
     return {
       unit: 'user',
@@ -301,6 +343,14 @@ export class UserLevelPrivacy {
       },
       perEpoch: g(k.perEpoch),
       cumulative: g(k.cumulative),
+      releaseEpoch:
+        latest === null
+          ? null
+          : {
+              index: latest.epoch,
+              releases: latest.releases,
+              guarantee: g(Math.min(s.m, latest.releases)),
+            },
       dropped: {
         perRelease: this.droppedRelease,
         perEpoch: this.droppedEpoch,

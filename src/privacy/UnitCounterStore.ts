@@ -11,6 +11,14 @@ export interface UnitCounterStore {
   get(unit: string): UnitCount | undefined;
   /** Replaces the unit's count (called only with the `next` of a kept reward). */
   set(unit: string, count: UnitCount): void;
+  /**
+   * Optional (subsampled releases): the sampling draw already made and kept for `unit` in release
+   * `release`, or undefined when there is none. A store that outlives the policy's memory (the
+   * service's, whose rows are written in the reward's transaction) answers it while the policy
+   * replays rewards it had already learned once, so that a restart never draws a unit again for a
+   * release it was drawn for.
+   */
+  drawn?(unit: string, release: number): boolean | undefined;
   /** Epoch `epoch` has begun: counts of earlier epochs are dead and may be deleted. */
   expireBefore(epoch: number): void;
   /** The counts as JSON-safe data for the policy's snapshot, or null when they live elsewhere (a store). */

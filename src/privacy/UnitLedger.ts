@@ -42,6 +42,16 @@ export class UnitLedger {
     this.total++;
   }
 
+  /**
+   * The epoch of the latest release and how many releases it has made so far (null before the
+   * first release): the epoch whose budget the latest release spent.
+   */
+  latest(): { readonly epoch: number; readonly releases: number } | null {
+    let last = -1;
+    for (const e of this.perEpoch.keys()) last = Math.max(last, e);
+    return last < 0 ? null : { epoch: last, releases: this.perEpoch.get(last)! };
+  }
+
   /** The compositions one unit can have taken part in, per epoch (worst) and over all epochs. */
   compositions(): UnitCompositions {
     const m = this.releasesPerEpoch;

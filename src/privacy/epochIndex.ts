@@ -1,7 +1,7 @@
 /**
  * The epoch a user-level policy is in: 'lifetime' (always 0), a period in days on a clock (epochs
  * aligned to 1970-01-01T00:00Z: epoch k covers [k P, (k + 1) P) milliseconds since the Unix epoch),
- * or, for simulations, a period in rewards offered (kept or dropped).
+ * or a period in rewards offered (kept or dropped; in simulations and on the service).
  */
 
 /** How epochs are measured. */

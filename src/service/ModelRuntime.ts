@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Policy, PolicyId, SnapshotKey } from '../policies/index.js';
 import { createPolicy, policyInfo, withStoredAccountant } from '../policies/index.js';
-import type { ModelRow, Store, UnitWrite } from '../store/index.js';
+import type { ModelRow, Store, UnitCountRow, UnitWrite } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
 import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
@@ -38,6 +38,50 @@ export interface RuntimeContext {
   readonly sweepIntervalMs: number;
   /** The key of the stored snapshots' MAC (createServer's `snapshotKey`). */
   readonly snapshotKey: SnapshotKey;
+}
+
+/**
+ * Before the replay of a user-level model's pending rewards at load:
+ * - the rewards dropped since the restored snapshot (the store's totals minus the snapshot's counts)
+ *   are counted as offered and dropped: they are not replayed (only kept rewards are pending), and
+ *   with `epochRounds` the epoch is the count of rewards offered, so the replay and every later
+ *   reward fall in the epoch they fall in without the restart. (All of the pending rewards are in
+ *   the open epoch: a release never spans an epoch boundary, and a reward of a new epoch releases
+ *   the open batch before it is counted.)
+ * - with subsampled releases (q < 1), each pending reward's unit was drawn into or out of the open
+ *   release once, when it joined it, and the draw was stored in the unit's row in that reward's
+ *   transaction: the rows are read so that the replay reuses the draws (never a second draw for a
+ *   release that is half-done). A pending reward whose unit has no draw stored for the open release
+ *   means the database is inconsistent: refused.
+ */
+async function resumeUnits(
+  name: string,
+  policy: Policy,
+  units: UnitModel,
+  pending: readonly { readonly unit?: string | null }[],
+  store: Store,
+): Promise<void> {
+  const s = policy.privacy();
+  const totals = await store.unitTotals(name);
+  const dr = Math.max(0, totals.droppedPerRelease - (s.dropped?.perRelease ?? 0));
+  const de = Math.max(0, totals.droppedPerEpoch - (s.dropped?.perEpoch ?? 0));
+  // every user-level policy is a BasePolicy (createPolicy's); an event-level one has no units here
+  (policy as Policy & { resumeDroppedRewards?(a: number, b: number): void }).resumeDroppedRewards?.(dr, de);
+  if (!units.sampled) return;
+  const open = s.releases + 1;
+  const rows = new Map<string, UnitCountRow>();
+  for (const p of pending) {
+    const unit = p.unit ?? null;
+    if (unit === null || rows.has(unit)) continue;
+    const row = await store.unitCount(name, unit);
+    if (row === null || row.release !== open || row.sampled === null) {
+      throw new Error(
+        `model '${name}': pending reward of unit '${unit}' has no sampling draw stored for the open release ${open}; the database is inconsistent.`,
+      );
+    }
+    rows.set(unit, row);
+  }
+  units.counters.recallDraws(rows);
 }
 
 /** Most expired decisions given their default reward in one sweep. */
@@ -105,7 +149,10 @@ export class ModelRuntime implements ServedModel {
     const before = policy.privacy().releases;
     // the pending rewards were kept when they arrived (their counts are stored): replayed with the
     // counts in memory, at a time of the open epoch they were admitted in
-    if (units !== null) units.clock.now = units.openEpochTime;
+    if (units !== null) {
+      units.clock.now = units.openEpochTime;
+      await resumeUnits(name, policy, units, state.pending, ctx.store);
+    }
     for (const p of state.pending) observe(policy, p.features, p.reward, p.unit);
     units?.counters.endReplay();
     if (policy.privacy().releases !== before) {
@@ -331,7 +378,8 @@ export class ModelRuntime implements ServedModel {
         count: taken.count,
         dropped,
         expireBefore: taken.expireBefore,
-        openEpoch: learned ? units.epochAt(now) : null,
+        // the policy's epoch: of the clock (epochDays) or of the rewards offered (epochRounds)
+        openEpoch: learned ? (p.privacy().epoch?.current ?? units.epochAt(now)) : null,
         releaseBefore: closed,
       };
     }

@@ -7,8 +7,12 @@
  *
  * While the runtime replays the pending rewards at load (all of them in the open release, each
  * kept when it arrived), the view counts in memory instead: the stored rows already include those
- * rewards and must not count them twice. Replicas ({@link ReplicaRuntime}) use only that replay
- * mode: a release replays rewards the store has already admitted under the bounds.
+ * rewards and must not count them twice. A subsampled model (q < 1) drew each unit into or out of
+ * the open release when the unit joined it, and that draw is in the unit's stored row (written in
+ * the reward's transaction): during the replay `drawn` answers it from the rows the runtime read
+ * before the replay (`recallDraws`), so a restart never draws a unit again for that release.
+ * Replicas ({@link ReplicaRuntime}) use only the replay mode: a release replays rewards the store
+ * has already admitted under the bounds (units sampled at q < 1 are refused there).
  */
 import type { UnitCount, UnitCounterStore } from '../privacy/index.js';
 import type { UnitCountRow } from '../store/index.js';
@@ -20,9 +24,27 @@ export class StoreUnitCounters implements UnitCounterStore {
   private expiry: number | null = null;
   private replay: Map<string, UnitCount> | null = new Map();
 
+  private recalled: ReadonlyMap<string, UnitCountRow> = new Map();
+
+  /** Before the replay at load: the stored rows of the pending rewards' units (their draws). */
+  recallDraws(rows: ReadonlyMap<string, UnitCountRow>): void {
+    this.recalled = rows;
+  }
+
   /** Ends the replay at load: from now on the counts come from the store. */
   endReplay(): void {
     this.replay = null;
+    this.recalled = new Map();
+  }
+
+  /**
+   * During the replay, the draw stored for `unit` in `release` (undefined: none). Outside it a unit
+   * joins a release only with a fresh reward, whose draw is new and is stored with that reward.
+   */
+  drawn(unit: string, release: number): boolean | undefined {
+    if (this.replay === null) return undefined;
+    const r = this.recalled.get(unit);
+    return r !== undefined && r.release === release && r.sampled !== null ? r.sampled : undefined;
   }
 
   /** Sets the stored row of `unit` (null: none) before the policy learns a reward of it. */

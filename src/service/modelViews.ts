@@ -80,6 +80,10 @@ export function modelStatus(row: ModelRow, policy: Policy, s: StatusInput): Mode
     note = s.learning
       ? `the guarantee is calibrated for horizon = ${s.horizon} learned rounds; ${roundsLeft} left.`
       : `horizon of ${s.horizon} rounds used: the model decides from its last release and learns no more (rewards get 409 horizon_exhausted).`;
+  } else if (policy.privacy().unit === 'user') {
+    // user-level: a unit's rewards enter up to m releases per epoch, and the epochs compose
+    note =
+      "a unit's rewards enter at most m releases per epoch: the per-epoch guarantee stays within the target, and the cumulative one grows with each new epoch (composition across epochs).";
   } else {
     note =
       'each reward enters one release (parallel composition): the guarantee does not grow with more rounds.';

@@ -19,35 +19,24 @@ export interface UnitModel {
   readonly runtime: PolicyRuntime;
   /** A time in the epoch of the rewards pending at load (their replay reads it). */
   readonly openEpochTime: number;
-  /** The epoch at time `ms`. */
+  /** The epoch at time `ms` (epochDays; 0 for the other kinds, whose epoch the policy counts). */
   epochAt(ms: number): number;
+  /** Units are Poisson-sampled into each release (q < 1): their draws are stored with their counts. */
+  readonly sampled: boolean;
 }
 
 const DAY_MS = 86_400_000;
 
 /**
- * Refuses the user-level configurations the service cannot serve, with the reason: on replicas
- * sharing PostgreSQL first (`checkReplicaUnitOptions`), then on any server `epochRounds` (the
- * service's epochs are on its clock: use epochDays) and units sampled at q < 1 (the replay of
- * pending rewards after a restart would draw the units again).
+ * Refuses the user-level configurations the service cannot serve, with the reason. One server
+ * (SQLite) serves every user-level configuration of the policies, including `epochRounds` (a round
+ * is a reward offered to the model, kept or dropped, given or default: docs/serving.md) and units
+ * sampled at q < 1 (each unit's draw is stored with its count in the reward's transaction and reused
+ * by the replay after a restart). Replicas sharing PostgreSQL refuse some (`checkReplicaUnitOptions`).
  */
 export function checkServedUnitOptions(id: PolicyId, config: PolicyConfig, replicas: boolean): void {
   if (!('privacyUnit' in config) || config.privacyUnit !== 'user') return;
   if (replicas) checkReplicaUnitOptions(id, config);
-  if (config.epochRounds !== undefined) {
-    throw new ServiceError(
-      400,
-      'invalid_options',
-      "options.epochRounds is for simulations; a served model's epochs are on the server's clock: use epochDays (or neither, for one lifetime epoch).",
-    );
-  }
-  if ('q' in config && typeof config.q === 'number' && config.q < 1) {
-    throw new ServiceError(
-      400,
-      'invalid_options',
-      `options.q = ${config.q} with privacyUnit 'user' is not served: after a restart the replay of the pending rewards would draw the units' samples again. Use q = 1 (or adaprivate-ts) for a served user-level model.`,
-    );
-  }
 }
 
 /**
@@ -149,6 +138,7 @@ export async function unitModel(row: ModelRow, store: Store): Promise<UnitModel 
     runtime: { clock: () => clock.now, counters },
     openEpochTime: spec.kind === 'days' && totals.openEpoch >= 0 ? totals.openEpoch * period : 0,
     epochAt: (ms) => epochIndex(spec, ms, 0),
+    sampled: 'q' in config && typeof config.q === 'number' && config.q < 1,
   };
 }
 

@@ -6,7 +6,7 @@
 // UPDATE_SCREENSHOTS=1 writes docs/img/playground.png and docs/img/dashboard.png.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -14,7 +14,8 @@ import { extname, join, normalize } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { budgetSeries } from '../../src/service/ui/dashboardData.js';
+import { playgroundConfig } from '../../src/playground/playgroundStudy.js';
+import { budgetSeries, epochBudgetSeries } from '../../src/service/ui/dashboardData.js';
 import { startTestServer, TEST_KEY, type TestServer } from '../service/testServer.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -141,6 +142,57 @@ test('the live page runs the study in a Web Worker and prints the CLI’s number
   // both charts drawn, with one line per policy
   assert.equal(await page.locator('#reward-chart polyline').count(), 2);
   assert.equal(await page.locator('#privacy-chart polyline').count(), 2);
+  // privacy unit 'user': the synthetic users study (k = 4 arrivals per user, c = 1, m = k)
+  await page.selectOption('#privacyUnit', 'user');
+  assert.equal(await page.isVisible('#user-options'), true);
+  await page.fill('#arrivalsPerUnit', '4');
+  await page.click('#run');
+  await page.waitForSelector('body[data-done="4"]');
+  const userRows = await page.$$eval('#runs tbody tr', (trs) =>
+    trs.map((tr) => ({
+      policy: tr.getAttribute('data-policy')!,
+      seed: Number(tr.getAttribute('data-seed')),
+      meanReward: Number(tr.getAttribute('data-mean-reward')),
+      epsilon: Number(tr.getAttribute('data-epsilon')),
+      unit: tr.getAttribute('data-unit'),
+      dropped: Number(tr.getAttribute('data-dropped')),
+    })),
+  );
+  const usersConfig = join(dir, 'users.json');
+  writeFileSync(
+    usersConfig,
+    JSON.stringify(
+      playgroundConfig({
+        policies: ['adaprivate-ts', 'adaprivate-ucb'],
+        epsilon: 1,
+        batchSize: 50,
+        q: 0.3,
+        seeds: 2,
+        horizon: 300,
+        privacyUnit: 'user',
+        arrivalsPerUnit: 4,
+        contributionsPerRelease: 1,
+      }),
+    ),
+  );
+  const cliUsers = JSON.parse(
+    execFileSync(
+      process.execPath,
+      ['dist/src/cli/main.js', 'run', '--config', usersConfig, '--workers', '1', '--json'],
+      { cwd: repo, encoding: 'utf8' },
+    ),
+  ) as { results: { policy: string; perSeed: number[]; seeds: number[]; epsilonSpent: number }[] };
+  assert.equal(userRows.length, 4);
+  for (const r of cliUsers.results) {
+    for (const [i, seed] of r.seeds.entries()) {
+      const row = userRows.find((x) => x.policy === r.policy && x.seed === seed);
+      assert.ok(row !== undefined, `users: ${r.policy} seed ${seed} on the page`);
+      assert.equal(row.unit, 'user');
+      assert.equal(row.meanReward, r.perSeed[i], `users: ${r.policy} seed ${seed}: page = CLI`);
+      assert.ok(Math.abs(row.epsilon - r.epsilonSpent) < 1e-12, `users: ${r.policy}: epsilon spent`);
+      assert.ok(row.dropped > 0, 'a user arriving twice in a batch has the second reward dropped');
+    }
+  }
   // the core bundle in the page: WebCrypto noise, snapshots without Buffer
   // (a string specifier: the module is the page's, not one this file compiles against)
   const inPage = await page.evaluate(async (url: string) => {
@@ -182,6 +234,25 @@ test('the dashboard, against a running server: key form, and the budget chart eq
       await t.client.reward('shop', { eventId: d.eventId, reward: i % 3 === 0 ? 1 : 0 });
     }
     await t.client.rank('shop', { arms }); // one pending
+    // a user-level model with 1-day epochs: 2 releases on day 0, 1 on day 1
+    await t.client.createModel('people', {
+      policy: 'adaprivate-ts',
+      options: {
+        dim: 2,
+        horizon: 1000,
+        epsilon: 1,
+        batchSize: 2,
+        seed: 7,
+        privacyUnit: 'user',
+        releasesPerEpoch: 2,
+        epochDays: 1,
+      },
+    });
+    for (const [i, unit] of ['u1', 'u2', 'u1', 'u3', 'u1', 'u4', 'u5'].entries()) {
+      if (i === 5) t.advance(86_400_000);
+      const d = await t.client.rank('people', { unit, arms });
+      await t.client.reward('people', { eventId: d.eventId, reward: 1 });
+    }
     const page = await newPage();
     await page.goto(`${t.url}/ui?refresh=3600`);
     await page.fill('#key', TEST_KEY);
@@ -211,6 +282,36 @@ test('the dashboard, against a running server: key form, and the budget chart eq
     assert.match(
       (await page.textContent('section[data-model="shop"] .guarantee')) ?? '',
       /^Every single reward \(event-level\) is protected by \(epsilon = /,
+    );
+    // the user-level model: cumulative and per-epoch budget charts, both the ledger's rows
+    await page.waitForSelector('section[data-model="people"] .budget-epoch circle');
+    const peopleLedger = (await t.raw('GET', '/v1/models/people/ledger')).body;
+    const points = (sel: string) =>
+      page.$$eval(`section[data-model="people"] ${sel} circle`, (cs) =>
+        cs.map((c) => [Number(c.getAttribute('data-x')), Number(c.getAttribute('data-y'))]),
+      );
+    assert.equal(peopleLedger.releases.length, 3);
+    assert.equal(epochBudgetSeries(peopleLedger.releases).length, 3);
+    assert.deepEqual(
+      await points('.budget-epoch'),
+      peopleLedger.releases.map(
+        (r: { time: string; spent: { releaseEpoch: { guarantee: { epsilon: number } } } }) => [
+          Date.parse(r.time),
+          r.spent.releaseEpoch.guarantee.epsilon,
+        ],
+      ),
+    );
+    assert.deepEqual(
+      (await points('.budget')).map((p) => p[1]),
+      peopleLedger.releases.map((r: { spent: { epsilon: number } }) => r.spent.epsilon),
+    );
+    assert.match(
+      (await page.textContent('section[data-model="people"] .guarantee')) ?? '',
+      /^User-level \(eps [0-9.]+, delta 1e-5\) per 1-day epoch/,
+    );
+    assert.match(
+      (await page.textContent('section[data-model="people"] dd[data-field="dropped"]')) ?? '',
+      /^1 \(0 past c rewards in a release, 1 past m releases in an epoch\)$/,
     );
     // the key lives in the tab's sessionStorage, not in a cookie
     assert.equal(

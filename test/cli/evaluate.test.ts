@@ -482,6 +482,8 @@ describe('adaprivate evaluate --private', () => {
       '50',
       '--batch',
       '100',
+      '--estimators',
+      'ipw,snipw',
       '--json',
     ]);
     assert.equal(r.status, 0, r.stderr);
@@ -529,10 +531,12 @@ describe('adaprivate evaluate --private', () => {
       '50',
       '--batch',
       '100',
+      '--estimators',
+      'ipw,snipw',
     ]);
     assert.match(
       text.stdout,
-      /Guarantee \(event level: one logged reward\): the released estimates are \(2\.500, /,
+      /Guarantee \(event level: one logged reward; [^)]*\): the released estimates are \(2\.500, /,
     );
     assert.ok(!/Doubly robust|DR /.test(text.stdout), 'nothing but the released estimates');
   });
@@ -544,7 +548,7 @@ describe('adaprivate evaluate --private', () => {
       /--private cannot evaluate LinTS: it learns from the raw logged rewards/,
     ],
     [
-      '--unit user',
+      '--unit user with a learning policy',
       [
         '--policy',
         'adaprivate-ts',
@@ -555,8 +559,30 @@ describe('adaprivate evaluate --private', () => {
         '1',
         '--unit',
         'user',
+        '--estimators',
+        'ipw,snipw',
       ],
-      /--unit "user" is not available/,
+      /--unit user evaluates --target files only/,
+    ],
+    [
+      'an unknown unit',
+      [
+        '--policy',
+        'adaprivate-ts',
+        '--epsilon',
+        '1',
+        '--private',
+        '--private-epsilon',
+        '1',
+        '--unit',
+        'team',
+      ],
+      /--unit must be 'event' \(one logged reward\) or 'user'/,
+    ],
+    [
+      'replay under --private',
+      ['--target', 'x.jsonl', '--private', '--epsilon', '1', '--estimators', 'replay'],
+      /--private releases ipw, snipw and dr; --estimators "replay"/,
     ],
     [
       'no evaluation budget',

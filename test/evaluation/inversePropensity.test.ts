@@ -73,6 +73,20 @@ describe('logged inverse propensities', () => {
       /inversePropensity \(9\) cannot exceed resamplingCap \(8\)/,
     );
     bad({ slot: -1 }, /slot must be a non-negative integer/);
+    bad({ unit: '' }, /unit must be a non-empty string/);
+    bad({ unit: 7 }, /unit must be a non-empty string/);
+    bad({ explorationFloor: 0 }, /explorationFloor must be a number in \(0, 1\/2\]/);
+    bad({ explorationFloor: 0.6 }, /explorationFloor must be a number in \(0, 1\/2\]/);
+    bad(
+      { propensity: 0.05, explorationFloor: 0.1 },
+      /propensity \(0\.05\) cannot be below the explorationFloor \(0\.1\)/,
+    );
+    const ok = decisionLogFromRecords([
+      { eventId: 'e', arms, chosen: 0, propensity: 0.5, unit: 'u1', explorationFloor: 0.1 },
+      { eventId: 'f', arms, chosen: 0, propensity: 0.5 },
+    ]);
+    assert.deepEqual(ok.units, ['u1', null]);
+    assert.deepEqual(Array.from(ok.explorationFloor!), [0.1, Number.NaN]);
   });
 
   it('are read from the CSV form (chosen row only)', async () => {
@@ -87,6 +101,15 @@ describe('logged inverse propensities', () => {
     assert.equal(out[0]!.propensityKind, 'geometric-resampling');
     assert.equal(out[0]!.resamplingCap, 1000);
     assert.equal(out[0]!.slot, 1);
+    const withUnit = [
+      'eventId,arm,chosen,propensity,unit,explorationFloor,reward,x1,x2',
+      'e1,a,0,,,,,1,0',
+      'e1,b,1,0.4,user-9,0.2,1,0,1',
+    ].join('\n');
+    const got = [];
+    for await (const d of readCsvDecisions(Readable.from([withUnit]), 'u.csv')) got.push(d.record);
+    assert.equal(got[0]!.unit, 'user-9');
+    assert.equal(got[0]!.explorationFloor, 0.2);
     const misplaced = csv.replace('e1,a,0,,,,,,,1,0', 'e1,a,0,,2,,,,,1,0');
     await assert.rejects(async () => {
       for await (const _ of readCsvDecisions(Readable.from([misplaced]), 'x.csv')) void _;

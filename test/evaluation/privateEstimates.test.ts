@@ -9,7 +9,10 @@ import { HAND } from '../fixtures/evaluation/handInput.js';
 
 describe('privateEstimates', () => {
   it('records one release in the ledger at the budget; with a huge budget it returns the hand-computed IPW and SNIPW', () => {
-    const { mechanism, ledger } = evaluationMechanism({ epsilon: 1e7, delta: 1e-5 }, 1, 3);
+    const { mechanism, ledger } = evaluationMechanism({ epsilon: 1e7, delta: 1e-5 }, 1, {
+      noiseSeed: 3,
+      accountant: 'zcdp',
+    });
     const [ipw, snipw] = privateEstimates(HAND, mechanism, { clip: 10, z: 1.96, round: 0, label: 'hand' });
     // weights 1.6, 4, 1; IPW 2.6 / 3, SNIPW 2.6 / 6.6 (noise sd ~ 0.002 here: sensitivity sqrt(16 + 2 x 256))
     assert.ok(Math.abs(ipw!.value - 2.6 / 3) < 0.01, String(ipw!.value));
@@ -19,7 +22,10 @@ describe('privateEstimates', () => {
     assert.ok(Math.abs(spent.epsilon - 1e7) / 1e7 < 1e-6, String(spent.epsilon));
     assert.equal(spent.noise, 'seeded');
     // the clip lowers the weight 4 to 2: IPW (1.6 + 0 + 1) / 3
-    const clipped = evaluationMechanism({ epsilon: 1e7, delta: 1e-5 }, 1, 3);
+    const clipped = evaluationMechanism({ epsilon: 1e7, delta: 1e-5 }, 1, {
+      noiseSeed: 3,
+      accountant: 'zcdp',
+    });
     const [c] = privateEstimates(HAND, clipped.mechanism, { clip: 2, z: 1.96, round: 0, label: 'clip' });
     assert.ok(Math.abs(c!.value - 2.6 / 3) < 0.01);
     assert.throws(
@@ -54,7 +60,7 @@ describe('privateEstimates', () => {
         offsets: Int32Array.from({ length: n + 1 }, (_, t) => t * k),
         target,
       };
-      const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 1, 100 + l);
+      const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 1, { noiseSeed: 100 + l });
       const [ipw, snipw] = privateEstimates(input, mechanism, {
         clip: 10,
         z: 1.959964,

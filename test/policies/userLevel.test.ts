@@ -166,6 +166,19 @@ describe('user-level releases and epochs (adaprivate-ts, batch 4)', () => {
     assert.equal(p.roundsLearned, 11);
   });
 
+  test('a policy that released a partial batch at an epoch boundary saves and loads (its rounds are not whole batches)', () => {
+    for (const id of ['adaprivate-ts', 'adaprivate-ts-amp'] as const) {
+      const p = userPolicy(id, { epochRounds: 6, releasesPerEpoch: 1 });
+      for (const u of ['a', 'b', 'c', 'd', 'a', 'e', 'f', 'g']) p.observe(x(0), 1, u);
+      assert.equal(p.privacy().releases, 2, `${id}: e's partial batch released at the boundary`);
+      const q = loadPolicy(p.save());
+      assert.equal(q.roundsLearned, p.roundsLearned);
+      assert.deepEqual(q.privacy().epoch, p.privacy().epoch);
+      q.observe(x(1), 1, 'h');
+      assert.equal(q.roundsLearned, p.roundsLearned + 1);
+    }
+  });
+
   test('epochRounds: the open batch is released at the boundary, counts restart, per-epoch and cumulative guarantees are reported', () => {
     const p = userPolicy('adaprivate-ts', { epochRounds: 6, releasesPerEpoch: 1 });
     // epoch 0: offered rewards 0..5

@@ -14,7 +14,6 @@ import {
   codeOf,
   defaultRewardScenario,
   type EngineDb,
-  USER,
   userLevelScenario,
 } from './userLevelScenario.js';
 
@@ -47,7 +46,7 @@ describe('user-level model on one server', () => {
     await defaultRewardScenario(sqliteDb(join(dir, 'd.db')));
   });
 
-  test('event-level models log the unit of the rank or of the reward; the service refuses epochRounds and sampled units', async () => {
+  test("event-level models log the unit of the rank or of the reward; JDP-LinUCB refuses privacyUnit 'user' (epochRounds and sampled units are served: test/service/userLevelServed.test.ts)", async () => {
     const t = await startTestServer();
     try {
       await t.client.createModel('e', {
@@ -70,18 +69,6 @@ describe('user-level model on one server', () => {
         st.privacy.statement,
         /^event-level: protects one reward; features, chosen arms and stored decisions are not protected/,
       );
-      const bad = await codeOf(
-        t.client.createModel('r', {
-          policy: 'adaprivate-ts',
-          options: { ...USER.options, epochDays: undefined, epochRounds: 10 },
-        }),
-      );
-      assert.deepEqual(bad.slice(0, 2), [400, 'invalid_options']);
-      assert.match(bad[2], /epochRounds is for simulations/);
-      const amp = await codeOf(
-        t.client.createModel('amp', { policy: 'adaprivate-ts-amp', options: { ...USER.options, q: 0.5 } }),
-      );
-      assert.match(amp[2], /q = 0.5 with privacyUnit 'user' is not served/);
       const jdp = await codeOf(
         t.client.createModel('jdp', {
           policy: 'jdp-linucb',

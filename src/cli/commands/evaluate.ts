@@ -5,6 +5,7 @@
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import { type Command, InvalidArgumentError } from 'commander';
 import type { EstimatorId } from '../../evaluation/index.js';
 import { VERSION } from '../../version.js';
@@ -38,6 +39,8 @@ export interface EvaluateFlags {
   privateDelta?: number;
   unit?: string;
   weightClip?: number;
+  contributions?: number;
+  accountant?: string;
 }
 
 interface LogsFlags {
@@ -86,6 +89,24 @@ function parseEstimators(raw: string | undefined): EstimatorId[] {
   return ESTIMATORS.filter((e) => ids.includes(e));
 }
 
+/** Loads `--target`, turning a bad file into a usage error naming it. */
+async function loadTargetOrExplain(
+  file: string,
+  log: import('../../evaluation/index.js').DecisionLog,
+): Promise<Float64Array> {
+  const ev = await import('../../evaluation/index.js');
+  const { DataFormatError } = await import('../../data/index.js');
+  try {
+    return await ev.loadTarget(file, log);
+  } catch (err) {
+    if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'EISDIR')
+      throw new UsageError(`evaluate: --target ${file} is not a readable file.`);
+    throw err;
+  }
+}
+
 /** `evaluate --private`: only the released estimates and the guarantee are printed. */
 async function privateCommand(
   f: EvaluateFlags,
@@ -95,7 +116,6 @@ async function privateCommand(
   started: number,
   cpuStart: NodeJS.CpuUsage,
 ): Promise<void> {
-  const ev = await import('../../evaluation/index.js');
   const { policyInfo, createPolicy, isPolicyId } = await import('../../policies/index.js');
   const settings: PrivateSetting[] = [];
   if (f.target !== undefined) {
@@ -103,7 +123,7 @@ async function privateCommand(
       label: `target ${f.target}`,
       policy: 'target',
       epsilon: null,
-      target: await ev.loadTarget(f.target, log),
+      target: await loadTargetOrExplain(f.target, log),
     });
   }
   for (const id of ids) {
@@ -140,7 +160,10 @@ async function privateCommand(
       privateEpsilon: f.privateEpsilon!,
       privateDelta: f.privateDelta ?? 1e-5,
       weightClip: f.weightClip ?? DEFAULT_WEIGHT_CLIP,
-      unit: 'event',
+      unit: f.unit === 'user' ? 'user' : 'event',
+      contributions: f.contributions ?? 1,
+      accountant: f.accountant === 'zcdp' ? 'zcdp' : 'exact',
+      estimators: privateEstimators(f.estimators),
       runs: f.runs,
       samples: f.samples,
       level: f.level,
@@ -154,12 +177,63 @@ async function privateCommand(
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
   const command = reproducingCommand(f, ids);
+  const config = {
+    logs: f.logs,
+    policies: ids,
+    target: f.target ?? null,
+    epsilons: f.epsilon ?? [],
+    seed: f.seed,
+    runs: f.runs,
+    samples: f.samples,
+    level: f.level,
+    noiseSeed: f.noiseSeed ?? null,
+    noise: f.noiseSeed === undefined ? 'secure (secret)' : 'seeded (research only)',
+    command,
+  };
+  const files: string[] = [];
+  if (f.out !== undefined) {
+    const { writeAtomic } = await import('../../experiments/writeAtomic.js');
+    mkdirSync(f.out, { recursive: true });
+    const write = (name: string, text: string) => {
+      writeAtomic(join(f.out!, name), text);
+      files.push(join(f.out!, name));
+    };
+    write(
+      'results.json',
+      `${JSON.stringify({ version: VERSION, config, privateEvaluation: report, timing }, null, 2)}\n`,
+    );
+    write(
+      'report.md',
+      [
+        '# Private off-policy evaluation\n',
+        `adaprivate ${VERSION} · \`${command}\`\n`,
+        'Only the released estimates are shown; the ledger of the releases is in results.json.\n',
+        ...lines.map((l) => `- ${l}`),
+        '',
+      ].join('\n'),
+    );
+  }
   if (f.json === true) {
-    printJson({ version: VERSION, command, privateEvaluation: report, timing });
+    printJson({ version: VERSION, command, config, privateEvaluation: report, timing, files });
     return;
   }
   for (const l of lines) process.stdout.write(`${l}\n`);
   process.stdout.write(`reproduce: ${command}\n`);
+  if (files.length > 0) process.stdout.write(`report in ${f.out}/ (report.md, results.json)\n`);
+}
+
+/** The estimators `--private` releases: ipw, snipw, dr (default all three). */
+function privateEstimators(raw: string | undefined): ('ipw' | 'snipw' | 'dr')[] {
+  if (raw === undefined) return ['ipw', 'snipw', 'dr'];
+  const ids = raw.split(',').map((s) => s.trim());
+  for (const id of ids) {
+    if (id !== 'ipw' && id !== 'snipw' && id !== 'dr') {
+      throw new UsageError(
+        `evaluate: --private releases ipw, snipw and dr; --estimators ${JSON.stringify(id)} is not one of them.`,
+      );
+    }
+  }
+  return (['ipw', 'snipw', 'dr'] as const).filter((e) => ids.includes(e));
 }
 
 /** Default weight clip of `--private` (bounds the sensitivity; docs/evaluation.md). */
@@ -184,8 +258,67 @@ export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): st
     if (f.privateDelta !== undefined) parts.push(`--private-delta ${f.privateDelta}`);
     if (f.unit !== undefined) parts.push(`--unit ${f.unit}`);
     if (f.weightClip !== undefined) parts.push(`--weight-clip ${f.weightClip}`);
+    if (f.contributions !== undefined) parts.push(`--contributions ${f.contributions}`);
+    if (f.accountant !== undefined) parts.push(`--accountant ${f.accountant}`);
   }
   return parts.join(' ');
+}
+
+/**
+ * Position-wise IPW of the `--target` setting on a log with slots (docs/evaluation.md, "Display
+ * positions"): per slot, per row and per impression, with the logged reward rate per slot beside.
+ */
+function slotwise(
+  ev: typeof import('../../evaluation/index.js'),
+  log: import('../../evaluation/index.js').DecisionLog,
+  target: Float64Array | undefined,
+  f: EvaluateFlags,
+): { json: unknown; lines: string[] } | null {
+  if (log.slot === null || target === undefined) return null;
+  const rounds = ev.evaluableRounds(log);
+  const slots = Int32Array.from(rounds, (t) => log.slot![t]!);
+  const z = normalQuantile((1 + f.level) / 2, 0, 1);
+  let res: import('../../evaluation/index.js').SlotIpwResult;
+  try {
+    res = ev.slotIpw(ev.opeInputFromLog(log, target), slots, z);
+  } catch (err) {
+    if (err instanceof RangeError) {
+      const t = rounds[Number(/round (\d+)/.exec(err.message)?.[1] ?? 0)] ?? 0;
+      throw new UsageError(
+        `evaluate: ${log.source}:${log.lines[t]}: this log has display positions (slot) but this decision has none; a log is slotted throughout or not at all.`,
+      );
+    }
+    throw err;
+  }
+  const logged = new Map<number, { n: number; s: number }>();
+  for (const t of rounds) {
+    const a = logged.get(log.slot![t]!) ?? { n: 0, s: 0 };
+    a.n++;
+    a.s += log.reward[t]!;
+    logged.set(log.slot![t]!, a);
+  }
+  const fmt = (v: number) => v.toFixed(4);
+  const lines = [
+    `Position-wise IPW of target ${f.target} (each row one (impression, slot) decision, weighted by the target's probability at that slot, as Open Bandit Pipeline): per row ${fmt(res.perRow)}; per impression (sum over ${res.slots.length} slots) ${fmt(res.perImpression)} [${fmt(res.perImpressionInterval[0])}, ${fmt(res.perImpressionInterval[1])}].`,
+    ...res.slots.map((s) => {
+      const l = logged.get(s.slot)!;
+      return `slot ${s.slot}: ${fmt(s.value)} [${fmt(s.interval[0])}, ${fmt(s.interval[1])}] over ${s.rows} rows (logged reward rate ${fmt(l.s / l.n)})`;
+    }),
+  ];
+  return {
+    json: {
+      target: f.target,
+      estimator: 'position-wise IPW',
+      perRow: res.perRow,
+      perImpression: res.perImpression,
+      perImpressionInterval: res.perImpressionInterval,
+      bySlot: res.slots.map((s) => ({
+        ...s,
+        loggedRewardRate: logged.get(s.slot)!.s / logged.get(s.slot)!.n,
+      })),
+    },
+    lines,
+  };
 }
 
 /** What the log cannot tell: no evaluated setting's interval of the change excludes 0 (DM aside). */
@@ -226,6 +359,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     const privateEpsilon =
       f.privateEpsilon ?? (!anyPrivate && f.epsilon?.length === 1 ? f.epsilon[0] : undefined);
     checkPrivateFlags({ ...f, ...(privateEpsilon === undefined ? {} : { privateEpsilon }) });
+    privateEstimators(f.estimators);
     if (privateEpsilon !== undefined) f.privateEpsilon = privateEpsilon;
   }
   if (anyPrivate && (f.epsilon === undefined || f.epsilon.length === 0)) {
@@ -276,15 +410,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   const settings: { id: (typeof policyIds)[number] | null; epsilon: number | null }[] = [];
   let fixedTarget: Float64Array | undefined;
   if (f.target !== undefined) {
-    try {
-      fixedTarget = await ev.loadTarget(f.target, log);
-    } catch (err) {
-      if (err instanceof DataFormatError) throw new UsageError(`evaluate: ${err.message}`);
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EISDIR')
-        throw new UsageError(`evaluate: --target ${f.target} is not a readable file.`);
-      throw err;
-    }
+    fixedTarget = await loadTargetOrExplain(f.target, log);
     settings.push({ id: null, epsilon: null });
   }
   for (const id of ids as (typeof policyIds)[number][]) {
@@ -389,6 +515,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
       }),
     });
   }
+  const slotReport = slotwise(ev, log, fixedTarget, f);
   const finding = indistinguishableFinding(results);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
@@ -424,12 +551,13 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     },
     logging,
     results,
+    ...(slotReport === null ? {} : { slots: slotReport.json }),
     findings: finding === null ? [] : [finding],
     warnings: [...warnings],
     timing: { wallSeconds, cpuSeconds },
   };
   const r = await import('../../experiments/report/index.js');
-  const { evaluationTable, evaluationCsv, valueByEpsilonSeries } = await import('./evaluateReport.js');
+  const { evaluationTable, evaluationCsv, valueChartSpec } = await import('./evaluateReport.js');
   const caption = `${evaluable} of ${log.rounds} decisions evaluated; each policy learns from the logged rounds in order (observe) and is scored before each round; intervals: percentile bootstrap over rounds (${f.bootstrap} resamples, seed ${f.seed}), pooled over ${f.runs} runs of each randomised or private policy (its exploration seed and noise); noise ${f.noiseSeed === undefined ? 'secret' : `seeded (${f.noiseSeed}..)`}. DM is model-based, for comparison (its interval treats the reward model as fixed).`;
   const table = evaluationTable(r, results, estimators, logging!, caption, f.level);
   const files: string[] = [];
@@ -439,19 +567,15 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     mkdirSync(f.out, { recursive: true });
     const chartEstimator: EstimatorId = estimators.includes('dr') ? 'dr' : estimators[estimators.length - 1]!;
     const pct = `${Math.round(100 * f.level)}%`;
-    const spec = r.bandChartSpec(valueByEpsilonSeries(results, chartEstimator, logging!), {
-      title: `Estimated value by epsilon (${chartEstimator.toUpperCase()}${chartEstimator === 'dm' ? ', model-based, for comparison' : ''})`,
-      xTitle: 'epsilon',
-      yTitle: 'value per round',
-      xScale: 'log',
-      points: true,
-      bandLabel: `shaded: ${pct} bootstrap interval over the logged rounds (pooled over ${f.runs} runs of the policy)`,
-    });
+    const spec = valueChartSpec(r, results, chartEstimator, logging!, f.level, f.runs);
     const svg = await r.renderSvg(spec);
     const md = [
       '# Off-policy evaluation\n',
       `adaprivate ${VERSION} · \`${command}\`\n`,
       r.markdownSection(table, 2),
+      ...(slotReport === null
+        ? []
+        : ['\n## By display position\n', ...slotReport.lines.map((l) => `- ${l}`), '']),
       '\n![value by epsilon](value-by-epsilon.svg)\n',
       ...(notes.length === 0 ? [] : ['\n## Findings\n', ...notes.map((w) => `- ${w}`), '']),
       ...(warnings.size === 0 ? [] : ['\n## Warnings\n', ...[...warnings].map((w) => `- ${w}`), '']),
@@ -493,6 +617,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     return;
   }
   process.stdout.write(`${r.markdownSection(table, 3)}\n`);
+  for (const l of slotReport?.lines ?? []) process.stdout.write(`${l}\n`);
   for (const n of notes) process.stdout.write(`${n}\n`);
   for (const w of warnings) process.stdout.write(`warning: ${w}\n`);
   process.stdout.write(`reproduce: ${command}\n`);
@@ -570,6 +695,78 @@ async function logsCommand(f: LogsFlags): Promise<void> {
   }
 }
 
+interface ImportFlags {
+  events?: string;
+  items?: string;
+  out?: string;
+  maxCategories?: number;
+  json?: boolean;
+}
+
+async function importCommand(f: ImportFlags): Promise<void> {
+  for (const [flag, v] of [
+    ['--events FILE', f.events],
+    ['--items FILE', f.items],
+    ['--out FILE.jsonl', f.out],
+  ] as const) {
+    if (v === undefined)
+      throw new UsageError(`logs import: ${flag} is required (see adaprivate logs import --help).`);
+  }
+  if (!f.out!.endsWith('.jsonl')) {
+    throw new UsageError(
+      `logs import: --out must be a .jsonl file (the CSV log form has no slot or unit columns on write). Got ${f.out}.`,
+    );
+  }
+  const { readFileSync } = await import('node:fs');
+  const read = (flag: string, file: string) => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new UsageError(`logs import: ${flag} ${file} does not exist.`);
+      if (code === 'EISDIR')
+        throw new UsageError(`logs import: ${flag} ${file} is a directory; give the CSV file.`);
+      throw err;
+    }
+  };
+  const events = read('--events', f.events!);
+  const items = read('--items', f.items!);
+  const ev = await import('../../evaluation/index.js');
+  const { DataFormatError } = await import('../../data/index.js');
+  let imported: import('../../evaluation/index.js').ImportedLog;
+  try {
+    imported = ev.importPositionLog(events, f.events!, items, f.items!, {
+      ...(f.maxCategories === undefined ? {} : { maxCategories: f.maxCategories }),
+    });
+    let dim: number | null = null;
+    for (const d of imported.decisions) {
+      ev.validateDecisionRecord(
+        d,
+        { file: f.events!, line: Number(d.eventId.slice(f.events!.length + 1)) },
+        { dim },
+      );
+      dim = d.arms[0]!.features.length;
+    }
+  } catch (err) {
+    if (err instanceof DataFormatError) throw new UsageError(`logs import: ${err.message}`);
+    throw err;
+  }
+  const written = ev.writeDecisionLog(f.out!, imported.decisions, 'jsonl');
+  const summary = {
+    file: f.out,
+    decisions: written,
+    items: imported.items,
+    features: imported.featureNames,
+    slots: imported.positions,
+  };
+  if (f.json === true) printJson(summary);
+  else {
+    process.stdout.write(
+      `wrote ${written} decisions to ${f.out}: ${imported.items} candidate items each, d = ${imported.featureNames.length} features (${imported.featureNames.join(', ')}); positions ${imported.positions.map((p) => `${p.position} -> slot ${p.slot}`).join(', ')}\n`,
+    );
+  }
+}
+
 /**
  * Registers `adaprivate evaluate` and `adaprivate logs synthetic`.
  *
@@ -628,7 +825,7 @@ export function registerEvaluate(program: Command): void {
     .option('--format <fmt>', "'jsonl' or 'csv' (default: from the file extension)")
     .option(
       '--private',
-      'release differentially private IPW and SNIPW instead (clipped weights, Gaussian noise through a ledger); prints only the released estimates and the guarantee',
+      'release differentially private IPW, SNIPW and DR instead (clipped weights, a privately released reward model, Gaussian noise through a ledger); prints only the released estimates and the guarantee',
     )
     .option(
       '--private-epsilon <E>',
@@ -641,7 +838,19 @@ export function registerEvaluate(program: Command): void {
       'importance-weight clip of --private (default 20)',
       parseNumber('--weight-clip'),
     )
-    .option('--unit <unit>', "privacy unit of --private: 'event' (one logged reward; the default)")
+    .option(
+      '--unit <unit>',
+      "privacy unit of --private: 'event' (one logged reward; the default) or 'user' (all decisions of one value of the log's unit field; --target only)",
+    )
+    .option(
+      '--contributions <k>',
+      'with --unit user: decisions kept per unit, its first k evaluable ones in log order (default 1)',
+      parsePositiveInt('--contributions'),
+    )
+    .option(
+      '--accountant <name>',
+      "accountant that calibrates the noise of --private: 'exact' (default) or 'zcdp'",
+    )
     .option(
       '--allow-missing-propensity',
       'accept decisions without a propensity (left out of the estimates, with a warning)',
@@ -694,6 +903,23 @@ export function registerEvaluate(program: Command): void {
     .option('--json', 'print a JSON summary (file, decisions, logging policy, its expected value)')
     .action(async (flags: LogsFlags) => {
       await logsCommand(flags);
+    });
+  logs
+    .command('import')
+    .description(
+      'convert a logged-feedback CSV of the common shape (item_id, position, click, propensity_score, timestamp, user_feature*; one row per shown item, as the Open Bandit Dataset) and an item table (item_id, item_feature*) into a decision log (JSON Lines, with slots); every item of the table is a candidate of every row',
+    )
+    .option('--events <file>', 'the events CSV (one row per shown item)')
+    .option('--items <file>', 'the item table CSV (item_id and item_feature* columns)')
+    .option('--out <file>', 'the decision log to write (.jsonl)')
+    .option(
+      '--max-categories <n>',
+      'most distinct values of a non-numeric feature column, one-hot encoded (default 64)',
+      parsePositiveInt('--max-categories'),
+    )
+    .option('--json', 'print a JSON summary (decisions, items, features, slots)')
+    .action(async (flags: ImportFlags) => {
+      await importCommand(flags);
     });
   logs.exitOverride();
 }

@@ -1,9 +1,10 @@
 /**
- * `adaprivate evaluate --private`: releases IPW and SNIPW of each evaluated setting with Gaussian
+ * `adaprivate evaluate --private`: releases IPW, SNIPW and DR of each evaluated setting with Gaussian
  * noise through the evaluation's ledger (docs/evaluation.md, "Private evaluation"), and prints only
  * what was released: no raw estimate, no bootstrap interval computed from the raw rewards.
  *
- * Event level (one logged reward; contexts, arms, propensities public, as for the policies). A
+ * Event level (one logged reward; contexts, arms, propensities public, as for the policies), or
+ * user level (`--unit user`: all of one unit's rows, each unit bounded to its first k). A
  * setting is a fixed `--target` distribution or a private policy (its distributions are
  * post-processing of its own releases, whose ledgers compose with the evaluation's: basic
  * composition of (epsilon, delta)); a non-private learning policy reads the raw rewards and is
@@ -29,11 +30,23 @@ export interface PrivateEvaluationFlags {
   readonly privateEpsilon: number;
   readonly privateDelta: number;
   readonly weightClip: number;
-  readonly unit: 'event';
+  readonly unit: 'event' | 'user';
+  /** Rows kept per unit (`--contributions`, user level). */
+  readonly contributions: number;
+  readonly accountant: 'exact' | 'zcdp';
+  /** The released estimators, a subset of ipw, snipw, dr (ipw and snipw come from one release). */
+  readonly estimators: readonly ('ipw' | 'snipw' | 'dr')[];
   readonly runs: number;
   readonly samples: number;
   readonly level: number;
   readonly noiseSeed?: number;
+}
+
+/** The guarantee in words, for the report. */
+function guaranteeWords(f: PrivateEvaluationFlags): string {
+  return f.unit === 'user'
+    ? `user level: protects all the decisions of one unit, i.e. every row of one user or device id in the log's 'unit' field, contexts and propensities included; each unit contributes at most its first ${f.contributions} evaluable decision${f.contributions === 1 ? '' : 's'}, the rest are left out`
+    : 'event level: one logged reward; contexts, chosen arms and propensities are public';
 }
 
 /**
@@ -46,15 +59,49 @@ export async function privateEvaluation(
   progress: (line: string) => void,
 ): Promise<{ readonly report: Record<string, unknown>; readonly lines: readonly string[] }> {
   const ev = await import('../../evaluation/index.js');
-  const { mechanism, ledger } = ev.evaluationMechanism(
-    { epsilon: f.privateEpsilon, delta: f.privateDelta },
-    settings.length,
-    f.noiseSeed,
-  );
+  const wantDr = f.estimators.includes('dr');
+  const wantRatio = f.estimators.includes('ipw') || f.estimators.includes('snipw');
+  if (f.unit === 'user' && wantDr) {
+    throw new UsageError(
+      "evaluate: --unit user releases IPW and SNIPW only: DR's reward model needs the Gram matrix of the contexts, which is not public when a unit's rows are removed. Use --estimators ipw,snipw.",
+    );
+  }
+  if (f.unit === 'user' && settings.some((s) => s.target === null)) {
+    throw new UsageError(
+      'evaluate: --unit user evaluates --target files only: a policy learning from the log has an event-level ledger, which does not protect a user.',
+    );
+  }
+  const evaluable = ev.evaluableRounds(log);
+  let kept: import('../../evaluation/index.js').KeptContributions | null = null;
+  if (f.unit === 'user') {
+    try {
+      kept = ev.firstContributions(log, evaluable, f.contributions);
+    } catch (err) {
+      throw new UsageError(`evaluate: ${(err as Error).message}`);
+    }
+  }
+  const perSetting = (wantRatio ? 1 : 0) + (wantDr ? 1 : 0);
+  const releases = settings.length * perSetting + (wantDr ? 1 : 0);
+  let mech: import('../../evaluation/index.js').EvaluationMechanism;
+  try {
+    mech = ev.evaluationMechanism({ epsilon: f.privateEpsilon, delta: f.privateDelta }, releases, {
+      accountant: f.accountant,
+      coordinates: log.dim + 1,
+      ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed }),
+    });
+  } catch (err) {
+    if (err instanceof RangeError) throw new UsageError(`evaluate: ${err.message}`);
+    throw err;
+  }
+  const { mechanism, ledger } = mech;
   const z = normalQuantile((1 + f.level) / 2, 0, 1);
   const total = log.armOffsets[log.rounds]!;
   let policyEpsilon = 0;
   let policyDelta = 0;
+  let round = 0;
+  const rewardModel = wantDr
+    ? ev.privateRewardModel(log, evaluable, mechanism, { round: round++, label: 'evaluation reward model' })
+    : undefined;
   const rows: Record<string, unknown>[] = [];
   const lines: string[] = [];
   for (const [i, s] of settings.entries()) {
@@ -73,35 +120,73 @@ export async function privateEvaluation(
       }
       target = avg;
     }
-    const input = ev.opeInputFromLog(log, target);
-    const est = ev.privateEstimates(input, mechanism, {
-      clip: f.weightClip,
-      z,
-      round: i,
-      label: `evaluation ${s.label}`,
-    });
-    rows.push({ policy: s.policy, epsilon: s.epsilon, estimates: est });
-    for (const e of est) {
+    const est: import('../../evaluation/index.js').PrivateEstimate[] = [];
+    if (kept !== null) {
+      const input = ev.opeInputFromLog(log, target, undefined, kept.rounds);
+      est.push(
+        ...ev.privateUnitEstimates(input, mechanism, {
+          clip: f.weightClip,
+          contributions: f.contributions,
+          z,
+          round: round++,
+          label: `evaluation ${s.label}`,
+        }),
+      );
+    } else {
+      const input = ev.opeInputFromLog(log, target, rewardModel);
+      const opts = { clip: f.weightClip, z, label: `evaluation ${s.label}` };
+      if (wantRatio) est.push(...ev.privateEstimates(input, mechanism, { ...opts, round: round++ }));
+      if (wantDr) est.push(ev.privateDoublyRobust(input, mechanism, { ...opts, round: round++ }));
+    }
+    const shown = est.filter((e) => f.estimators.includes(e.estimator));
+    rows.push({ policy: s.policy, epsilon: s.epsilon, estimates: shown });
+    for (const e of shown) {
       lines.push(
-        `${s.label}: ${e.estimator.toUpperCase()} ${e.value.toFixed(4)} [${e.interval[0].toFixed(4)}, ${e.interval[1].toFixed(4)}] (privacy noise sd ${e.noiseSd.toPrecision(3)}, sampling sd ${e.samplingSd.toPrecision(3)})`,
+        `${s.label}: ${e.estimator.toUpperCase()} ${e.value.toFixed(4)} [${e.interval[0].toFixed(4)}, ${e.interval[1].toFixed(4)}] (privacy noise sd ${e.noiseSd.toPrecision(3)}, sampling sd ${e.samplingSd.toPrecision(3)})${e.value < 0 || e.value > 1 ? '; outside the reward range [0, 1]: the privacy noise moved it there, the value itself is in [0, 1]' : ''}`,
       );
     }
   }
   const spent = ledger.spent();
+  const words = guaranteeWords(f);
   const guarantee = {
     unit: f.unit,
+    ...(f.unit === 'user' ? { contributionsPerUnit: f.contributions } : {}),
+    words,
     epsilon: spent.epsilon + policyEpsilon,
     delta: spent.delta + policyDelta,
+    accountant: f.accountant,
     composition: 'basic: the evaluation ledger plus every run of every private policy evaluated',
   };
+  const floorNote = f.unit === 'event' ? clipUnbiased(log, evaluable, f.weightClip) : null;
   lines.push(
-    `Guarantee (event level: one logged reward): the released estimates are (${guarantee.epsilon.toPrecision(4)}, ${guarantee.delta.toPrecision(3)})-DP: the evaluation's ledger (${spent.releases} Gaussian releases, epsilon ${spent.epsilon.toPrecision(4)} at delta ${spent.delta}, noise ${spent.noise ?? 'secure'})${policyEpsilon > 0 ? ` plus the private policies' own releases while evaluated (epsilon ${policyEpsilon.toPrecision(4)}, delta ${policyDelta.toPrecision(3)} over all runs)` : ''}, by basic composition. Weights clipped at ${f.weightClip}: estimates are biased downwards where a weight exceeds it; intervals cover the sampling and the privacy noise.`,
+    `Guarantee (${words}): the released estimates are (${guarantee.epsilon.toPrecision(4)}, ${guarantee.delta.toPrecision(3)})-DP: the evaluation's ledger (${spent.releases} Gaussian releases, ${f.accountant} accountant, epsilon ${spent.epsilon.toPrecision(4)} at delta ${spent.delta}, noise ${spent.noise ?? 'secure'})${policyEpsilon > 0 ? ` plus the private policies' own releases while evaluated (epsilon ${policyEpsilon.toPrecision(4)}, delta ${policyDelta.toPrecision(3)} over all runs)` : ''}, by basic composition. Weights clipped at ${f.weightClip}: ${floorNote ?? 'estimates are biased where a weight exceeds it (IPW and SNIPW downwards, DR either way)'}; intervals cover the sampling and the privacy noise.`,
   );
+  if (kept !== null) {
+    lines.push(
+      `Contribution bound: ${kept.rounds.length} of ${evaluable.length} evaluable decisions kept from ${kept.units} units (${kept.dropped} left out: past the first ${f.contributions} of their unit).`,
+    );
+  }
   return {
     report: {
       unit: f.unit,
+      accountant: f.accountant,
       budget: { epsilon: f.privateEpsilon, delta: f.privateDelta },
       weightClip: f.weightClip,
+      ...(floorNote === null ? {} : { clipBias: floorNote }),
+      ...(kept === null
+        ? {}
+        : {
+            contributions: {
+              perUnit: f.contributions,
+              units: kept.units,
+              kept: kept.rounds.length,
+              dropped: kept.dropped,
+              rule: 'first k evaluable decisions of each unit, in log order',
+            },
+          }),
+      ...(wantDr
+        ? { rewardModel: 'ridge on [x, 1], lambda 1, its reward statistic released through the same ledger' }
+        : {}),
       ledger: spent,
       guarantee,
       results: rows,
@@ -110,13 +195,30 @@ export async function privateEvaluation(
   };
 }
 
+/**
+ * Event level (propensities public): when no evaluable decision can have a weight above the clip
+ * (weight <= 1 / propensity, or the logged inverse propensity, since a target puts at most 1 on an
+ * arm), the clip is unbiased; an exploration floor gamma / K makes that bound K / gamma.
+ */
+function clipUnbiased(log: DecisionLog, rounds: Int32Array, clip: number): string | null {
+  let largest = 0;
+  for (const t of rounds) {
+    const ip = log.inversePropensity[t]!;
+    largest = Math.max(largest, Number.isNaN(ip) ? 1 / log.propensity[t]! : ip);
+  }
+  if (!(largest <= clip)) return null;
+  const floor = log.explorationFloor === null ? '' : ' (the logged exploration floor bounds them)';
+  return `no weight can exceed it (every decision's inverse propensity is <= ${largest.toPrecision(4)}${floor}): no clipping bias`;
+}
+
 /** Refusals of `--private` that need no log. */
 export function checkPrivateFlags(f: {
   privateEpsilon?: number;
   privateDelta?: number;
   weightClip?: number;
   unit?: string;
-  out?: string;
+  contributions?: number;
+  accountant?: string;
 }): void {
   if (f.privateEpsilon === undefined || !(f.privateEpsilon > 0)) {
     throw new UsageError(
@@ -129,14 +231,17 @@ export function checkPrivateFlags(f: {
   if (f.weightClip !== undefined && !(f.weightClip > 0 && f.weightClip < Number.POSITIVE_INFINITY)) {
     throw new UsageError(`evaluate: --weight-clip must be a positive number. Got ${f.weightClip}.`);
   }
-  if (f.unit !== undefined && f.unit !== 'event') {
+  if (f.unit !== undefined && f.unit !== 'event' && f.unit !== 'user') {
     throw new UsageError(
-      `evaluate: --unit ${JSON.stringify(f.unit)} is not available: per-user bounds need the decision log's unit field, which this build does not read yet; --unit event (one logged reward) is.`,
+      `evaluate: --unit must be 'event' (one logged reward) or 'user' (all decisions of one unit id). Got ${JSON.stringify(f.unit)}.`,
     );
   }
-  if (f.out !== undefined) {
+  if (f.contributions !== undefined && f.unit !== 'user') {
+    throw new UsageError('evaluate: --contributions applies to --unit user only.');
+  }
+  if (f.accountant !== undefined && f.accountant !== 'exact' && f.accountant !== 'zcdp') {
     throw new UsageError(
-      'evaluate: --out is not available with --private yet; use --json for the released estimates.',
+      `evaluate: --accountant must be 'exact' (the default) or 'zcdp'. Got ${JSON.stringify(f.accountant)}.`,
     );
   }
 }

@@ -220,3 +220,33 @@ export function valueByEpsilonSeries(
   });
   return out;
 }
+
+/**
+ * The value-by-epsilon chart of an evaluation report: the private policies highlighted with their
+ * bands, the non-private ones and the logging policy muted (means only), a short band label.
+ *
+ * @example
+ * const spec = valueChartSpec(r, results, 'dr', logging, 0.95, 5);
+ * const svg = await r.renderSvg(spec);
+ */
+export function valueChartSpec(
+  r: typeof import('../../experiments/report/index.js'),
+  results: readonly EvaluatedSetting[],
+  estimator: EstimatorId,
+  logging: { readonly value: number; readonly interval: readonly [number, number] },
+  level: number,
+  runs: number,
+): ReturnType<typeof r.bandChartSpec> {
+  const series = valueByEpsilonSeries(results, estimator, logging);
+  const privateLabels = [...new Set(results.filter((s) => s.epsilon !== null).map((s) => s.displayName))];
+  return r.bandChartSpec(series, {
+    title: `Estimated value by epsilon (${estimator.toUpperCase()}${estimator === 'dm' ? ', model-based, for comparison' : ''})`,
+    xTitle: 'epsilon',
+    yTitle: 'value per round',
+    xScale: 'log',
+    points: true,
+    width: 640,
+    ...(privateLabels.length > 0 && privateLabels.length < series.length ? { highlight: privateLabels } : {}),
+    bandLabel: `shaded: ${Math.round(100 * level)}% bootstrap interval over the logged rounds, ${runs} runs pooled,`,
+  });
+}

@@ -7,6 +7,7 @@ import type { TopLevelSpec } from 'vega-lite';
 import { policyIds, policyInfo } from '../../policies/index.js';
 import { bandChartSpec, type ChartSeries } from '../report/bandChartSpec.js';
 import { curveSeries, statsPoint } from '../report/seriesFrom.js';
+import type { SettingSummary } from '../types.js';
 import { type Cell, epsKey, type SyntheticAnalysis } from './syntheticAnalysis.js';
 
 /** A named chart: `name` is the SVG file's base name. */
@@ -30,21 +31,22 @@ export function curveEpsilon(a: SyntheticAnalysis): number {
 }
 
 /**
- * Every chart of the report.
+ * The reward-over-time and regret-over-time charts at budget `eps` from each method's setting
+ * summary (its checkpoint curves), the methods of the claims highlighted and the others muted.
+ * `syntheticCharts` and scripts/rerender-reproduction-curves.mjs draw them with this one function.
  *
  * @example
- * syntheticCharts(analysis).map((c) => c.name); // returns ['reward-over-time', 'regret-over-time', ...]
+ * overTimeCharts(1, rows).map((c) => c.name); // returns ['reward-over-time', 'regret-over-time']
  */
-export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
-  // the methods the claims are about: highlighted, every other method muted
+export function overTimeCharts(
+  eps: number,
+  methods: readonly { readonly label: string; readonly summary: SettingSummary }[],
+): NamedChart[] {
+  const rewardSeries = methods.map((m) => curveSeries(m.summary, 'reward', m.label));
+  const regretSeries = methods.map((m) => curveSeries(m.summary, 'regret', m.label));
   const focus = (series: readonly ChartSeries[]) =>
     FOCUS_METHODS.filter((l) => series.some((s) => s.label === l));
-  const eps = curveEpsilon(a);
-  const k = epsKey(eps);
-  const curveRows = a.rows;
-  const rewardSeries = curveRows.map((r) => curveSeries(a.main[r.id]![k]!.summary, 'reward', r.label));
-  const regretSeries = curveRows.map((r) => curveSeries(a.main[r.id]![k]!.summary, 'regret', r.label));
-  const charts: NamedChart[] = [
+  return [
     {
       name: 'reward-over-time',
       title: `Average expected reward over time, eps = ${eps} (default settings, 95% CI bands)`,
@@ -67,9 +69,28 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
         yZero: true,
         yBounds: [0, Number.POSITIVE_INFINITY],
         xInteger: true,
+        highlight: focus(regretSeries),
       }),
     },
   ];
+}
+
+/**
+ * Every chart of the report.
+ *
+ * @example
+ * syntheticCharts(analysis).map((c) => c.name); // returns ['reward-over-time', 'regret-over-time', ...]
+ */
+export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
+  // the methods the claims are about: highlighted, every other method muted
+  const focus = (series: readonly ChartSeries[]) =>
+    FOCUS_METHODS.filter((l) => series.some((s) => s.label === l));
+  const eps = curveEpsilon(a);
+  const k = epsKey(eps);
+  const charts: NamedChart[] = overTimeCharts(
+    eps,
+    a.rows.map((r) => ({ label: r.label, summary: a.main[r.id]![k]!.summary })),
+  );
   const byEps = (label: string, get: (e: number) => Cell): ChartSeries => ({
     label,
     points: a.epsilons.map((e) => statsPoint(e, get(e).summary.meanReward)),
@@ -94,6 +115,7 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     spec: bandChartSpec(
       policyIds.map((id) => byEps(policyInfo(id).displayName, (e) => a.tuned[id]![epsKey(e)]!.best)),
       {
+        highlight: FOCUS_METHODS,
         title: 'Mean reward vs epsilon (tuned)',
         xTitle: 'epsilon',
         yTitle: 'mean expected reward',

@@ -51,6 +51,70 @@ export function budgetSeries(rows: readonly LedgerRowView[]): BudgetPoint[] {
   });
 }
 
+/**
+ * One point of the per-epoch budget chart of a user-level model: after the release `version` at
+ * `t`, one unit's guarantee spent in the epoch `epoch` that release belongs to (it starts again
+ * at each new epoch; the cumulative one is `budgetSeries`).
+ */
+export interface EpochBudgetPoint {
+  readonly t: number;
+  readonly version: number;
+  /** Index of the epoch whose data the release held. */
+  readonly epoch: number;
+  /** epsilon one unit has spent in that epoch so far (the ledger row's `spent.releaseEpoch.guarantee`). */
+  readonly epsilon: number;
+  /** Compositions of one release that figure is for: min(m, releases of the epoch so far). */
+  readonly compositions: number;
+  /** Releases of that epoch so far. */
+  readonly releases: number;
+}
+
+/**
+ * The budget per epoch of a user-level model, one point per ledger row that records its epoch
+ * (`spent.releaseEpoch`, written by the policy at each release), in ledger order. Rows without it
+ * (event-level models) give no point.
+ *
+ * @example
+ * epochBudgetSeries([{ version: 1, time: '2026-01-01T00:00:00Z', rewards: 3, releases: 1, rounds: 3, spent: { releaseEpoch: { index: 0, releases: 1, guarantee: { epsilon: 0.4, compositions: 1 } } } }])[0].epsilon; // returns 0.4
+ */
+export function epochBudgetSeries(rows: readonly LedgerRowView[]): EpochBudgetPoint[] {
+  const out: EpochBudgetPoint[] = [];
+  for (const r of rows) {
+    const e = r.spent.releaseEpoch as
+      | {
+          readonly index?: unknown;
+          readonly releases?: unknown;
+          readonly guarantee?: { readonly epsilon?: unknown; readonly compositions?: unknown };
+        }
+      | null
+      | undefined;
+    if (e == null || typeof e.index !== 'number' || typeof e.guarantee?.epsilon !== 'number') continue;
+    out.push({
+      t: Date.parse(r.time),
+      version: r.version,
+      epoch: e.index,
+      epsilon: e.guarantee.epsilon,
+      compositions: typeof e.guarantee.compositions === 'number' ? e.guarantee.compositions : 0,
+      releases: typeof e.releases === 'number' ? e.releases : 0,
+    });
+  }
+  return out;
+}
+
+/**
+ * Dropped rewards of a user-level model in words, by bound ('none (no contribution bound)' for an
+ * event-level model).
+ *
+ * @example
+ * droppedText({ perRelease: 2, perEpoch: 1, total: 3 }); // returns '3 (2 past c rewards in a release, 1 past m releases in an epoch)'
+ */
+export function droppedText(
+  d: { readonly perRelease: number; readonly perEpoch: number; readonly total: number } | undefined,
+): string {
+  if (d === undefined) return 'none (no contribution bound)';
+  return `${d.total} (${d.perRelease} past c rewards in a release, ${d.perEpoch} past m releases in an epoch)`;
+}
+
 /** Running sums of learned rewards, from which the rate and its interval follow. */
 export interface RewardSums {
   readonly n: number;
@@ -87,6 +151,11 @@ export interface StatusView {
     readonly composition: string;
     readonly conversion: string;
     readonly noise: string;
+    /** 'user' for a user-level model (absent or 'event' otherwise). */
+    readonly unit?: string;
+    /** The policy's own words for its guarantee (unit, bounds, epochs, per epoch and cumulative). */
+    readonly statement?: string;
+    readonly dropped?: { readonly perRelease: number; readonly perEpoch: number; readonly total: number };
   };
   readonly budget: { readonly note: string; readonly target: { readonly epsilon: number | null } | null };
   readonly options?: Readonly<Record<string, unknown>>;
@@ -109,6 +178,10 @@ export function guaranteeText(s: StatusView): string {
   const p = s.privacy;
   if (p.noise === 'none' && !(p.epsilon > 0 && Number.isFinite(p.epsilon)))
     return `No privacy guarantee: ${s.policy} is not a private policy. ${s.budget.note}`;
+  const note = s.budget.note === '' ? '' : ` ${s.budget.note[0]!.toUpperCase()}${s.budget.note.slice(1)}`;
+  // a user-level model: the policy's own sentence (unit, bounds, per-epoch and cumulative guarantee)
+  if (p.unit === 'user' && typeof p.statement === 'string' && p.statement !== '')
+    return `${p.statement[0]!.toUpperCase()}${p.statement.slice(1)}${note}`;
   const unit =
     s.options?.privacyUnit === 'user'
       ? 'all rewards of one user (user-level)'
@@ -118,7 +191,6 @@ export function guaranteeText(s: StatusView): string {
     p.releases === 0
       ? 'nothing released yet'
       : `spent over ${p.releases} release${p.releases === 1 ? '' : 's'} (composition: ${p.composition}; conversion: ${p.conversion}${p.rho === null ? '' : `; rho = ${fmt(p.rho)}`})`;
-  const note = s.budget.note === '' ? '' : ` ${s.budget.note[0]!.toUpperCase()}${s.budget.note.slice(1)}`;
   return `${unit[0]!.toUpperCase()}${unit.slice(1)} is protected by (epsilon = ${fmt(p.epsilon)}, delta = ${fmt(p.delta)})-DP, ${released}${typeof target === 'number' ? `; target epsilon ${fmt(target)}` : ''}.${note}`;
 }
 
@@ -171,7 +243,14 @@ export function lineChartSvg(points: readonly { x: number; y: number }[], o: Lin
     else if (o.step === true) d += `H${sx(p.x).toFixed(1)}V${sy(p.y).toFixed(1)}`;
     else d += `L${sx(p.x).toFixed(1)},${sy(p.y).toFixed(1)}`;
   });
-  const xText = (x: number) => (o.time === true ? new Date(x).toISOString().slice(11, 19) : fmt(x));
+  // clock times; with the date too when the chart's ends fall on different days (epochs of days)
+  const day = (x: number) => new Date(x).toISOString().slice(0, 10);
+  const xText = (x: number) =>
+    o.time !== true
+      ? fmt(x)
+      : day(x0) !== day(x1)
+        ? new Date(x).toISOString().slice(0, 16).replace('T', ' ')
+        : new Date(x).toISOString().slice(11, 19);
   const labels = `<text x="${m.l - 4}" y="${sy(y1) + 4}" text-anchor="end" font-size="10">${fmt(y1)}</text><text x="${m.l - 4}" y="${sy(y0) + 4}" text-anchor="end" font-size="10">${fmt(y0)}</text><text x="${m.l}" y="${h - m.b + 12}" font-size="10">${xText(x0)}</text><text x="${w - m.r}" y="${h - m.b + 12}" text-anchor="end" font-size="10">${xText(x1)}</text>`;
   const dots = points
     .map(

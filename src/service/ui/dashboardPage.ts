@@ -38,7 +38,7 @@ export const DASHBOARD_HTML = `<!doctype html>
 </form>
 <div id="models"></div>
 <script type="module">
-import { budgetSeries, fmt, guaranteeText, lineChartSvg, rewardRate } from '/ui/dashboardData.js';
+import { budgetSeries, droppedText, epochBudgetSeries, fmt, guaranteeText, lineChartSvg, rewardRate } from '/ui/dashboardData.js';
 
 const KEY = 'adaprivate-key';
 const params = new URLSearchParams(location.search);
@@ -54,12 +54,6 @@ async function get(path) {
   return res.json();
 }
 
-function dropped(status) {
-  // user-level bounds: rewards past a bound are acknowledged, counted and not learned
-  const d = status.dropped ?? status.privacy?.dropped ?? status.droppedRewards;
-  if (d === undefined) return 'none (no contribution bound)';
-  return typeof d === 'number' ? String(d) : JSON.stringify(d);
-}
 
 function card(name, status, ledger, rewards) {
   const series = budgetSeries(ledger.releases);
@@ -71,7 +65,9 @@ function card(name, status, ledger, rewards) {
   const el = document.createElement('section');
   el.className = 'model';
   el.dataset.model = name;
-  el.innerHTML = '<h2></h2><div class="guarantee"></div><dl></dl><div class="chart budget"></div>';
+  const userLevel = status.privacy.unit === 'user';
+  el.innerHTML = '<h2></h2><div class="guarantee"></div><dl></dl><div class="chart budget"></div>' +
+    (userLevel ? '<div class="chart budget-epoch"></div>' : '');
   el.querySelector('h2').textContent = name + ' (' + status.policy + ')';
   el.querySelector('.guarantee').textContent = guaranteeText(status);
   const rows = [
@@ -81,7 +77,8 @@ function card(name, status, ledger, rewards) {
     ['rounds learned', String(status.rounds), 'rounds'],
     ['decisions', String(status.decisions), 'decisions'],
     ['pending rewards', String(status.pendingRewards), 'pending'],
-    ['dropped rewards', dropped(status), 'dropped'],
+    // user-level bounds: rewards past a bound are acknowledged, counted and not learned
+    ['dropped rewards', droppedText(status.privacy.dropped), 'dropped'],
     ['default rewards', String(status.defaultRewards), 'defaults'],
     ['reward rate', rateText, 'reward-rate'],
   ];
@@ -93,8 +90,18 @@ function card(name, status, ledger, rewards) {
   }
   el.querySelector('.budget').innerHTML = lineChartSvg(
     series.map((p) => ({ x: p.t, y: p.epsilon })),
-    { title: 'epsilon spent over time (from the ledger)', xLabel: 'time (UTC)', yLabel: 'epsilon spent', time: true, step: true },
+    {
+      title: userLevel ? 'cumulative epsilon per user over all epochs (from the ledger)' : 'epsilon spent over time (from the ledger)',
+      xLabel: 'time (UTC)', yLabel: userLevel ? 'cumulative epsilon' : 'epsilon spent', time: true, step: true,
+    },
   );
+  if (userLevel) {
+    // per epoch: what one unit has spent in the epoch of each release; it starts again at each epoch
+    el.querySelector('.budget-epoch').innerHTML = lineChartSvg(
+      epochBudgetSeries(ledger.releases).map((p) => ({ x: p.t, y: p.epsilon })),
+      { title: 'epsilon per user in the epoch of each release (from the ledger; starts again each epoch)', xLabel: 'time (UTC)', yLabel: 'epsilon in its epoch', time: true, step: true, colour: '#EE6677' },
+    );
+  }
   return el;
 }
 

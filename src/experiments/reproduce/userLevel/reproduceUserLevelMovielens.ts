@@ -27,6 +27,7 @@ import {
   trainingRatingsPerUser,
   tunePriorWeight,
 } from '../../../data/index.js';
+import { calibrateGaussian } from '../../../mechanisms/index.js';
 import { policyInfo } from '../../../policies/index.js';
 import { epsilonToRho, sigmaForRho } from '../../../privacy/index.js';
 import { VERSION } from '../../../version.js';
@@ -77,6 +78,8 @@ export interface UserLevelMovielensOptions {
 export interface MovielensUserRow {
   readonly policy: string;
   readonly unit: 'event' | 'user';
+  /** The accountant that calibrated the noise ('zcdp' or 'rdp': the paper's; 'exact'), null for non-private rows. */
+  readonly accountant: 'zcdp' | 'rdp' | 'exact' | null;
   readonly epsilon: number | null;
   readonly ctr: SeedStats;
   /** CTR as a percentage of LinTS's (per seed). */
@@ -219,23 +222,39 @@ export async function reproduceUserLevelMovielens(o: UserLevelMovielensOptions):
   // user-level: the prior weight is tuned for the noise the policy adds (c sqrt(m) times the event-level sigma)
   const skippedUser = userIds.filter((id) => !hasUnits(id));
   const userResults: ExperimentResult[] = [];
+  // the user-level noise of each accountant: sensitivity c per release, m releases per unit
+  const userSigma = (eps: number, accountant: 'zcdp' | 'exact') =>
+    accountant === 'zcdp'
+      ? c * Math.sqrt(m) * sigmaForRho(epsilonToRho(eps, delta))
+      : c *
+        calibrateGaussian('movielens-users', { epsilon: eps, delta }, { compositions: m, q: 1 }, 'exact')
+          .multiplier;
+  const userAccountants = (id: string): ('zcdp' | 'exact')[] =>
+    hasAccountant(id) ? ['zcdp', 'exact'] : ['zcdp'];
   for (const eps of epsilons) {
-    const sigma = c * Math.sqrt(m) * sigmaForRho(epsilonToRho(eps, delta));
-    const lambda = tunePriorWeight(envOptions, sigma, batchSize).weight;
-    const policies = userIds
-      .filter((id) => hasUnits(id))
-      .map((policy) => ({
-        policy,
-        params: {
-          privacyUnit: 'user',
-          contributionsPerRelease: c,
-          releasesPerEpoch: m,
-          lambda,
-          ...pin(policy),
-        } as Record<string, ParamValue>,
-      }));
-    if (policies.length > 0)
-      userResults.push(await run(`movielens-users-user-level-eps${eps}`, policies, [eps]));
+    for (const accountant of ['zcdp', 'exact'] as const) {
+      const lambda = tunePriorWeight(envOptions, userSigma(eps, accountant), batchSize).weight;
+      const policies = userIds
+        .filter((id) => hasUnits(id) && userAccountants(id).includes(accountant))
+        .map((policy) => ({
+          policy,
+          params: {
+            privacyUnit: 'user',
+            contributionsPerRelease: c,
+            releasesPerEpoch: m,
+            lambda,
+            ...(accountant === 'exact' ? { accountant: 'exact' } : pin(policy)),
+          } as Record<string, ParamValue>,
+        }));
+      if (policies.length > 0)
+        userResults.push(
+          await run(
+            `movielens-users-user-level-eps${eps}${accountant === 'exact' ? '-exact' : ''}`,
+            policies,
+            [eps],
+          ),
+        );
+    }
   }
   results.push(...userResults);
   const refS = summarise(reference.cells);
@@ -270,17 +289,26 @@ export async function reproduceUserLevelMovielens(o: UserLevelMovielensOptions):
           heaviestUser = groupGuarantee(rho, Math.max(1, worst.max), delta, gaussian);
         }
       }
+      const accountant: MovielensUserRow['accountant'] =
+        s.epsilon === null
+          ? null
+          : s.params.accountant === 'exact'
+            ? 'exact'
+            : s.params.accountant === 'rdp'
+              ? 'rdp'
+              : 'zcdp';
       const noiseSigma =
         s.epsilon === null
           ? null
           : unit === 'user'
-            ? c * Math.sqrt(m) * sigmaForRho(epsilonToRho(s.epsilon, delta))
+            ? userSigma(s.epsilon, accountant === 'exact' ? 'exact' : 'zcdp')
             : mine[0]!.privacy?.rho != null
               ? sigmaForRho(mine[0]!.privacy!.rho!)
               : null;
       rows.push({
         policy: s.policy,
         unit,
+        accountant,
         epsilon: s.epsilon,
         ctr: s.meanReward,
         percentOfLinTS: ratio(s.meanReward, lints.meanReward),
@@ -329,6 +357,7 @@ export async function reproduceUserLevelMovielens(o: UserLevelMovielensOptions):
     title: `User-level policies (c = ${c} reward per release, m = ${m} releases per epoch = the run): replay CTR and rewards dropped`,
     columns: [
       { header: 'policy' },
+      { header: 'accountant' },
       { header: 'user-level eps', align: 'right' },
       { header: 'CTR % [95% CI]', align: 'right' },
       { header: '% of LinTS', align: 'right' },
@@ -339,6 +368,7 @@ export async function reproduceUserLevelMovielens(o: UserLevelMovielensOptions):
       .filter((r) => r.unit === 'user')
       .map((r) => [
         name(r.policy),
+        r.accountant === 'exact' ? 'exact' : 'zCDP',
         String(r.epsilon),
         ci(r.ctr, 100),
         r.percentOfLinTS === null ? '-' : ci(r.percentOfLinTS),
@@ -418,11 +448,18 @@ function movielensWords(rows: readonly MovielensUserRow[], c: number, m: number)
     );
   }
   for (const eps of [1, 5]) {
-    const u = rows.find((r) => r.policy === 'adaprivate-ts' && r.unit === 'user' && r.epsilon === eps);
+    const u = rows.find(
+      (r) =>
+        r.policy === 'adaprivate-ts' && r.unit === 'user' && r.epsilon === eps && r.accountant !== 'exact',
+    );
+    const x = rows.find(
+      (r) =>
+        r.policy === 'adaprivate-ts' && r.unit === 'user' && r.epsilon === eps && r.accountant === 'exact',
+    );
     const e = rows.find((r) => r.policy === 'adaprivate-ts' && r.unit === 'event' && r.epsilon === eps);
     if (u !== undefined && e !== undefined) {
       out.push(
-        `At user-level eps = ${eps} with c = ${c}, m = ${m}, AdaPrivate-TS reaches CTR ${ci(u.ctr, 100)}% against ${ci(e.ctr, 100)}% for the event-level policy at eps = ${eps} per reward${u.dropped === null ? '' : `, dropping ${formatNumber(100 * u.dropped.mean, 1)}% of the rewards`}.`,
+        `At user-level eps = ${eps} with c = ${c}, m = ${m}, AdaPrivate-TS reaches CTR ${ci(u.ctr, 100)}% against ${ci(e.ctr, 100)}% for the event-level policy at eps = ${eps} per reward${u.dropped === null ? '' : `, dropping ${formatNumber(100 * u.dropped.mean, 1)}% of the rewards`}${x === undefined || x.noiseSigma === null || u.noiseSigma === null ? '' : `; with the exact accountant (noise std ${formatNumber(x.noiseSigma, 2)} instead of ${formatNumber(u.noiseSigma, 2)}) it reaches ${ci(x.ctr, 100)}%`}.`,
       );
     }
   }

@@ -84,8 +84,18 @@ describe('MovieLens by user', () => {
     );
     assert.ok(ts.heaviestUser!.exactEpsilon! < ts.heaviestUser!.zcdpEpsilon!);
     const user = r.rows.filter((x) => x.unit === 'user');
-    assert.equal(user.length, 4, 'AdaPrivate-TS and -UCB at eps 1 and 5');
+    assert.equal(user.length, 8, 'AdaPrivate-TS and -UCB at eps 1 and 5, zCDP and exact');
     for (const u of user) assert.ok(u.dropped !== null && u.dropped.mean >= 0 && u.dropped.mean < 1);
+    // the exact accountant's user-level noise is smaller than zCDP's at the same (eps, delta)
+    for (const eps of [1, 5]) {
+      const z = user.find(
+        (u) => u.policy === 'adaprivate-ts' && u.epsilon === eps && u.accountant === 'zcdp',
+      )!;
+      const x = user.find(
+        (u) => u.policy === 'adaprivate-ts' && u.epsilon === eps && u.accountant === 'exact',
+      )!;
+      assert.ok(x.noiseSigma! < z.noiseSigma!, `eps ${eps}: exact ${x.noiseSigma} < zCDP ${z.noiseSigma}`);
+    }
     const md = readFileSync(doc, 'utf8');
     assert.match(md, /<!-- section:user-level-movielens:start -->/);
     assert.match(md, /Bounds rule \(training split only\)/);
