@@ -364,6 +364,10 @@ export class ModelRuntime implements ServedModel {
     // reward, without it (releaseBefore)
     if (units !== null && unit !== null) p.closeEpoch();
     const closed = p.privacy().releases > before;
+    // its snapshot is taken before the reward is learned (the reward stays pending, replayed at load)
+    const closing = closed
+      ? stepRelease(p, before, this.version + 1, this.rounds, this.ctx.snapshotKey)
+      : null;
     observe(p, x, reward, unit);
     const learned = p.roundsLearned > learnedBefore;
     let dropped: 'perRelease' | 'perEpoch' | null = null;
@@ -387,7 +391,7 @@ export class ModelRuntime implements ServedModel {
     const release =
       p.privacy().releases === before
         ? null
-        : stepRelease(p, before, this.version + 1, closed ? this.rounds : rounds, this.ctx.snapshotKey);
+        : (closing ?? stepRelease(p, before, this.version + 1, rounds, this.ctx.snapshotKey));
     const outcome = await this.ctx.store.recordReward(
       { ...rewardInput(this.row, eventId, reward, now, source), ...(unit !== null ? { unit } : {}) },
       release,
