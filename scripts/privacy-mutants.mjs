@@ -5,6 +5,8 @@
 // TypeScript (tsx). A mutant is killed when at least one test fails; the script prints the table
 // mutation -> killing tests (docs/privacy.md, "Mutation testing") and exits 1 if any survives or
 // if a mutation site is no longer found (then update the `find` text below).
+// Each mutant runs the test files one at a time (its likely killers first, FIRST below) and stops at
+// the first failing file, which the table names with its failing tests.
 // Usage: node scripts/privacy-mutants.mjs [--json] [--check] [id ...]   (ids like M01; default: all;
 // --check only checks that each mutation site is still found)
 import { spawnSync } from 'node:child_process';
@@ -43,8 +45,8 @@ export const MUTANTS = [
     'M04',
     'AdaPrivate-TS-Amp: every reward kept instead of rate q',
     `${P}BatchedRidgePolicy.ts`,
-    'if (this.q < 1) keep = this.mechanism!.sample(this.q);',
-    'if (this.q < 0) keep = this.mechanism!.sample(this.q);',
+    'if (this.q < 1) keep = this.unitDraw ?? this.mechanism!.sample(this.q);',
+    'if (this.q < 0) keep = this.unitDraw ?? this.mechanism!.sample(this.q);',
   ],
   [
     'M05',
@@ -190,6 +192,18 @@ const TESTS = [
   'test/policies/jdpRewind.test.ts',
 ];
 
+/** A test file that runs longer than this under a mutant counts as failing (it hung). */
+const FILE_TIMEOUT_MS = 600_000;
+
+/** Test files tried first for a mutant (the rest of TESTS follow, in order). */
+const FIRST = {
+  M14: ['test/policies/privacy.test.ts', 'test/policies/jdpRewind.test.ts'],
+  M08: ['test/policies/mechanisms.test.ts'],
+  M12: ['test/policies/mechanisms.test.ts'],
+  M21: ['test/policies/failClosed.test.ts', 'test/policies/contract.test.ts'],
+  M22: ['test/policies/failClosed.test.ts'],
+};
+
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.filter((a) => !a.startsWith('--'));
@@ -221,28 +235,52 @@ for (const [id, what, file, find, replace] of chosen) {
     }
     writeFileSync(path, text.replace(find, replace));
     const started = Date.now();
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', ...TESTS], {
-      cwd: dir,
-      encoding: 'utf8',
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    // TAP: failing leaf tests are `not ok N - name` lines; suites that fail because a child failed too
+    // one test file at a time, the mutant's likely killers first, stopping at the first file that
+    // fails (a killed mutant needs one failing test; the whole list ran > 7 min per mutant under load)
+    const files = [...(FIRST[id] ?? []), ...TESTS.filter((f) => !(FIRST[id] ?? []).includes(f))];
     const killedBy = [];
-    const lines = r.stdout.split('\n');
-    for (let i = 0; i < lines.length; i++) {
-      const m = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
-      if (m === null) continue;
-      const depth = m[1].length;
-      const next = lines.slice(i + 1).find((l) => /^\s*(not )?ok \d+ - /.test(l));
-      const isSuite = lines.slice(i + 1, i + 12).some((l) => /type: 'suite'/.test(l));
-      if (!isSuite || next === undefined || depth > 0) killedBy.push(m[2].trim());
+    let failedFile = null;
+    let status = 0;
+    for (const f of files) {
+      // the file runs in this one child (no --test runner process in between), so the timeout's
+      // SIGKILL ends it: a mutant can make a test loop forever (M14 did in mechanisms.test.ts)
+      const r = spawnSync(process.execPath, ['--import', 'tsx', '--test-reporter=tap', f], {
+        cwd: dir,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        timeout: FILE_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      });
+      if (r.status === 0) continue;
+      if (r.error?.code === 'ETIMEDOUT') {
+        status = 1;
+        failedFile = f;
+        killedBy.push(`(${f} did not finish within ${FILE_TIMEOUT_MS / 1000} s: a test hung)`);
+        break;
+      }
+      status = r.status ?? 1;
+      failedFile = f;
+      // TAP: failing leaf tests are `not ok N - name` lines; suites that fail because a child failed too
+      const lines = r.stdout.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const m = /^(\s*)not ok \d+ - (.*)$/.exec(lines[i]);
+        if (m === null) continue;
+        const depth = m[1].length;
+        const next = lines.slice(i + 1).find((l) => /^\s*(not )?ok \d+ - /.test(l));
+        const isSuite = lines.slice(i + 1, i + 12).some((l) => /type: 'suite'/.test(l));
+        if (!isSuite || next === undefined || depth > 0) killedBy.push(m[2].trim());
+      }
+      if (killedBy.length === 0)
+        killedBy.push(`(${f} exited ${r.status}: ${r.stderr.split('\n').slice(-3).join(' ')})`);
+      break;
     }
     const leaves = killedBy.filter((n) => !/^test\//.test(n));
     results.push({
       id,
       what,
-      file,
-      status: r.status === 0 ? 'SURVIVED' : 'killed',
+      site: file,
+      status: status === 0 ? 'SURVIVED' : 'killed',
+      file: failedFile,
       killedBy: leaves,
       seconds: (Date.now() - started) / 1000,
     });
@@ -252,7 +290,7 @@ for (const [id, what, file, find, replace] of chosen) {
   const last = results.at(-1);
   if (!json)
     console.log(
-      `${last.id} ${last.status.padEnd(8)} ${last.what}\n      ${last.killedBy.slice(0, 4).join(' | ')}`,
+      `${last.id} ${last.status.padEnd(8)} ${last.what} (${last.seconds ?? 0} s)\n      ${last.file ?? ''}: ${last.killedBy.slice(0, 4).join(' | ')}`,
     );
 }
 if (json) console.log(JSON.stringify(results, null, 2));

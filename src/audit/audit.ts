@@ -23,7 +23,7 @@ export interface AuditOptions {
   readonly delta?: number;
   /** 'release' (default): one release; 'actions': the actions of a whole run. */
   readonly mode?: 'release' | 'actions';
-  /** Runs per input; default 20000 ('release') or 2000 ('actions'). */
+  /** Runs per input; default 50000 ('release') or 2000 ('actions'). */
   readonly samples?: number;
   /** Seed of the runs' exploration and of the fixed public inputs; default 1. */
   readonly seed?: number;
@@ -70,7 +70,7 @@ export interface PolicyAuditReport extends AuditReport {
  * Audits a private policy.
  *
  * @example
- * const r = audit({ policy: 'adaprivate-ts', epsilon: 1, samples: 20000 });
+ * const r = audit({ policy: 'adaprivate-ts', epsilon: 1 });
  * r.claim.epsilon; // returns 1
  * r.lowerBound; // returns ~0.9: not refuted (the exact accountant calibrates the release to epsilon 1)
  */
@@ -100,7 +100,7 @@ export function audit(options: AuditOptions): PolicyAuditReport {
     ...(id === 'adaprivate-ts-amp' ? { orders: 'paper' } : {}),
     ...options.policyOptions,
   };
-  const samples = options.samples ?? (mode === 'release' ? 20000 : 2000);
+  const samples = options.samples ?? (mode === 'release' ? 50000 : 2000);
   const run = {
     samples,
     ...(options.confidence !== undefined ? { confidence: options.confidence } : {}),

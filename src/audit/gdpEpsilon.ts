@@ -25,11 +25,13 @@ export function gdpDelta(epsilon: number, mu: number): number {
 
 /**
  * The smallest eps with delta(eps) <= delta for mu-GDP (0 when mu <= 0), by bisection to 1e-10.
+ * `side` 'upper' (default) returns the upper end of the final bracket (delta(result) <= delta holds);
+ * 'lower' its lower end (never above the true value: what a lower bound reports).
  *
  * @example
  * gdpEpsilon(0.20406, 1e-5); // returns ~0.7416 (the Gaussian release of AdaPrivate-TS at eps = 1)
  */
-export function gdpEpsilon(mu: number, delta: number): number {
+export function gdpEpsilon(mu: number, delta: number, side: 'upper' | 'lower' = 'upper'): number {
   if (!(mu > 0)) return 0;
   if (gdpDelta(0, mu) <= delta) return 0;
   let lo = 0;
@@ -40,5 +42,5 @@ export function gdpEpsilon(mu: number, delta: number): number {
     if (gdpDelta(mid, mu) > delta) lo = mid;
     else hi = mid;
   }
-  return hi;
+  return side === 'lower' ? lo : hi;
 }

@@ -6,7 +6,7 @@ export { type AuditOptions, audit, type PolicyAuditReport } from './audit.js';
 export { type AuditReport, type AuditRunOptions, auditMechanism } from './auditMechanism.js';
 export { clopperPearsonLower, clopperPearsonUpper } from './clopperPearson.js';
 export { gdpDelta, gdpEpsilon } from './gdpEpsilon.js';
-export { gdpTester } from './gdpTester.js';
+export { GDP_SELECTION_FRACTION, gdpMuBound, gdpTester } from './gdpTester.js';
 export type { PropertyTester, TesterResult } from './PropertyTester.js';
 export {
   type ActionsScenario,

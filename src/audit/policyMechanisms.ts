@@ -16,7 +16,7 @@
 import { createPolicy } from '../policies/createPolicy.js';
 import { decodeFloat64Array } from '../policies/float64Codec.js';
 import type { Policy, PolicyId } from '../policies/Policy.js';
-import type { PolicyOptions } from '../policies/PolicyOptions.js';
+import { parsePolicySpec } from '../policies/parsePolicySpec.js';
 import { policyInfo } from '../policies/policyInfo.js';
 import { createRng } from '../random/index.js';
 import type { AuditClaim, AuditMechanism } from './AuditRoles.js';
@@ -60,7 +60,8 @@ function build(id: PolicyId, opts: PolicyMechanismOptions, dim: number, index: n
   if (opts.noiseSeed !== undefined && policyInfo(id).options.includes('noiseSeed')) {
     o.noiseSeed = opts.noiseSeed * 1_000_003 + index;
   }
-  return createPolicy(id, o as unknown as PolicyOptions);
+  const spec = parsePolicySpec(id, o, 'audit');
+  return createPolicy(spec.id, spec.options);
 }
 
 /** Rounds of data that one release of `id` reads in release mode. */
@@ -93,9 +94,10 @@ export function policyReleaseMechanism(
       p.update(data[t]!);
     }
     // DGS-LinUCB releases its estimate when an action needs it; the others release by now or at finish
-    if (id === 'dgs-linucb') p.select(x, 1);
+    if (policyInfo(id).releasesAtSelect) p.select(x, 1);
     else p.finish();
-    last = claimOf(p);
+    // one release of the same configuration in every run (public inputs fixed): its ledger is read once
+    last ??= claimOf(p);
     return releasedStatistic(p);
   };
   return {

@@ -47,19 +47,25 @@ function countAbove(s: Float64Array, t: number): number {
 }
 
 /**
- * Chooses the threshold test maximising `score(counts)` on the selection half and returns its
- * counts on the evaluation half. `a` and `b` must have the same length n >= 4 and equal dimensions.
+ * Chooses the threshold test maximising `score(counts)` on the selection part and returns its
+ * counts on the evaluation part. `a` and `b` must have the same length n >= 4 and equal dimensions.
  * `tail` (default 0) excludes thresholds below the `tail` or above the `1 - tail` quantile of the
  * pooled selection scores (estimators that are noisy in the tails otherwise pick a lucky tail).
+ * `selectionFraction` (default 0.5, in (0, 1)) is the share of each sample set that selects the test
+ * (the first floor(fraction n) samples, at least 2; the rest, at least 2, bound it).
  */
 export function selectAndEvaluate(
   a: readonly Float64Array[],
   b: readonly Float64Array[],
   score: (c: ThresholdCounts) => number,
   tail = 0,
+  selectionFraction = 0.5,
 ): { readonly selection: ThresholdCounts; readonly evaluation: ThresholdCounts } {
   const n = Math.min(a.length, b.length);
-  const half = Math.floor(n / 2);
+  if (!(selectionFraction > 0 && selectionFraction < 1)) {
+    throw new RangeError(`audit: the selection fraction must be in (0, 1). Got ${selectionFraction}.`);
+  }
+  const half = Math.min(n - 2, Math.max(2, Math.floor(n * selectionFraction)));
   const dim = a[0]!.length;
   const w = new Float64Array(dim);
   for (let i = 0; i < half; i++) {

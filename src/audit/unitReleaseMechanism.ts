@@ -11,7 +11,7 @@
  */
 import { createPolicy } from '../policies/createPolicy.js';
 import type { Policy, PolicyId } from '../policies/Policy.js';
-import type { PolicyOptions } from '../policies/PolicyOptions.js';
+import { parsePolicySpec } from '../policies/parsePolicySpec.js';
 import { policyInfo } from '../policies/policyInfo.js';
 import type { AuditClaim, AuditMechanism } from './AuditRoles.js';
 import type { UnitRewards } from './unitNeighbours.js';
@@ -51,7 +51,8 @@ export function policyUnitReleaseMechanism(
     if (opts.noiseSeed !== undefined && info.options.includes('noiseSeed')) {
       o.noiseSeed = opts.noiseSeed * 1_000_003 + index;
     }
-    const p = createPolicy(id, o as unknown as PolicyOptions);
+    const spec = parsePolicySpec(id, o, 'audit');
+    const p = createPolicy(spec.id, spec.options);
     const sums: number[] = [];
     let releases = 0;
     let previous = 0;

@@ -9,10 +9,13 @@
  * await c.reward('news', { eventId: d.eventId, reward: 1 }); // returns { status: 'recorded', ... }
  */
 import type {
-  CreateModelRequest,
+  CreateModelInput,
   CreateModelResponse,
   DecisionLogLine,
+  DeleteModelResponse,
+  HealthResponse,
   LedgerResponse,
+  ModelList,
   ModelStatus,
   RankBatchResponse,
   RankRequest,
@@ -20,7 +23,7 @@ import type {
   RewardBatchResponse,
   RewardRequest,
   RewardResponse,
-} from '../service/apiTypes.js';
+} from '../service/contract.js';
 import { AdaPrivateClientError } from './AdaPrivateClientError.js';
 
 export interface AdaPrivateClientOptions {
@@ -80,13 +83,44 @@ export class AdaPrivateClient {
     return `/v1/models/${encodeURIComponent(name)}`;
   }
 
-  /** Creates model `name` (first wins; `created` says whether this call created it). */
-  createModel(name: string, body: CreateModelRequest): Promise<CreateModelResponse> {
+  /**
+   * Creates model `name` (first wins; `created` says whether this call created it). With a policy id
+   * literal the options are typed for that policy (as `createPolicy`'s, `seed` optional).
+   *
+   * @example
+   * await c.createModel('news', { policy: 'adaprivate-ts', options: { dim: 2, horizon: 100_000, epsilon: 1 } });
+   */
+  createModel<P extends string>(
+    name: string,
+    body: { readonly policy: P } & CreateModelInput<P>,
+  ): Promise<CreateModelResponse> {
     return this.request('PUT', AdaPrivateClient.model(name), body);
   }
 
+  /**
+   * Deletes model `name`. Default: a tombstone (the model stops serving, its decisions, features
+   * and raw pending rewards are erased, its ledger is kept and the name cannot be created again).
+   * `purge: { confirm: name }`: the ledger is removed too and the name is free (the server refuses a
+   * purge whose `confirm` is not the name). Released outputs cannot be recalled either way
+   * (docs/serving.md, "Deleting a model").
+   *
+   * @example
+   * await client.deleteModel('news'); // returns { outcome: 'deleted', ledgerKept: true, ... }
+   * await client.deleteModel('news', { purge: { confirm: 'news' } }); // returns { outcome: 'purged', ... }
+   */
+  deleteModel(
+    name: string,
+    options: { readonly purge?: { readonly confirm: string } } = {},
+  ): Promise<DeleteModelResponse> {
+    const q =
+      options.purge === undefined
+        ? ''
+        : `?${new URLSearchParams({ purge: 'true', confirm: options.purge.confirm })}`;
+    return this.request('DELETE', `${AdaPrivateClient.model(name)}${q}`);
+  }
+
   async listModels(): Promise<readonly CreateModelResponse[]> {
-    return (await this.request<{ models: CreateModelResponse[] }>('GET', '/v1/models')).models;
+    return (await this.request<ModelList>('GET', '/v1/models')).models;
   }
 
   status(name: string): Promise<ModelStatus> {
@@ -177,9 +211,9 @@ export class AdaPrivateClient {
   }
 
   /** GET /health (no key needed). */
-  async health(): Promise<{ status: string; engine: string; version: string }> {
+  async health(): Promise<HealthResponse> {
     const res = await this.fetchFn(`${this.base}/health`);
     if (!res.ok) throw new AdaPrivateClientError(res.status, 'unhealthy', `health: HTTP ${res.status}`);
-    return (await res.json()) as { status: string; engine: string; version: string };
+    return (await res.json()) as HealthResponse;
   }
 }

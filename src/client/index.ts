@@ -1,6 +1,6 @@
 /** The typed HTTP client of the decision service (no server dependencies). */
 
 /** The request and response bodies of the API (types only). */
-export type * from '../service/apiTypes.js';
+export type * from '../service/contract.js';
 export { AdaPrivateClient, type AdaPrivateClientOptions } from './AdaPrivateClient.js';
 export { AdaPrivateClientError } from './AdaPrivateClientError.js';

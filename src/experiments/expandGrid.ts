@@ -4,7 +4,7 @@
  * `null` budget for non-private ones) and every seed. Order: policies, params, epsilons, seeds as
  * listed (the runner itself orders results by cell key).
  */
-import { policyInfo } from '../policies/index.js';
+import { parsePolicyId, policyInfo } from '../policies/index.js';
 import type { CellConfig, ExperimentConfig, ParamValue, PolicyGridEntry } from './types.js';
 
 /** All hyperparameter settings of a grid entry, keys sorted; `[{}]` when there are none. */
@@ -29,7 +29,7 @@ export function expandGrid(config: ExperimentConfig): CellConfig[] {
   const checkpointEvery = Math.ceil(config.horizon / config.checkpoints);
   const cells: CellConfig[] = [];
   for (const entry of config.policies) {
-    const isPrivate = policyInfo(entry.policy as never).isPrivate;
+    const isPrivate = policyInfo(parsePolicyId(entry.policy, 'policies')).isPrivate;
     const budgets: (number | null)[] = isPrivate ? [...config.epsilons] : [null];
     for (const params of paramCombinations(entry)) {
       for (const epsilon of budgets) {

@@ -1,5 +1,6 @@
 // Public API of the experiments module: configs, the parallel runner, statistics and writers.
 
+export { CellPool, cellCost } from './CellPool.js';
 export { canonicalJson } from './canonicalJson.js';
 export type { CachedCell } from './cellCache.js';
 export { cachePath, readCachedCell, writeCachedCell } from './cellCache.js';

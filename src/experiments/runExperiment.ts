@@ -11,10 +11,10 @@
  * arrives, so an interrupted or crashed run resumes where it stopped and loses at most the cells
  * that were in flight. Aborting (`signal`) terminates the workers and rejects with an AbortError.
  */
-import { setMaxListeners } from 'node:events';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../version.js';
+import { CellPool, manyListeners } from './CellPool.js';
 import { type CachedCell, readCachedCell, writeCachedCell } from './cellCache.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
@@ -46,7 +46,9 @@ function describeCell(c: CellConfig): string {
  * Runs every cell of `config` (validated by `validateExperimentConfig`).
  *
  * @param options - `workers` (default: all cores), `cacheDir` (default: no cache), `onProgress`,
- *   `signal`, `inProcess` (run in the calling thread; default false).
+ *   `signal`, `inProcess` (run in the calling thread; default false), `pool` (a {@link CellPool}
+ *   shared with other runs, which then sets the threads; default: a pool of `workers` threads for
+ *   this call, destroyed at its end).
  * @example
  * const r = await runExperiment(validateExperimentConfig({ policies: ['lints'], seeds: 2, horizon: 200 }), { workers: 2 });
  * r.cells.length; // returns 2
@@ -96,7 +98,12 @@ export async function runExperiment(
         accept(key, { result, durationMs: performance.now() - t0 });
       }
     } else {
-      await runPooled(pending, Math.min(workers, pending.length), accept, signal);
+      const own = options.pool === undefined ? new CellPool(Math.min(workers, pending.length)) : null;
+      try {
+        await runPooled(pending, own ?? options.pool!, accept, signal);
+      } finally {
+        await own?.destroy();
+      }
     }
   }
 
@@ -121,35 +128,20 @@ function runCellNamed(cell: CellConfig): CellResult {
 
 async function runPooled(
   pending: readonly { key: string; cell: CellConfig }[],
-  threads: number,
+  pool: CellPool,
   accept: (key: string, c: CachedCell) => void,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  // compiled: dist/src/experiments/cellWorker.js; from source under tsx: cellWorker.ts with the tsx loader
-  const fromSource = import.meta.url.endsWith('.ts');
-  // loaded only for parallel runs: the light core package lists tinypool as an optional peer
-  const { Tinypool } = await import('tinypool').catch((err: unknown) => {
-    throw new Error(
-      `runExperiment: worker threads need the package tinypool (npm install tinypool@2.2.0); or pass inProcess: true to run the cells in this thread. ${String(err)}`,
-    );
-  });
-  const pool = new Tinypool({
-    filename: new URL(`./cellWorker.${fromSource ? 'ts' : 'js'}`, import.meta.url).href,
-    ...(fromSource ? { execArgv: ['--import', 'tsx'] } : {}),
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1000,
-  });
+  // every queued cell listens on this one signal: hundreds of listeners are expected, not a leak
   const inner = new AbortController();
-  // every queued task listens on this one signal: hundreds of listeners are expected, not a leak
-  setMaxListeners(0, inner.signal);
+  manyListeners(inner.signal);
   const onAbort = () => inner.abort();
   signal?.addEventListener('abort', onAbort, { once: true });
   let failure: Error | null = null;
   try {
     await Promise.all(
       pending.map(({ key, cell }) =>
-        pool.run(cell, { signal: inner.signal }).then(
+        pool.run(key, cell, inner.signal).then(
           (c: CachedCell) => accept(key, c),
           (err: unknown) => {
             if (failure === null && !signal?.aborted) {
@@ -163,7 +155,6 @@ async function runPooled(
     );
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    await pool.destroy();
   }
   if (signal?.aborted) throw abortError();
   if (failure !== null) throw failure;

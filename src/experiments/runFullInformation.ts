@@ -5,8 +5,8 @@
  * `runCell` (CLI, experiments) and in a browser (site/playground): same seeds, same numbers.
  */
 import type { Environment } from '../envs/Environment.js';
-import type { Policy, PolicyOptions } from '../policies/index.js';
-import { createPolicy, isPolicyId, paperAccountant, policyInfo } from '../policies/index.js';
+import type { Policy } from '../policies/index.js';
+import { createPolicy, isPolicyId, paperAccountant, parsePolicySpec, policyInfo } from '../policies/index.js';
 import type { CellConfig, Checkpoint } from './types.js';
 import { UnitTally } from './UnitTally.js';
 
@@ -42,7 +42,8 @@ export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Pol
   if (cell.params.lambda === undefined && prior.weight !== null) options.lambda = prior.weight;
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
-  return createPolicy(cell.policy, options as unknown as PolicyOptions);
+  const spec = parsePolicySpec(cell.policy, options, `cell ${cell.policy}`);
+  return createPolicy(spec.id, spec.options);
 }
 
 function isCheckpoint(t: number, cell: CellConfig): boolean {

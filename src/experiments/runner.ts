@@ -4,6 +4,8 @@
  * report writers or charts (so without their dependencies). Worker threads load the optional
  * package tinypool on demand; `runExperiment(config, { inProcess: true })` needs nothing.
  */
+
+export { CellPool, cellCost } from './CellPool.js';
 export { createEnvironment, createReplay } from './environmentRegistry.js';
 export type { ReplayEvaluation } from './evaluateReplay.js';
 export { evaluateReplay } from './evaluateReplay.js';

@@ -7,6 +7,7 @@
  * recorded result can be re-run from the config it carries.
  */
 import type { PrivacySpent } from '../privacy/ledger.js';
+import type { CellPool } from './CellPool.js';
 
 /** Link from x^T theta* to the expected reward of the synthetic environment. */
 export type Link = 'logistic' | 'linear';
@@ -228,6 +229,11 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   /** Run cells in the calling thread instead of worker threads (debugging, tsx). Default false. */
   readonly inProcess?: boolean;
+  /**
+   * Worker threads shared with other runs (`new CellPool(threads)`; the caller destroys it); `workers`
+   * is then ignored. Default: a pool of `workers` threads for this run alone. Ignored with `inProcess`.
+   */
+  readonly pool?: CellPool;
 }
 
 /** Summary statistics of one metric over seeds. */

@@ -15,7 +15,7 @@
  * - `delta` [1e-5] in (0, 1); `seeds`: a count N (seeds 1..N) or a list of distinct non-negative
  *   integers; `horizon`: positive integer; `checkpoints` [20]: positive integer <= horizon.
  */
-import { isPolicyId, policyInfo } from '../policies/index.js';
+import { isPolicyId, parsePolicyId, policyInfo } from '../policies/index.js';
 import { ExperimentConfigError } from './ExperimentConfigError.js';
 import type { EnvConfig, ExperimentConfig, ParamValue, PolicyGridEntry, Protocol } from './types.js';
 
@@ -168,7 +168,7 @@ export function validateExperimentConfig(raw: unknown): ExperimentConfig {
     fail(`policies must be a non-empty list. Got ${show(raw.policies)}.`);
   }
   const policies = raw.policies.map(validatePolicy);
-  const anyPrivate = policies.some((p) => policyInfo(p.policy as never).isPrivate);
+  const anyPrivate = policies.some((p) => policyInfo(parsePolicyId(p.policy, 'policies')).isPrivate);
   const rawEps = raw.epsilons ?? [];
   if (!Array.isArray(rawEps)) fail(`epsilons must be a list of numbers. Got ${show(rawEps)}.`);
   const epsilons = rawEps.map((e, i) => {

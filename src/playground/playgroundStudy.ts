@@ -11,8 +11,7 @@ import { NO_PRIOR, runFullInformation } from '../experiments/runFullInformation.
 import { syntheticCellEnvironment } from '../experiments/syntheticCellEnvironment.js';
 import type { ExperimentConfig } from '../experiments/types.js';
 import { validateExperimentConfig } from '../experiments/validateExperimentConfig.js';
-import type { PolicyId } from '../policies/index.js';
-import { policyInfo } from '../policies/index.js';
+import { isPolicyId, policyInfo } from '../policies/index.js';
 
 /** The page's controls. Options a policy does not have are not passed to it. */
 export interface PlaygroundSettings {
@@ -51,7 +50,7 @@ export interface PlaygroundSettings {
 
 /** Whether policy `id` has option `name` (the page enables a control only where it applies). */
 export function hasOption(id: string, name: string): boolean {
-  return (policyInfo(id as PolicyId).options as readonly string[]).includes(name);
+  return isPolicyId(id) && policyInfo(id).options.includes(name);
 }
 
 /**
@@ -80,7 +79,7 @@ export function playgroundConfig(s: PlaygroundSettings): ExperimentConfig {
     if (hasOption(id, 'q')) params.q = s.q;
     if (s.accountant !== undefined && hasOption(id, 'accountant')) params.accountant = s.accountant;
     if (s.privacyUnit !== undefined && hasOption(id, 'privacyUnit')) params.privacyUnit = s.privacyUnit;
-    if (users && policyInfo(id as PolicyId).isPrivate) {
+    if (users && isPolicyId(id) && policyInfo(id).isPrivate) {
       if (!hasOption(id, 'privacyUnit')) {
         throw new RangeError(
           `playground: privacyUnit 'user': ${id} has no user-level mode; choose policies with the privacyUnit option (the AdaPrivate family) or a non-private reference.`,

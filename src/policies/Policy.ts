@@ -6,6 +6,7 @@
  */
 import type { PrivacySpent } from '../privacy/ledger.js';
 import type { PolicyConfigMap } from './PolicyOptions.js';
+import type { PolicyId } from './policyInfo.js';
 import type { SnapshotMac } from './snapshotFormat.js';
 import type { SnapshotKey } from './snapshotKey.js';
 import type { UnitAccountant, UnitGuarantee, UserLevelReport } from './UserLevelPrivacy.js';
@@ -138,18 +139,8 @@ export interface PolicyPrivacy extends PrivacySpent {
   };
 }
 
-export type PolicyId =
-  | 'adaprivate-ts'
-  | 'adaprivate-ucb'
-  | 'adaprivate-ts-amp'
-  | 'adaprivate-ts-adaptive'
-  | 'linucb'
-  | 'lints'
-  | 'jdp-linucb'
-  | 'zcdp-episodic'
-  | 'adac-oful-zcdp'
-  | 'rarely-switching-zcdp'
-  | 'dgs-linucb';
+/** Every registered policy id: the keys of the policy schema table (`POLICY_SCHEMAS`, policyInfo.ts). */
+export type { PolicyId };
 
 export interface Policy<I extends PolicyId = PolicyId> {
   readonly id: I;

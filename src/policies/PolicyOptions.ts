@@ -7,8 +7,7 @@
  * error. At run time the same schemas validate the options (messages name the policy, the option,
  * the value and the rule) and produce the frozen `PolicyConfigFor<id>`.
  */
-import type { PolicyId } from './Policy.js';
-import type { OPTION_RULES, POLICY_SCHEMAS } from './policyInfo.js';
+import type { OPTION_RULES, POLICY_SCHEMAS, PolicyId } from './policyInfo.js';
 
 type Rules = typeof OPTION_RULES;
 /** Every option name of any policy. */

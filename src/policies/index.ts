@@ -46,12 +46,16 @@ export type {
   PolicyOptions,
   PolicyOptionsFor,
 } from './PolicyOptions.js';
+export { type PolicySpec, PolicySpecError, parsePolicyId, parsePolicySpec } from './parsePolicySpec.js';
 export type { OptionRule, PolicyInfo } from './policyInfo.js';
 export {
   DEFAULT_ACCOUNTANT,
+  isOptionName,
   isPolicyId,
+  MAX_DELTA,
   OPTION_RULES,
   POLICY_SCHEMAS,
+  PRIVACY_NEUTRAL_OPTIONS,
   paperAccountant,
   policyIds,
   policyInfo,

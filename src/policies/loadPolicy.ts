@@ -1,7 +1,7 @@
 import type { PolicyRuntime } from './BasePolicy.js';
 import { createPolicy } from './createPolicy.js';
 import type { Policy, PolicySnapshot, RestoreOptions } from './Policy.js';
-import type { PolicyOptions } from './PolicyOptions.js';
+import { parsePolicySpec } from './parsePolicySpec.js';
 import { isPolicyId } from './policyInfo.js';
 import { openSnapshot } from './snapshotFormat.js';
 import { snapshotKeyBytes } from './snapshotKey.js';
@@ -60,7 +60,8 @@ export function loadPolicy(
   }
   // a configuration without `accountant` was written before the option existed: the paper's accountant
   const given = withStoredAccountant(s.id, s.config);
-  const policy = createPolicy(s.id, given as unknown as PolicyOptions, runtime);
+  const spec = parsePolicySpec(s.id, given, 'loadPolicy: snapshot config');
+  const policy = createPolicy(spec.id, spec.options, runtime);
   policy.restore(snap as PolicySnapshot, options);
   return policy;
 }

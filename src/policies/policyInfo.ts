@@ -2,7 +2,6 @@
  * The registry of policies: for each id its display name, whether it is private, its family, the
  * options it accepts with their defaults, and the paper's tuning grid (SPEC section 4).
  */
-import type { PolicyId } from './Policy.js';
 
 /** How one option is validated (the rule is quoted in error messages). */
 export type OptionRule =
@@ -46,6 +45,14 @@ export interface PolicyInfo {
   readonly supportsUserLevel: boolean;
   /** Why `privacyUnit: 'user'` is refused (null when it is supported or the policy is not private). */
   readonly userLevelRefusal: string | null;
+  /**
+   * The paper's accountant ('zcdp', or 'rdp' for AdaPrivate-TS-Amp) for a policy that takes the
+   * `accountant` option, else null: the experiments default to it, and a stored configuration
+   * without `accountant` was calibrated by it.
+   */
+  readonly paperAccountant: 'zcdp' | 'rdp' | null;
+  /** The kind of guarantee: 'joint' (joint DP, JDP-LinUCB), 'standard' (other private policies) or 'none'. */
+  readonly guarantee: 'joint' | 'standard' | 'none';
   /** SPEC section 4 grids (the paper's), e.g. `{ alpha: [0.1, 0.5, 1, 2] }`. */
   readonly tuningGrid: Readonly<Record<string, readonly number[]>>;
   /** Default value of every optional option the policy accepts (`undefined`-free). */
@@ -105,6 +112,24 @@ export const OPTION_RULES = {
   allowLargeDelta: { kind: 'boolean' },
 } as const satisfies Readonly<Record<string, OptionRule>>;
 
+/**
+ * Options that change neither the privacy guarantee nor its calibration (exploration, the seed of the
+ * policy's own randomness, the warm start, buffers, the dimension). Any other option (epsilon, delta,
+ * rho, lambda, lambda0, q, horizon, batchSize, ... and options added later) is a privacy parameter:
+ * a service refuses to change it on an existing model (`privacy_parameters_changed`).
+ */
+export const PRIVACY_NEUTRAL_OPTIONS: ReadonlySet<string> = new Set<keyof typeof OPTION_RULES>([
+  'dim',
+  'seed',
+  'alpha',
+  'v',
+  'v0',
+  'gamma',
+  'adaptiveSetting',
+  'priorMean',
+  'maxPending',
+]);
+
 const REQUIRED = ['dim', 'horizon', 'seed'] as const;
 const COMMON_DEFAULTS = { lambda: 1, maxPending: 64 } as const;
 const PRIVATE_DEFAULTS = { delta: 1e-5 } as const;
@@ -151,6 +176,10 @@ interface Entry {
   readonly releasesAtSelect?: boolean;
   /** Private policies: why privacyUnit 'user' is refused; absent when it is supported. */
   readonly noUserLevel?: string;
+  /** The paper's accountant when it is not 'zcdp' (policies with the `accountant` option). */
+  readonly paperAccountant?: 'rdp';
+  /** Joint DP (the guarantee covers the other users' view of the actions), instead of standard DP. */
+  readonly jointDp?: true;
   readonly grid: Readonly<Record<string, readonly number[]>>;
   /** Policy-specific defaults (common and private ones are added). */
   readonly own: Readonly<Record<string, unknown>>;
@@ -179,6 +208,7 @@ export const POLICY_SCHEMAS = {
     own: { alpha: 1, batchSize: 300, accountant: DEFAULT_ACCOUNTANT },
   },
   'adaprivate-ts-amp': {
+    paperAccountant: 'rdp',
     displayName: 'AdaPrivate-TS-Amp',
     isPrivate: true,
     family: 'ts',
@@ -221,6 +251,7 @@ export const POLICY_SCHEMAS = {
     own: { v: 1 },
   },
   'jdp-linucb': {
+    jointDp: true,
     noUserLevel: COMPOSES_OVER_ALL,
     boundedByHorizon: true,
     displayName: 'JDP-LinUCB',
@@ -262,10 +293,13 @@ export const POLICY_SCHEMAS = {
     grid: { alpha: UCB_ALPHA },
     own: { alpha: 1, accountant: DEFAULT_ACCOUNTANT },
   },
-} as const satisfies Readonly<Record<PolicyId, Entry>>;
+} as const satisfies Readonly<Record<string, Entry>>;
+
+/** Every registered policy id: the keys of {@link POLICY_SCHEMAS} (a new entry there is a new id). */
+export type PolicyId = keyof typeof POLICY_SCHEMAS;
 
 /** Every policy id, in the order the docs and tables list them. */
-export const policyIds: readonly PolicyId[] = Object.freeze(Object.keys(POLICY_SCHEMAS) as PolicyId[]);
+export const policyIds: readonly PolicyId[] = Object.freeze(Object.keys(POLICY_SCHEMAS).filter(isPolicyId));
 
 const cache = new Map<PolicyId, PolicyInfo>();
 
@@ -278,7 +312,7 @@ const cache = new Map<PolicyId, PolicyInfo>();
 export function policyInfo(id: PolicyId): PolicyInfo {
   const hit = cache.get(id);
   if (hit !== undefined) return hit;
-  const e: Entry | undefined = (POLICY_SCHEMAS as Readonly<Record<string, Entry>>)[id];
+  const e: Entry | undefined = Object.hasOwn(POLICY_SCHEMAS, id) ? POLICY_SCHEMAS[id] : undefined;
   if (e === undefined) {
     throw new RangeError(
       `policyInfo: unknown policy id ${JSON.stringify(id)}. Known ids: ${policyIds.join(', ')}.`,
@@ -303,6 +337,8 @@ export function policyInfo(id: PolicyId): PolicyInfo {
     releasesAtSelect: e.releasesAtSelect === true,
     supportsUserLevel: e.isPrivate && e.noUserLevel === undefined,
     userLevelRefusal: e.isPrivate ? (e.noUserLevel ?? null) : null,
+    paperAccountant: options.includes('accountant') ? (e.paperAccountant ?? 'zcdp') : null,
+    guarantee: !e.isPrivate ? 'none' : e.jointDp === true ? 'joint' : 'standard',
     tuningGrid: Object.freeze(grid),
     defaults,
     options,
@@ -318,8 +354,12 @@ export function policyInfo(id: PolicyId): PolicyInfo {
  * calibrated by it.
  */
 export function paperAccountant(id: PolicyId): 'zcdp' | 'rdp' | undefined {
-  if (!policyInfo(id).options.includes('accountant')) return undefined;
-  return id === 'adaprivate-ts-amp' ? 'rdp' : 'zcdp';
+  return policyInfo(id).paperAccountant ?? undefined;
+}
+
+/** True when `name` is an option of some policy (a key of {@link OPTION_RULES}). */
+export function isOptionName(name: string): name is keyof typeof OPTION_RULES {
+  return Object.hasOwn(OPTION_RULES, name);
 }
 
 /** True when `id` names a registered policy (for CLI validation). */

@@ -9,12 +9,14 @@
  *   discrete Gaussian sampler (`noise: 'discrete'`, see discreteGaussianMargin.ts).
  * - 'zcdp': the paper's calibration, rho = m Delta^2 / (2 sigma^2), (epsilon, delta) by the classic
  *   conversion (or CKS with `conversion: 'improved'`); q < 1 is refused (no zCDP bound).
- * - 'rdp': the subsampled-Gaussian RDP accountant on an order grid (calibrateSigma.ts).
+ * - 'rdp': the subsampled-Gaussian RDP accountant on an order grid (calibrateSigma.ts; one subsampled
+ *   release on the 'paper' or 'extended' grid: the paper's Amp routine, calibrateSubsampledSigma.ts).
  * epsilon(sigma) decreases in sigma under every accountant, so calibration bisects on log sigma; the
  * returned sigma itself meets the target (it is the upper end of the final bracket).
  * Cost: closed forms ~0.1-2 ms per calibration; PLD compositions see pld.ts.
  */
 import { calibrateSigma } from './calibrateSigma.js';
+import { calibrateSubsampledSigma } from './calibrateSubsampledSigma.js';
 import { assertConversion, assertDelta, type Conversion } from './conversion.js';
 import { discreteGaussianDeltaMargin } from './discreteGaussianMargin.js';
 import { emptyExactComposition, exactEpsilon } from './exactCurve.js';
@@ -221,7 +223,8 @@ export function gaussianPlanEpsilon(
  * for the plan under the accountant. The returned sigma meets the target itself: `epsilon` (its
  * guarantee, recomputed) is <= target.epsilon.
  * - 'zcdp' is exactly the paper's calibration: sigma = Delta sqrt(m) / sqrt(2 rho), rho = epsilonToRho(epsilon, delta).
- * - 'rdp' is calibrateSigma (subsampled RDP) times the sensitivity.
+ * - 'rdp' is calibrateSigma (subsampled RDP) times the sensitivity; one subsampled release (q < 1,
+ *   m = 1) on a named grid uses the paper's Amp routine calibrateSubsampledSigma (the one calibrator).
  * - 'exact': GDP (q = 1), the subsampled closed form (q < 1, m = 1) or PLD (q < 1, m > 1), by bisection.
  * Throws RangeError on bad input, UnsupportedPrivacyEventError for 'zcdp' with q < 1, and
  * UnreachablePrivacyTargetError when no sigma meets the target.
@@ -243,7 +246,46 @@ export function calibrateGaussianNoise(
     );
   }
   const r = resolve('calibrateGaussianNoise', plan, delta, accountant, options);
+  const key = JSON.stringify([
+    epsilon,
+    delta,
+    accountant,
+    r.sensitivity,
+    r.compositions,
+    r.q,
+    r.orders,
+    r.conversion,
+    r.noise,
+  ]);
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
+  const result = Object.freeze(calibrateResolved(epsilon, delta, r, accountant));
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  memo.set(key, result);
+  return result;
+}
+
+/**
+ * Calibrations already computed (a pure function of its validated arguments; JSON keys are exact for
+ * doubles): a service or an audit builds many policies with the same budget. At most MEMO_SIZE
+ * entries, the oldest dropped first.
+ */
+const MEMO_SIZE = 256;
+const memo = new Map<string, NoiseCalibration>();
+
+function calibrateResolved(
+  epsilon: number,
+  delta: number,
+  r: Resolved,
+  accountant: AccountantName,
+): NoiseCalibration {
   const done = (sigma: number): NoiseCalibration => {
+    if (!(sigma > 0 && sigma < Number.POSITIVE_INFINITY)) {
+      throw new UnreachablePrivacyTargetError(
+        `calibrateGaussianNoise: no finite sigma meets epsilon=${epsilon} at delta=${delta} (${accountant}).`,
+        epsilon,
+      );
+    }
     let s = sigma;
     let g = planEpsilon(s, r, delta, accountant);
     for (let i = 0; i < 60 && g.epsilon > epsilon; i++) {
@@ -263,21 +305,31 @@ export function calibrateGaussianNoise(
     return done((r.sensitivity * Math.sqrt(r.compositions)) / Math.sqrt(2 * rho));
   }
   if (accountant === 'rdp') {
-    const c = calibrateSigma(epsilon, {
-      q: r.q,
-      delta,
-      steps: r.compositions,
-      orders: r.orders,
-      conversion: r.conversion,
-    });
-    return done(c.sigma * r.sensitivity);
+    // one subsampled release on a named grid: the paper's Amp calibration (calibrateSubsampledSigma,
+    // bit for bit what the reproduction uses); otherwise the order-grid bisection of calibrateSigma
+    const c =
+      r.q < 1 && r.compositions === 1 && (r.orders === 'paper' || r.orders === 'extended')
+        ? calibrateSubsampledSigma(epsilon, delta, r.q, r.orders, r.conversion)
+        : calibrateSigma(epsilon, {
+            q: r.q,
+            delta,
+            steps: r.compositions,
+            orders: r.orders,
+            conversion: r.conversion,
+          });
+    return { ...done(c.sigma * r.sensitivity), order: c.order };
   }
   if (r.q >= 1) {
     // closed form: the largest total mu meeting the target, with the discrete margin taken out of delta
     let mu = gaussianMuForTargetUnchecked(epsilon, delta);
     if (r.noise === 'discrete') {
+      // two valid routes, as in exactEpsilon: the continuous curve with the margin taken out of delta
+      // (none once the margin's e^eps factor exceeds delta, from eps ~ 17), and the discrete
+      // Gaussian's own zCDP bound (CKS 2020) with the CKS conversion; the larger mu meets the target
       const d = delta - discreteGaussianDeltaMargin(epsilon, mu * mu);
-      mu = gaussianMuForTargetUnchecked(epsilon, d);
+      const viaMargin = d > 0 ? gaussianMuForTargetUnchecked(epsilon, d) : 0;
+      const viaZcdp = Math.sqrt(2 * epsilonToRho(epsilon, delta, 'improved'));
+      mu = Math.max(viaMargin, viaZcdp);
     }
     return done((r.sensitivity * Math.sqrt(r.compositions)) / mu);
   }

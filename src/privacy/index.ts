@@ -13,6 +13,7 @@ export type {
 export { ACCOUNTANT_NAMES, calibrateGaussianNoise, gaussianPlanEpsilon } from './calibrateGaussianNoise.js';
 export type { Calibration } from './calibrateSigma.js';
 export { calibrateSigma, epsilonFloor } from './calibrateSigma.js';
+export { calibrateSubsampledSigma } from './calibrateSubsampledSigma.js';
 export type { Conversion, RdpEpsilon } from './conversion.js';
 export { assertConversion, assertDelta, rdpOrderToEpsilon, rdpToEpsilon } from './conversion.js';
 export type { CreateAccountantOptions, PrivacyAccountant } from './createAccountant.js';

@@ -14,11 +14,20 @@
  */
 import { gaussianLogDelta, logDiffExp, logNormalCdf, smallestEpsilon } from './gaussianDp.js';
 
+/**
+ * eps' = ln(1 + (e^eps - 1) / q), the Gaussian level of the remove direction. For eps > 1 it is
+ * computed as eps - ln q + ln(1 - (1 - q) e^-eps), which never overflows (e^eps does past eps ~ 709,
+ * where the direct form gave eps' = Infinity and so delta = 0: a false guarantee).
+ */
+export function removeLevel(epsilon: number, q: number): number {
+  if (epsilon <= 1) return Math.log1p(Math.expm1(epsilon) / q);
+  return epsilon - Math.log(q) + Math.log1p(-(1 - q) * Math.exp(-epsilon));
+}
+
 /** ln delta of the remove direction (P = mixture against Q = N(0, s^2)). Kernel. */
 export function subsampledRemoveLogDelta(epsilon: number, q: number, s: number): number {
   if (q >= 1) return gaussianLogDelta(epsilon, 1 / s);
-  const epsPrime = Math.log1p(Math.expm1(epsilon) / q);
-  return Math.log(q) + gaussianLogDelta(epsPrime, 1 / s);
+  return Math.log(q) + gaussianLogDelta(removeLevel(epsilon, q), 1 / s);
 }
 
 /** ln delta of the add direction (Q = N(0, s^2) against P = mixture). Kernel. */

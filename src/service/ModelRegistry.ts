@@ -5,14 +5,30 @@
  * notifications; otherwise a {@link ModelRuntime}.
  */
 
-import type { PolicyId } from '../policies/index.js';
-import { createPolicy, isPolicyId, withStoredAccountant } from '../policies/index.js';
+import {
+  createPolicy,
+  type PolicyId,
+  type PolicySpec,
+  PRIVACY_NEUTRAL_OPTIONS,
+  parsePolicyId,
+  parsePolicySpec,
+  withStoredAccountant,
+} from '../policies/index.js';
 import { createSecureSeed } from '../random/index.js';
-import type { ModelRow, ModelSettings } from '../store/index.js';
-import { isReplicaStore } from '../store/ReplicaStore.js';
-import type { CreateModelRequest, CreateModelResponse } from './apiTypes.js';
+import type { ModelRow, ModelSettings, TombstoneRow } from '../store/index.js';
+import { ModelDeletedError } from '../store/ModelDeletedError.js';
+import { DELETED_VERSION, isReplicaStore } from '../store/ReplicaStore.js';
+import { SqliteStore } from '../store/SqliteStore.js';
+import type {
+  CreateModelEnvelope,
+  CreateModelResponse,
+  DeleteModelResponse,
+  LedgerResponse,
+} from './contract.js';
 import { ModelRuntime, type RuntimeContext } from './ModelRuntime.js';
+import { ledgerResponse } from './modelViews.js';
 import { type ReplicaOptions, ReplicaRuntime } from './ReplicaRuntime.js';
+import { restoreServed } from './restoreServed.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { checkServedUnitOptions } from './unitModel.js';
@@ -26,23 +42,28 @@ export const MODEL_DEFAULTS = {
   probabilitySamples: 200,
 } as const;
 
-/**
- * Options that change neither the privacy guarantee nor its calibration (exploration, the seed of the
- * policy's own randomness, the warm start, buffers, the dimension). A change of any other option
- * (epsilon, delta, rho, lambda, lambda0, q, horizon, batchSize, ... and options added later) is
- * answered `privacy_parameters_changed`: unknown options count as privacy parameters.
- */
-const NON_PRIVACY_OPTIONS: ReadonlySet<string> = new Set([
-  'dim',
-  'seed',
-  'alpha',
-  'v',
-  'v0',
-  'gamma',
-  'adaptiveSetting',
-  'priorMean',
-  'maxPending',
-]);
+function notFound(name: string): ServiceError {
+  return new ServiceError(
+    404,
+    'model_not_found',
+    `model '${name}' does not exist (create it with PUT /v1/models/${name}).`,
+  );
+}
+
+/** A request to a deleted model (its tombstone keeps the ledger: GET /v1/models/{name}/ledger). */
+function deletedError(t: TombstoneRow): ServiceError {
+  return new ServiceError(
+    410,
+    'model_deleted',
+    `model '${t.name}' was deleted at ${new Date(t.deletedAt).toISOString()}; its ledger is kept (GET /v1/models/${t.name}/ledger).`,
+  );
+}
+
+/** PUT of a name whose tombstone keeps a ledger: refused, so that no budget restarts from zero. */
+function recreateRefused(name: string): ServiceError {
+  const e = ModelDeletedError.tombstoned(name);
+  return new ServiceError(409, 'model_deleted', e.message);
+}
 
 function view(row: ModelRow, created: boolean): CreateModelResponse {
   return { name: row.name, created, policy: row.policy, options: row.options, settings: row.settings };
@@ -69,6 +90,11 @@ export class ModelRegistry {
       this.listening = store
         .onRelease(
           (model, version) => {
+            // another replica deleted the model: the next request finds it gone
+            if (version === DELETED_VERSION) {
+              this.loaded.delete(model);
+              return;
+            }
             this.loaded
               .get(model)
               ?.then((rt) => {
@@ -107,13 +133,103 @@ export class ModelRegistry {
     }
     if (rt === null) {
       this.loaded.delete(name);
-      throw new ServiceError(
-        404,
-        'model_not_found',
-        `model '${name}' does not exist (create it with PUT /v1/models/${name}).`,
-      );
+      const t = await this.ctx.store.tombstone(name);
+      if (t !== null) throw deletedError(t);
+      throw notFound(name);
     }
     return rt;
+  }
+
+  /**
+   * Deletes model `name` (docs/serving.md, "Deleting a model"): a tombstone that keeps the ledger,
+   * or, with `purge` and `confirm` equal to the name, a purge that removes the ledger too. The model
+   * stops serving at once (on replicas: at the release notification, or at the next version check).
+   */
+  async delete(name: string, purge: boolean, confirm: string | undefined): Promise<DeleteModelResponse> {
+    if (purge && confirm !== name) {
+      throw new ServiceError(
+        400,
+        'purge_not_confirmed',
+        `purging model '${name}' removes its ledger, the only record of the privacy budget it spent: confirm with confirm=${name} (got ${confirm === undefined ? 'none' : JSON.stringify(confirm)}).`,
+      );
+    }
+    const store = this.ctx.store;
+    const time = this.ctx.now();
+    const r = await store.deleteModel(name, { time, purge });
+    await store.durable();
+    this.loaded.delete(name);
+    // the erased raw rewards and features have left the database and WAL files when this answers
+    if (store instanceof SqliteStore) await store.scrubbed();
+    if (r.outcome === 'not-found') throw notFound(name);
+    const t = r.outcome === 'purged' ? null : await store.tombstone(name);
+    return {
+      name,
+      outcome: r.outcome,
+      ledgerKept: r.outcome !== 'purged',
+      deletedAt: t === null ? null : new Date(t.deletedAt).toISOString(),
+      erased: {
+        decisions: r.decisions,
+        pendingRewards: r.pendingRewards,
+        unitCounts: r.unitCounts,
+        ledgerRows: r.ledgerRows,
+      },
+    };
+  }
+
+  /** The ledger of model `name`, served or deleted (a tombstone's ledger carries `deletedAt`). */
+  async ledger(name: string): Promise<LedgerResponse> {
+    let rt: ServedModel;
+    try {
+      rt = await this.get(name);
+    } catch (err) {
+      const t =
+        err instanceof ServiceError && err.code === 'model_deleted'
+          ? await this.ctx.store.tombstone(name)
+          : null;
+      if (t === null) throw err;
+      return this.tombstoneLedger(t);
+    }
+    try {
+      return await rt.ledger();
+    } catch (err) {
+      // deleted while the ledger was read
+      const t = err instanceof ModelDeletedError ? await this.ctx.store.tombstone(name) : null;
+      if (t === null) throw err;
+      return this.tombstoneLedger(t);
+    }
+  }
+
+  /** A tombstone's ledger: its rows, and the guarantee of its last released snapshot. */
+  private async tombstoneLedger(t: TombstoneRow): Promise<LedgerResponse> {
+    const id = t.policy as PolicyId;
+    const policy = restoreServed(t.name, id, t.options, t.snapshot, this.ctx.snapshotKey);
+    const unit = (policy.privacy().unit ?? 'event') === 'user';
+    const totals = unit ? await this.ctx.store.unitTotals(t.name) : null;
+    const view = ledgerResponse(t, await this.ctx.store.ledger(t.name), policy, totals);
+    return { ...view, deletedAt: new Date(t.deletedAt).toISOString() };
+  }
+
+  /**
+   * Removes the decisions of every model older than `retainMs` (docs/serving.md, "Retention"): those
+   * whose reward is settled (released or dropped), and those that can no longer get one (past the
+   * reward window; with a default reward, a further `retainMs` past it). Never a decision whose raw
+   * reward waits for its release. Returns the count removed per model (models with none omitted).
+   */
+  async expireDecisions(retainMs: number): Promise<Record<string, number>> {
+    const now = this.ctx.now();
+    const before = now - retainMs;
+    const out: Record<string, number> = {};
+    for (const m of await this.ctx.store.listModels()) {
+      const windowEnd = now - m.settings.rewardWindowSeconds * 1000;
+      const openBefore =
+        m.settings.defaultReward === null
+          ? Math.min(before, windowEnd)
+          : Math.min(before, windowEnd - retainMs);
+      const n = await this.ctx.store.expireDecisions(m.name, { before, openBefore });
+      if (n > 0) out[m.name] = n;
+    }
+    await this.ctx.store.durable();
+    return out;
   }
 
   /** Every model, by name. */
@@ -136,15 +252,17 @@ export class ModelRegistry {
    * stored model (created: false); a different privacy parameter is refused (409
    * privacy_parameters_changed), any other difference too (409 model_exists), naming the field.
    */
-  async create(name: string, req: CreateModelRequest): Promise<CreateModelResponse> {
-    if (!isPolicyId(req.policy)) {
+  async create(name: string, req: CreateModelEnvelope): Promise<CreateModelResponse> {
+    let id: PolicyId;
+    try {
+      id = parsePolicyId(req.policy, 'policy');
+    } catch {
       throw new ServiceError(
         400,
         'unknown_policy',
         `policy '${req.policy}' is not a policy id (see GET /openapi.json).`,
       );
     }
-    const id: PolicyId = req.policy;
     if ('noiseSeed' in req.options) {
       throw new ServiceError(
         400,
@@ -161,6 +279,10 @@ export class ModelRegistry {
     };
     const existing = await this.ctx.store.getModel(name);
     await this.ctx.store.durable(); // decide only from a committed row
+    if (existing === null) {
+      const t = await this.ctx.store.tombstone(name);
+      if (t !== null) throw recreateRefused(name);
+    }
     if (existing !== null && existing.policy !== id) {
       throw new ServiceError(
         409,
@@ -171,17 +293,20 @@ export class ModelRegistry {
     const seed =
       typeof req.options.seed === 'number'
         ? req.options.seed
-        : ((existing?.options.seed as number | undefined) ?? createSecureSeed());
+        : typeof existing?.options.seed === 'number'
+          ? existing.options.seed
+          : createSecureSeed();
     // the accountant is stored explicitly, so that a later default never recalibrates a model; a
     // request for an existing model that names none means the model's own
-    const given: Record<string, unknown> = { ...req.options, seed };
+    const given: { readonly [option: string]: unknown } = { ...req.options, seed };
     const options =
       existing === null
         ? withStoredAccountant(id, given, true)
         : withStoredAccountant(id, { ...given, accountant: given.accountant ?? existing.options.accountant });
     let policy: ReturnType<typeof createPolicy>;
     try {
-      policy = createPolicy(id, options as never);
+      const spec = parsePolicySpec(id, options, 'options');
+      policy = createPolicy(spec.id, spec.options);
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
     }
@@ -190,14 +315,21 @@ export class ModelRegistry {
       this.compare(existing, id, policy.config, settings);
       return view(existing, false);
     }
-    const r = await this.ctx.store.createModel({
-      name,
-      policy: id,
-      options,
-      settings,
-      createdAt: this.ctx.now(),
-      snapshot: JSON.stringify(policy.snapshot({ key: this.ctx.snapshotKey })),
-    });
+    let r: Awaited<ReturnType<typeof this.ctx.store.createModel>>;
+    try {
+      r = await this.ctx.store.createModel({
+        name,
+        policy: id,
+        options,
+        settings,
+        createdAt: this.ctx.now(),
+        snapshot: JSON.stringify(policy.snapshot({ key: this.ctx.snapshotKey })),
+      });
+    } catch (err) {
+      // deleted by another replica between the check above and the insert
+      if (err instanceof ModelDeletedError) throw recreateRefused(name);
+      throw err;
+    }
     await this.ctx.store.durable();
     if (!r.created) {
       // created concurrently: same comparison as above
@@ -215,18 +347,23 @@ export class ModelRegistry {
         `model '${name}' exists with policy '${existing.policy}'; got '${id}' (a model's policy cannot change).`,
       );
     }
-    const old = createPolicy(id, withStoredAccountant(id, existing.options) as never).config as Readonly<
-      Record<string, unknown>
-    >;
-    const now = config as Readonly<Record<string, unknown>>;
+    const stored: PolicySpec = parsePolicySpec(
+      id,
+      withStoredAccountant(id, existing.options),
+      `model row '${name}'`,
+    );
+    const old: object = createPolicy(stored.id, stored.options).config;
+    const now: object = config;
     const keys = new Set([...Object.keys(old), ...Object.keys(now)]);
     for (const k of keys) {
-      if (JSON.stringify(old[k]) !== JSON.stringify(now[k])) {
-        const privacy = !NON_PRIVACY_OPTIONS.has(k);
+      const was: unknown = Reflect.get(old, k);
+      const is: unknown = Reflect.get(now, k);
+      if (JSON.stringify(was) !== JSON.stringify(is)) {
+        const privacy = !PRIVACY_NEUTRAL_OPTIONS.has(k);
         throw new ServiceError(
           409,
           privacy ? 'privacy_parameters_changed' : 'model_exists',
-          `model '${name}' exists with ${k} = ${JSON.stringify(old[k])}; got ${JSON.stringify(now[k])} (${
+          `model '${name}' exists with ${k} = ${JSON.stringify(was)}; got ${JSON.stringify(is)} (${
             privacy
               ? 'privacy parameters of an existing model cannot change'
               : 'options of an existing model cannot change'

@@ -13,10 +13,10 @@
  * knows nothing of the uncommitted release, so its noise was never used.
  */
 import { randomUUID } from 'node:crypto';
-import type { Policy, PolicyId, SnapshotKey } from '../policies/index.js';
-import { createPolicy, policyInfo, withStoredAccountant } from '../policies/index.js';
+import type { Policy, SnapshotKey } from '../policies/index.js';
+import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, Store, UnitCountRow, UnitWrite } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
@@ -25,6 +25,7 @@ import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from '.
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
+import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 import { rewardUnit, type UnitModel, unitModel } from './unitModel.js';
 
@@ -124,10 +125,10 @@ export class ModelRuntime implements ServedModel {
     this.clippedExtra = clippedExtra;
     this.policy = policy;
     this.ctx = ctx;
-    this.dim = policy.config.dim as number;
-    this.horizon = policy.config.horizon as number;
-    this.bounded = boundedByHorizon(row.policy as PolicyId);
-    this.releasesAtSelect = policyInfo(row.policy as PolicyId).releasesAtSelect;
+    this.dim = policy.config.dim;
+    this.horizon = policy.config.horizon;
+    this.bounded = boundedByHorizon(policy.id);
+    this.releasesAtSelect = policyInfo(policy.id).releasesAtSelect;
     this.version = version;
     this.rounds = rounds;
   }
@@ -143,8 +144,8 @@ export class ModelRuntime implements ServedModel {
     const state = await ctx.store.loadModelState(name);
     if (state === null) return null;
     const units = await unitModel(row, ctx.store);
-    const id = row.policy as PolicyId;
-    const policy: Policy = createPolicy(id, withStoredAccountant(id, row.options) as never, units?.runtime);
+    const spec = storedPolicySpec(row);
+    const policy: Policy = createPolicy(spec.id, spec.options, units?.runtime);
     policy.restore(JSON.parse(state.snapshot), { key: ctx.snapshotKey });
     const before = policy.privacy().releases;
     // the pending rewards were kept when they arrived (their counts are stored): replayed with the
@@ -160,12 +161,12 @@ export class ModelRuntime implements ServedModel {
         `model '${name}': replaying its ${state.pending.length} pending rewards released a batch; the database is inconsistent.`,
       );
     }
-    const d = policy.config.dim as number;
+    const d = policy.config.dim;
     // decisions at the snapshot's version that it does not know: all of them, except, for a policy
     // whose select releases (DGS-LinUCB), the first, which made that release (its snapshot was taken
     // after that decision; with one server per file that decision is always stored)
     const atVersion = await ctx.store.decisionFeaturesAt(name, state.version);
-    const known = state.version > 0 && policyInfo(row.policy as PolicyId).releasesAtSelect ? 1 : 0;
+    const known = state.version > 0 && policyInfo(policy.id).releasesAtSelect ? 1 : 0;
     let clipped = 0;
     for (const f of atVersion.slice(known)) clipped += countClipped(f, f.length / d, d);
     return new ModelRuntime(
@@ -417,7 +418,7 @@ export class ModelRuntime implements ServedModel {
         version: this.version,
         rounds: this.rounds,
         counts: await this.ctx.store.counts(this.row.name),
-        isPrivate: policyInfo(this.row.policy as PolicyId).isPrivate,
+        isPrivate: policyInfo(this.policy.id).isPrivate,
         bounded: this.bounded,
         horizon: this.horizon,
         learning: this.learning,

@@ -41,7 +41,6 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
-import { restoreFromStore } from '../policies/restoreFromStore.js';
 import type {
   DecisionRow,
   ModelRow,
@@ -52,17 +51,19 @@ import type {
   UnitGroup,
   UnitPendingOutcome,
 } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
+import { restoreServed } from './restoreServed.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { StoreUnitCounters } from './StoreUnitCounters.js';
+import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 import { type ReplicaUnits, replicaUnits, rewardUnit } from './unitModel.js';
 
@@ -126,13 +127,13 @@ export class ReplicaRuntime implements ServedModel {
     this.store = store;
     this.ctx = ctx;
     this.options = options;
-    this.id = row.policy as PolicyId;
+    this.id = view.id;
     const info = policyInfo(this.id);
     this.isPrivate = info.isPrivate;
     this.atSelect = info.releasesAtSelect;
     this.bounded = boundedByHorizon(this.id);
-    this.horizon = view.config.horizon as number;
-    this.dim = view.config.dim as number;
+    this.horizon = view.config.horizon;
+    this.dim = view.config.dim;
     this.lastCheck = performance.now();
   }
 
@@ -150,15 +151,16 @@ export class ReplicaRuntime implements ServedModel {
     if (row === null) return null;
     const state = await store.releasedState(name);
     if (state === null) return null;
-    const id = row.policy as PolicyId;
-    const view: Policy = restoreFromStore(
-      id,
-      row.options as never,
-      JSON.parse(state.snapshot),
+    const spec = storedPolicySpec(row);
+    const view: Policy = restoreServed(
+      name,
+      spec.id,
+      spec.options,
+      state.snapshot,
       ctx.snapshotKey,
       replayRuntime({ now: 0 }),
     );
-    const unit = replicaReleaseUnit(id, view.config as Readonly<Record<string, unknown>>);
+    const unit = replicaReleaseUnit(spec.id, view.config);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
       view,
@@ -176,8 +178,12 @@ export class ReplicaRuntime implements ServedModel {
   readonly queuesInOrder = false;
 
   get stale(): boolean {
-    return false; // the view refreshes itself from the database
+    // the view refreshes itself from the database; a model found deleted is loaded again (and gone)
+    return this.deleted;
   }
+
+  /** The version check found no model row (deleted by a replica whose notification was lost). */
+  private deleted = false;
 
   /** Records that release `version` was committed (a notification); the view reloads. */
   notify(version: number): void {
@@ -206,6 +212,7 @@ export class ReplicaRuntime implements ServedModel {
       const started = performance.now();
       try {
         const v = await this.store.modelVersion(this.row.name);
+        if (v === null) this.deleted = true;
         if (v !== null && v > this.version) {
           const state = await this.store.releasedState(this.row.name);
           if (state !== null && state.version > this.version) this.install(state.snapshot, state.version);
@@ -229,10 +236,12 @@ export class ReplicaRuntime implements ServedModel {
    * in its snapshot).
    */
   private fromStore(snapshot: string, clock: { now: number } = { now: 0 }): Policy {
-    return restoreFromStore(
-      this.id,
-      this.row.options as never,
-      JSON.parse(snapshot),
+    const spec = storedPolicySpec(this.row);
+    return restoreServed(
+      this.row.name,
+      spec.id,
+      spec.options,
+      snapshot,
       this.ctx.snapshotKey,
       replayRuntime(clock),
     );

@@ -5,7 +5,7 @@
  */
 
 import type { ModelRow } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 
 export interface ServedModel {
   readonly row: ModelRow;

@@ -11,10 +11,12 @@ import Fastify, { type FastifyError, type FastifyInstance, LogController } from 
 import { type SnapshotKey, snapshotKeyBytes } from '../policies/snapshotKey.js';
 import type { ReleaseCommitInfo, Store } from '../store/index.js';
 import { isPostgresUrl } from '../store/isPostgresUrl.js';
+import { ModelDeletedError } from '../store/ModelDeletedError.js';
 import { SqliteStore } from '../store/SqliteStore.js';
 import { VERSION } from '../version.js';
 import { ApiKeys } from './ApiKeys.js';
 import { type AuthFailureLimit, authGuard, DEFAULT_AUTH_FAILURE_LIMIT } from './authGuard.js';
+import { DEFAULT_LIMITS, ErrorBody, type ServiceLimits } from './contract.js';
 import { errorBody, internalErrorBody } from './errorBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
 import { batchPlugin } from './plugins/batchPlugin.js';
@@ -27,7 +29,6 @@ import { rewardsPlugin } from './plugins/rewardsPlugin.js';
 import { uiPlugin } from './plugins/uiPlugin.js';
 import { ServiceError } from './ServiceError.js';
 import { isRewardRoute, ServiceMetrics } from './ServiceMetrics.js';
-import { DEFAULT_LIMITS, errorSchema, type ServiceLimits } from './schemas.js';
 
 /** Options of {@link createServer}. */
 export interface ServerOptions {
@@ -71,6 +72,15 @@ export interface ServerOptions {
    * metrics carry no per-reward signal either way (ServiceMetrics).
    */
   readonly openMetrics?: boolean;
+  /**
+   * Retention of decisions (docs/serving.md, "Retention"): days after which a decision (its arms'
+   * features, probabilities, logged reward and unit) is removed from the database and so from the
+   * export, once its reward is settled; a positive number, default none (kept for as long as the
+   * model). Decisions whose raw reward waits for its release are never removed.
+   */
+  readonly retainDecisionsDays?: number;
+  /** Milliseconds between two retention passes (default 3600000: hourly; only with `retainDecisionsDays`). */
+  readonly retentionIntervalMs?: number;
   /** Collect the process metrics of prom-client (default true). */
   readonly defaultMetrics?: boolean;
   /**
@@ -107,7 +117,13 @@ export interface AdaPrivateServer {
   readonly store: Store;
   /** Listens on `host:port` (port 0: any free port) and returns the base URL. */
   listen(options: { readonly port: number; readonly host?: string }): Promise<string>;
-  /** Stops accepting requests, lets in-flight ones finish, stops the sweep timer, closes the store. */
+  /**
+   * One retention pass now, at the injected clock's time (the server's timer runs it every
+   * `retentionIntervalMs`): removes the decisions older than `retainDecisionsDays` (see
+   * {@link ModelRegistry.expireDecisions}). Returns the count removed per model; {} without retention.
+   */
+  expireDecisions(): Promise<Readonly<Record<string, number>>>;
+  /** Stops accepting requests, lets in-flight ones finish, stops the timers, closes the store. */
   close(): Promise<void>;
 }
 
@@ -124,6 +140,18 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     if (!Number.isSafeInteger(v) || v < 1) {
       throw new RangeError(`createServer: limits.${k} must be a positive integer. Got ${String(v)}.`);
     }
+  }
+  const retainDays = options.retainDecisionsDays;
+  if (retainDays !== undefined && !(Number.isFinite(retainDays) && retainDays > 0)) {
+    throw new RangeError(
+      `createServer: option 'retainDecisionsDays' must be a positive number of days. Got ${String(retainDays)}.`,
+    );
+  }
+  const retentionMs = options.retentionIntervalMs ?? 3_600_000;
+  if (!Number.isSafeInteger(retentionMs) || retentionMs < 1000) {
+    throw new RangeError(
+      `createServer: option 'retentionIntervalMs' must be an integer of at least 1000 (ms). Got ${String(retentionMs)}.`,
+    );
   }
   const keys = options.apiKeys instanceof ApiKeys ? options.apiKeys : new ApiKeys(options.apiKeys);
   // validated now (a bad key fails before the database is opened); undefined: the per-process key
@@ -167,26 +195,16 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     return503OnClosing: true,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
-  app.addSchema(errorSchema);
+  app.addSchema(ErrorBody);
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError)
       return reply.code(err.statusCode).send(errorBody(err.statusCode, err.code, err.message));
+    // the model was deleted while the request was on its way (nothing was written)
+    if (err instanceof ModelDeletedError)
+      return reply.code(410).send(errorBody(410, 'model_deleted', err.message));
     if (err.validation !== undefined) {
-      const first = err.validation[0];
-      const outOfRange =
-        req.routeOptions.url === '/v1/models/:name/rewards' &&
-        first?.instancePath === '/reward' &&
-        (first.keyword === 'minimum' || first.keyword === 'maximum');
-      return reply
-        .code(400)
-        .send(
-          errorBody(
-            400,
-            outOfRange ? 'reward_out_of_range' : 'invalid_request',
-            outOfRange ? `reward must be a number in [0, 1]; ${err.message}.` : `${err.message}.`,
-          ),
-        );
+      return reply.code(400).send(errorBody(400, 'invalid_request', `${err.message}.`));
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply
@@ -237,15 +255,28 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   });
 
   await app.register(swagger, {
+    // shared schemas keep their $id as their name in components.schemas (e.g. 'Error')
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'adaprivate decision service',
         version: VERSION,
         description:
           'Differentially private contextual bandits over HTTP: rank, reward by event id, a ledger of releases that survives crashes. See docs/serving.md.',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer' } } },
+      servers: [{ url: '/', description: 'The server that serves this document' }],
+      components: {
+        securitySchemes: {
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API key of the server (--api-key-file, ADAPRIVATE_API_KEY): Authorization: Bearer <key>.',
+          },
+        },
+      },
     },
   });
   const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });
@@ -295,11 +326,21 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     Math.max(sweepIntervalMs, 100),
   );
   timer.unref();
+  const expire = async (): Promise<Readonly<Record<string, number>>> =>
+    retainDays === undefined ? {} : registry.expireDecisions(retainDays * 86_400_000);
+  const retentionTimer =
+    retainDays === undefined
+      ? null
+      : setInterval(() => {
+          expire().catch((err: unknown) => app.log.error({ err }, 'decision retention pass failed'));
+        }, retentionMs);
+  retentionTimer?.unref();
 
   let closed = false;
   return {
     app,
     store,
+    expireDecisions: expire,
     async listen(o) {
       return app.listen({ port: o.port, host: o.host ?? '127.0.0.1' });
     },
@@ -307,6 +348,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
       if (closed) return;
       closed = true;
       clearInterval(timer);
+      if (retentionTimer !== null) clearInterval(retentionTimer);
       await app.close();
       await store.close();
     },

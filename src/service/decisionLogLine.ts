@@ -7,7 +7,7 @@
  * version, and the line's paging cursor (`?after=<cursor>` continues after it).
  */
 import type { DecisionRow } from '../store/index.js';
-import type { DecisionLogLine } from './apiTypes.js';
+import type { DecisionLogLine } from './contract.js';
 
 export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLogLine {
   const d = r.dim;

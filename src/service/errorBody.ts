@@ -1,5 +1,5 @@
 /** The body of every 4xx/5xx answer, and of every failed event in a batch answer. */
-import type { ErrorBody } from './apiTypes.js';
+import type { ErrorBody } from './contract.js';
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
   400: 'Bad Request',

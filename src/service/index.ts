@@ -2,8 +2,8 @@
 
 export { ApiKeys, MIN_API_KEY_LENGTH } from './ApiKeys.js';
 /** The request and response bodies of the API (types only). */
-export type * from './apiTypes.js';
+export type * from './contract.js';
+export { DEFAULT_LIMITS, type ServiceLimits } from './contract.js';
 export { type AdaPrivateServer, createServer, ModelLoadError, type ServerOptions } from './createServer.js';
 export { MODEL_DEFAULTS } from './ModelRegistry.js';
 export { ServiceError } from './ServiceError.js';
-export { DEFAULT_LIMITS, type ServiceLimits } from './schemas.js';

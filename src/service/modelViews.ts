@@ -6,7 +6,7 @@
  */
 import type { Policy } from '../policies/index.js';
 import type { LedgerRow, ModelCounts, ModelRow, UnitTotals } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, PrivacyView } from './apiTypes.js';
+import type { LedgerResponse, ModelStatus, PrivacyView } from './contract.js';
 
 /**
  * The guarantee in a policy's ledger, as the API shows it, with what it protects. `totals`: a

@@ -2,7 +2,7 @@
  * The candidate arms of a rank request as one K x d row-major matrix, checked: every feature vector
  * has the model's dimension and arm ids are distinct (400 otherwise, naming the arm).
  */
-import type { RankRequest } from './apiTypes.js';
+import type { RankRequest } from './contract.js';
 import { ServiceError } from './ServiceError.js';
 
 /**

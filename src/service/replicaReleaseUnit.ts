@@ -33,13 +33,10 @@ export interface ReplicaReleaseUnit {
  * replicaReleaseUnit('lints', {}); // returns { unit: 1, serialised: false }
  * replicaReleaseUnit('dgs-linucb', {}); // returns { unit: 1, serialised: true }
  */
-export function replicaReleaseUnit(
-  id: PolicyId,
-  config: Readonly<Record<string, unknown>>,
-): ReplicaReleaseUnit {
+export function replicaReleaseUnit(id: PolicyId, config: object): ReplicaReleaseUnit {
   const info = policyInfo(id);
   if (!info.isPrivate) return { unit: 1, serialised: false };
-  const b = config.batchSize;
+  const b = 'batchSize' in config ? config.batchSize : undefined;
   if (!info.boundedByHorizon && 'batchSize' in info.defaults) {
     if (typeof b !== 'number' || !Number.isSafeInteger(b) || b < 1) {
       throw new RangeError(`replicaReleaseUnit: ${id} needs a positive integer batchSize. Got ${String(b)}.`);

@@ -4,11 +4,28 @@
  * event has no decision (404 `event_not_found`), when its window has closed (410
  * `reward_window_closed`), when the event already has a reward (409 `duplicate_reward`: first
  * wins), and when the model has learned its horizon (409 `horizon_exhausted`: a horizon-bounded
- * policy's guarantee covers `horizon` rounds). The reward's range ([0, 1]) is checked once, by the
- * route schemas (HTTP 400 `reward_out_of_range`).
+ * policy's guarantee covers `horizon` rounds). Before them, the reward's range [0, 1] is checked
+ * once, by {@link checkRewardRange}, for the single and the batch route (HTTP 400
+ * `reward_out_of_range`; the contract documents the range, Ajv does not check it).
  */
 import type { ModelRow, RewardTarget } from '../store/index.js';
 import { ServiceError } from './ServiceError.js';
+
+/**
+ * The reward's range: a finite number in [0, 1], or 400 `reward_out_of_range` naming `field`.
+ *
+ * @example
+ * checkRewardRange(1.5, 'reward'); // throws ServiceError 400 'reward must be a number in [0, 1]; reward is 1.5.'
+ */
+export function checkRewardRange(reward: number, field: string): void {
+  if (!(reward >= 0 && reward <= 1)) {
+    throw new ServiceError(
+      400,
+      'reward_out_of_range',
+      `reward must be a number in [0, 1]; ${field} is ${reward}.`,
+    );
+  }
+}
 
 /** Rule 1: the event has no decision in the model. */
 export function eventNotFound(model: string, eventId: string): ServiceError {

@@ -6,7 +6,7 @@
 import type { Policy, SnapshotKey } from '../policies/index.js';
 import { copyClip } from '../policies/index.js';
 import type { DecisionRow, ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
-import type { RankRequest } from './apiTypes.js';
+import type { RankRequest } from './contract.js';
 import type { DriverDecision } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 

@@ -10,6 +10,7 @@ import type { AdmitUnit, ModelRow, Store } from '../store/index.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import { ServiceError } from './ServiceError.js';
 import { StoreUnitCounters } from './StoreUnitCounters.js';
+import { storedPolicySpec } from './storedPolicySpec.js';
 
 /** What a {@link ModelRuntime} keeps for a user-level model. */
 export interface UnitModel {
@@ -124,7 +125,8 @@ export function replicaUnits(row: ModelRow): ReplicaUnits | null {
 
 /** The unit state of model `row` (null when it is event-level). */
 export async function unitModel(row: ModelRow, store: Store): Promise<UnitModel | null> {
-  const config = resolveConfig(row.policy as PolicyId, row.options);
+  const stored = storedPolicySpec(row);
+  const config = resolveConfig(stored.id, stored.options);
   const settings = 'delta' in config ? unitSettings(config) : null;
   if (settings === null) return null;
   const counters = new StoreUnitCounters();

@@ -5,10 +5,12 @@
  *
  * Concurrency: every write is one transaction at READ COMMITTED. A reward locks its decision row
  * (`FOR UPDATE`), so two replicas never both record a reward for one event; a release locks the
- * model row (`FOR UPDATE`), re-reads the version and the pending rewards under that lock, and
+ * model row (`FOR NO KEY UPDATE`), re-reads the version and the pending rewards under that lock, and
  * commits the new snapshot, the ledger row, and the deletion of exactly the raw rewards it consumed
  * together. A second replica racing for the same batch waits for the lock, then finds the batch
- * gone and writes nothing.
+ * gone and writes nothing. A decision takes `FOR KEY SHARE` on its model row (which does not wait
+ * for a release) and a deletion `FOR UPDATE`, so a decision either commits before the deletion
+ * (and is erased by it) or finds the model gone.
  *
  * Durability: a reward is acknowledged after COMMIT returns, which with PostgreSQL's default
  * `synchronous_commit = on` means the commit record is flushed to the write-ahead log.
@@ -22,23 +24,27 @@ import {
   type ModelDb,
   STATE_CODE,
   STATE_NAME,
+  type TombstoneDb,
   toDecision,
   toLedger,
   toModel,
+  toTombstone,
   toUnitCount,
   type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
-import type {
-  AdmitUnit,
-  ComputeDecision,
-  ComputeRelease,
-  ComputeUnitRelease,
-  PendingOutcome,
-  ReleasedState,
-  ReplicaStore,
-  SerialisedDecision,
-  UnitPendingOutcome,
+import { ModelDeletedError } from './ModelDeletedError.js';
+import {
+  type AdmitUnit,
+  type ComputeDecision,
+  type ComputeRelease,
+  type ComputeUnitRelease,
+  DELETED_VERSION,
+  type PendingOutcome,
+  type ReleasedState,
+  type ReplicaStore,
+  type SerialisedDecision,
+  type UnitPendingOutcome,
 } from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
 import type {
@@ -48,11 +54,15 @@ import type {
   NewModelRow,
   PendingReward,
   ReleaseInput,
+  TombstoneRow,
   UnitCountRow,
   UnitTotals,
   UnitWrite,
 } from './rows.js';
 import type {
+  DeleteModelOptions,
+  DeleteModelResult,
+  ExpireDecisionsOptions,
   ExportOptions,
   ModelCounts,
   ModelState,
@@ -62,6 +72,9 @@ import type {
 } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
 import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
+
+/** First key of the per-name advisory lock that serialises creating and deleting a model. */
+const NAME_LOCK = 0x6d6f64;
 
 /** Options of {@link PostgresStore.open}. */
 export interface PostgresStoreOptions {
@@ -145,7 +158,7 @@ async function readReleased(
   mode: 'read' | 'lock',
 ): Promise<ReleasedState | undefined> {
   const r = await db.query<ReleasedState>(
-    `SELECT version, rounds, snapshot FROM models WHERE name = $1${mode === 'lock' ? ' FOR UPDATE' : ''}`,
+    `SELECT version, rounds, snapshot FROM models WHERE name = $1${mode === 'lock' ? ' FOR NO KEY UPDATE' : ''}`,
     [model],
   );
   return r.rows[0];
@@ -269,22 +282,128 @@ export class PostgresStore implements ReplicaStore {
     }
   }
 
+  /**
+   * First wins; refused ({@link ModelDeletedError}) when the name has a tombstone. Serialised with
+   * {@link deleteModel} on the name's lock, so a deletion committing meanwhile is never undone.
+   */
   async createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }> {
-    const r = await this.pool.query(
-      `INSERT INTO models (name, policy, options, settings, created_at, version, snapshot)
-       VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (name) DO NOTHING`,
-      [
-        row.name,
-        row.policy,
-        JSON.stringify(row.options),
-        JSON.stringify(row.settings),
-        row.createdAt,
-        row.snapshot,
-      ],
+    return this.tx(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NAME_LOCK, row.name]);
+      const t = await client.query('SELECT 1 FROM model_tombstones WHERE name = $1', [row.name]);
+      if (t.rows.length > 0) throw ModelDeletedError.tombstoned(row.name);
+      const r = await client.query(
+        `INSERT INTO models (name, policy, options, settings, created_at, version, snapshot)
+         VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (name) DO NOTHING`,
+        [
+          row.name,
+          row.policy,
+          JSON.stringify(row.options),
+          JSON.stringify(row.settings),
+          row.createdAt,
+          row.snapshot,
+        ],
+      );
+      const m = await client.query<ModelDb>('SELECT * FROM models WHERE name = $1', [row.name]);
+      if (m.rows[0] === undefined)
+        throw new Error(`PostgresStore: model '${row.name}' vanished after insert.`);
+      return { created: r.rowCount === 1, model: toModel(m.rows[0]) };
+    });
+  }
+
+  /**
+   * One transaction, serialised with {@link createModel} on the name's lock: locks the model row
+   * `FOR UPDATE` (so decisions in flight commit first, later ones find no model), moves it to the
+   * tombstones (unless purged), erases its decisions, raw pending rewards and unit counts (and, for
+   * a purge, its ledger), and tells the other replicas (a notification of version -1).
+   */
+  async deleteModel(name: string, options: DeleteModelOptions): Promise<DeleteModelResult> {
+    return this.tx(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [NAME_LOCK, name]);
+      const live =
+        (await client.query('SELECT 1 FROM models WHERE name = $1 FOR UPDATE', [name])).rows.length > 0;
+      const dead =
+        (await client.query('SELECT 1 FROM model_tombstones WHERE name = $1', [name])).rows.length > 0;
+      const none = { decisions: 0, pendingRewards: 0, unitCounts: 0, ledgerRows: 0 };
+      if (!live && !dead) return { outcome: 'not-found', ...none };
+      if (!live && !options.purge) return { outcome: 'already-deleted', ...none };
+      if (live && !options.purge) {
+        await client.query(
+          `INSERT INTO model_tombstones (name, policy, options, settings, created_at, version, rounds, snapshot, deleted_at)
+           SELECT name, policy, options, settings, created_at, version, rounds, snapshot, $2 FROM models WHERE name = $1`,
+          [name, options.time],
+        );
+      }
+      const count = async (sql: string): Promise<number> => (await client.query(sql, [name])).rowCount ?? 0;
+      // decisions before pending rewards: a reward in flight holds its decision row until it commits
+      await count('DELETE FROM decision_units WHERE model = $1');
+      const decisions = await count('DELETE FROM decisions WHERE model = $1');
+      const pendingRewards = await count('DELETE FROM pending_rewards WHERE model = $1');
+      const unitCounts = await count('DELETE FROM unit_counts WHERE model = $1');
+      let ledgerRows = 0;
+      if (options.purge) {
+        ledgerRows = await count('DELETE FROM ledger WHERE model = $1');
+        await count('DELETE FROM unit_totals WHERE model = $1');
+        await count('DELETE FROM model_tombstones WHERE name = $1');
+      }
+      await count('DELETE FROM models WHERE name = $1');
+      await client.query('SELECT pg_notify($1, $2)', [RELEASE_CHANNEL, `${DELETED_VERSION}:${name}`]);
+      return {
+        outcome: options.purge ? 'purged' : 'deleted',
+        decisions,
+        pendingRewards,
+        unitCounts,
+        ledgerRows,
+      };
+    });
+  }
+
+  /**
+   * Rewrites every stored policy snapshot (models and tombstones) with `migrate` (old text in,
+   * current text out), in one transaction under the model rows' locks: the hook of `adaprivate
+   * migrate` for snapshot formats, which the policies own (src/store does not import them). Replicas
+   * may run meanwhile (a release waits for the lock). Returns how many rows changed.
+   */
+  async migrateSnapshots(migrate: (snapshot: string, model: string) => string): Promise<number> {
+    return this.tx(async (client) => {
+      let changed = 0;
+      for (const table of ['models', 'model_tombstones'] as const) {
+        const rows = await client.query<{ name: string; snapshot: string }>(
+          `SELECT name, snapshot FROM ${table} ORDER BY name COLLATE "C" FOR NO KEY UPDATE`,
+        );
+        for (const r of rows.rows) {
+          const next = migrate(r.snapshot, r.name);
+          if (next === r.snapshot) continue;
+          const u = await client.query(`UPDATE ${table} SET snapshot = $1 WHERE name = $2`, [next, r.name]);
+          changed += u.rowCount ?? 0;
+        }
+      }
+      return changed;
+    });
+  }
+
+  async tombstone(name: string): Promise<TombstoneRow | null> {
+    const r = await this.pool.query<TombstoneDb>('SELECT * FROM model_tombstones WHERE name = $1', [name]);
+    return r.rows[0] === undefined ? null : toTombstone(r.rows[0]);
+  }
+
+  async listTombstones(): Promise<readonly TombstoneRow[]> {
+    const r = await this.pool.query<TombstoneDb>('SELECT * FROM model_tombstones ORDER BY name COLLATE "C"');
+    return r.rows.map(toTombstone);
+  }
+
+  async expireDecisions(model: string, options: ExpireDecisionsOptions): Promise<number> {
+    const open = options.openBefore ?? Number.MIN_SAFE_INTEGER;
+    const r = await this.pool.query<{ n: number }>(
+      `WITH d AS (
+         DELETE FROM decisions WHERE model = $1 AND time < $2 AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < $3))
+         RETURNING event_id
+       ), u AS (
+         DELETE FROM decision_units WHERE model = $1 AND event_id IN (SELECT event_id FROM d)
+       )
+       SELECT COUNT(*)::int AS n FROM d`,
+      [model, options.before, open],
     );
-    const model = await this.getModel(row.name);
-    if (model === null) throw new Error(`PostgresStore: model '${row.name}' vanished after insert.`);
-    return { created: r.rowCount === 1, model };
+    return r.rows[0]?.n ?? 0;
   }
 
   async getModel(name: string): Promise<ModelRow | null> {
@@ -325,26 +444,24 @@ export class PostgresStore implements ReplicaStore {
 
   /** Inserts the decision (and its unit, in the same statement) unless its event id exists (true when inserted). */
   private async insertDecisionRow(db: pg.Pool | pg.PoolClient, row: DecisionRow): Promise<boolean> {
-    if (row.unit == null) {
-      const r = await db.query(
-        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING`,
-        decisionValues(row),
-      );
-      return r.rowCount === 1;
-    }
-    const r = await db.query<{ n: number }>(
-      `WITH d AS (
+    // the model row's KEY SHARE lock: a deletion waits for this decision, or this finds no model
+    const r = await db.query<{ live: number; n: number }>(
+      `WITH m AS (
+         SELECT name FROM models WHERE name = $1 FOR KEY SHARE
+       ), d AS (
          INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (model, event_id) DO NOTHING
+         SELECT $1, $2, $3::bigint, $4::text, $5::bytea, $6::int, $7::int, $8::bytea, $9::text, $10::bigint FROM m
+         ON CONFLICT (model, event_id) DO NOTHING
          RETURNING model, event_id
        ), u AS (
-         INSERT INTO decision_units (model, event_id, unit) SELECT model, event_id, $11 FROM d
+         INSERT INTO decision_units (model, event_id, unit) SELECT model, event_id, $11::text FROM d
+         WHERE $11::text IS NOT NULL
          ON CONFLICT (model, event_id) DO NOTHING
        )
-       SELECT COUNT(*)::int AS n FROM d`,
-      [...decisionValues(row), row.unit],
+       SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT COUNT(*) FROM d)::int AS n`,
+      [...decisionValues(row), row.unit ?? null],
     );
+    if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(row.model);
     return r.rows[0]?.n === 1;
   }
 
@@ -530,7 +647,7 @@ export class PostgresStore implements ReplicaStore {
   /** Locks the model row until the end of the transaction; returns its version (null: no model). */
   private async lockModel(client: pg.PoolClient, model: string): Promise<number | null> {
     const r = await client.query<{ version: number }>(
-      'SELECT version FROM models WHERE name = $1 FOR UPDATE',
+      'SELECT version FROM models WHERE name = $1 FOR NO KEY UPDATE',
       [model],
     );
     return r.rows[0]?.version ?? null;
@@ -669,7 +786,7 @@ export class PostgresStore implements ReplicaStore {
     try {
       await client.query('BEGIN');
       const m = await client.query<{ rounds: number }>(
-        'SELECT rounds FROM models WHERE name = $1 FOR UPDATE',
+        'SELECT rounds FROM models WHERE name = $1 FOR NO KEY UPDATE',
         [input.model],
       );
       const c = await client.query<{ state: number | null; pending: number }>(

@@ -14,6 +14,9 @@ import type { ModelState, RecordRewardOutcome, RewardInput, Store } from './Stor
  */
 export type ComputeRelease = (state: ModelState) => ReleaseInput | null | Promise<ReleaseInput | null>;
 
+/** The version {@link ReplicaStore.onRelease} reports when a replica deleted the model. */
+export const DELETED_VERSION = -1;
+
 /** The state of a model as of its last release: public (no raw reward in it). */
 export interface ReleasedState {
   /** Number of committed releases. */
@@ -151,7 +154,10 @@ export interface ReplicaStore extends Store {
   releasedState(model: string): Promise<ReleasedState | null>;
   /** Number of rewards of `model` waiting for their release (reads no reward value). */
   pendingCount(model: string): Promise<number>;
-  /** Calls `listener` after every committed release by any replica; resolves with a stop function. */
+  /**
+   * Calls `listener` after every committed release by any replica (and with {@link DELETED_VERSION}
+   * after a deletion); resolves with a stop function.
+   */
   onRelease(
     listener: (model: string, version: number) => void,
     onError?: (err: Error) => void,

@@ -48,13 +48,16 @@ import {
   type ModelDb,
   STATE_CODE,
   STATE_NAME,
+  type TombstoneDb,
   toDecision,
   toLedger,
   toModel,
+  toTombstone,
   toUnitCount,
   type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
+import { ModelDeletedError } from './ModelDeletedError.js';
 import { prepareDatabaseFile } from './prepareDatabaseFile.js';
 import type {
   DecisionRow,
@@ -63,11 +66,15 @@ import type {
   NewModelRow,
   PendingReward,
   ReleaseInput,
+  TombstoneRow,
   UnitCountRow,
   UnitTotals,
   UnitWrite,
 } from './rows.js';
 import type {
+  DeleteModelOptions,
+  DeleteModelResult,
+  ExpireDecisionsOptions,
   ExportOptions,
   ModelCounts,
   ModelState,
@@ -305,7 +312,7 @@ export class SqliteStore implements Store {
   }
 
   /**
-   * Rewrites every stored policy snapshot with `migrate` (old text in, current text out), in one
+   * Rewrites every stored policy snapshot (models and tombstones) with `migrate` (old text in, current text out), in one
    * transaction: the hook of `adaprivate migrate` for snapshot formats, which the policies own
    * (src/store does not import them). Returns how many rows changed.
    */
@@ -313,14 +320,16 @@ export class SqliteStore implements Store {
     return this.write(() =>
       this.db.transaction(() => {
         let changed = 0;
-        const rows = this.db.prepare('SELECT name, snapshot FROM models').all() as {
-          name: string;
-          snapshot: string;
-        }[];
-        const set = this.db.prepare('UPDATE models SET snapshot = ? WHERE name = ?');
-        for (const r of rows) {
-          const next = migrate(r.snapshot, r.name);
-          if (next !== r.snapshot) changed += set.run(next, r.name).changes;
+        for (const table of ['models', 'model_tombstones'] as const) {
+          const rows = this.db.prepare(`SELECT name, snapshot FROM ${table}`).all() as {
+            name: string;
+            snapshot: string;
+          }[];
+          const set = this.db.prepare(`UPDATE ${table} SET snapshot = ? WHERE name = ?`);
+          for (const r of rows) {
+            const next = migrate(r.snapshot, r.name);
+            if (next !== r.snapshot) changed += set.run(next, r.name).changes;
+          }
         }
         return changed;
       })(),
@@ -569,6 +578,26 @@ export class SqliteStore implements Store {
       unitCount: db.prepare('SELECT * FROM unit_counts WHERE model = ? AND unit = ?'),
       unitTotals: db.prepare('SELECT * FROM unit_totals WHERE model = ?'),
       unitRows: db.prepare('SELECT COUNT(*) AS n FROM unit_counts WHERE model = ?'),
+      getTombstone: db.prepare('SELECT * FROM model_tombstones WHERE name = ?'),
+      listTombstones: db.prepare('SELECT * FROM model_tombstones ORDER BY name'),
+      insertTombstone: db.prepare(
+        `INSERT INTO model_tombstones (name, policy, options, settings, created_at, version, rounds, snapshot, deleted_at)
+         SELECT name, policy, options, settings, created_at, version, rounds, snapshot, ? FROM models WHERE name = ?`,
+      ),
+      deleteTombstone: db.prepare('DELETE FROM model_tombstones WHERE name = ?'),
+      deleteModelRow: db.prepare('DELETE FROM models WHERE name = ?'),
+      deleteDecisions: db.prepare('DELETE FROM decisions WHERE model = ?'),
+      deleteUnits: db.prepare('DELETE FROM decision_units WHERE model = ?'),
+      deleteUnitCounts: db.prepare('DELETE FROM unit_counts WHERE model = ?'),
+      deleteUnitTotals: db.prepare('DELETE FROM unit_totals WHERE model = ?'),
+      deleteLedger: db.prepare('DELETE FROM ledger WHERE model = ?'),
+      expireUnitsOf: db.prepare(
+        `DELETE FROM decision_units WHERE model = ? AND event_id IN (
+           SELECT event_id FROM decisions WHERE model = ? AND time < ? AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < ?)))`,
+      ),
+      expireDecisions: db.prepare(
+        'DELETE FROM decisions WHERE model = ? AND time < ? AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < ?))',
+      ),
       newestFeatures: db.prepare(
         'SELECT model_version, features FROM decisions WHERE model = ? ORDER BY seq DESC',
       ),
@@ -577,6 +606,7 @@ export class SqliteStore implements Store {
 
   async createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }> {
     return this.write(() => {
+      if (this.st.getTombstone.get(row.name) !== undefined) throw ModelDeletedError.tombstoned(row.name);
       const r = this.st.insertModel.run(
         row.name,
         row.policy,
@@ -606,6 +636,8 @@ export class SqliteStore implements Store {
 
   /** The decision and, when it names one, its unit (inside the caller's transaction when there is one). */
   private insertDecisionRow(row: DecisionRow): boolean {
+    // a model deleted while the decision was made stores nothing more
+    if (this.st.modelVersion.get(row.model) === undefined) throw ModelDeletedError.gone(row.model);
     const ok = this.st.insertDecision.run(...decisionValues(row)).changes === 1;
     if (ok && row.unit != null) this.st.insertUnit.run(row.model, row.eventId, row.unit);
     return ok;
@@ -801,6 +833,62 @@ export class SqliteStore implements Store {
       () => this.st.exportRows.all(model, options.afterSeq ?? 0, options.limit) as DecisionDb[],
     );
     return rows.map(toDecision);
+  }
+
+  async deleteModel(name: string, options: DeleteModelOptions): Promise<DeleteModelResult> {
+    return this.write(() =>
+      this.db.transaction((): DeleteModelResult => {
+        const st = this.st;
+        const live = st.modelVersion.get(name) !== undefined;
+        const dead = st.getTombstone.get(name) !== undefined;
+        const none = { decisions: 0, pendingRewards: 0, unitCounts: 0, ledgerRows: 0 };
+        if (!live && !dead) return { outcome: 'not-found', ...none };
+        if (!live && !options.purge) return { outcome: 'already-deleted', ...none };
+        if (live && !options.purge) st.insertTombstone.run(options.time, name);
+        st.deleteUnits.run(name);
+        const decisions = st.deleteDecisions.run(name).changes;
+        const pendingRewards = st.deletePending.run(name).changes;
+        const unitCounts = st.deleteUnitCounts.run(name).changes;
+        let ledgerRows = 0;
+        if (options.purge) {
+          ledgerRows = st.deleteLedger.run(name).changes;
+          st.deleteUnitTotals.run(name);
+          st.deleteTombstone.run(name);
+        }
+        st.deleteModelRow.run(name);
+        // the erased rows (raw rewards, features) leave the WAL too: the TRUNCATE checkpoint after a release
+        this.releasePending = true;
+        return {
+          outcome: options.purge ? 'purged' : 'deleted',
+          decisions,
+          pendingRewards,
+          unitCounts,
+          ledgerRows,
+        };
+      })(),
+    );
+  }
+
+  async tombstone(name: string): Promise<TombstoneRow | null> {
+    const r = this.read(() => this.st.getTombstone.get(name) as TombstoneDb | undefined);
+    return r === undefined ? null : toTombstone(r);
+  }
+
+  async listTombstones(): Promise<readonly TombstoneRow[]> {
+    return this.read(() => this.st.listTombstones.all() as TombstoneDb[]).map(toTombstone);
+  }
+
+  async expireDecisions(model: string, options: ExpireDecisionsOptions): Promise<number> {
+    // openBefore null: a bound no decision time is below
+    const open = options.openBefore ?? Number.MIN_SAFE_INTEGER;
+    return this.write(() =>
+      this.db.transaction(() => {
+        this.st.expireUnitsOf.run(model, model, options.before, open);
+        const n = this.st.expireDecisions.run(model, options.before, open).changes;
+        if (n > 0) this.releasePending = true; // logged rewards leave the WAL too
+        return n;
+      })(),
+    );
   }
 
   async ping(): Promise<void> {

@@ -26,6 +26,7 @@ import type {
   PendingReward,
   ReleaseInput,
   RewardState,
+  TombstoneRow,
   UnitCountRow,
   UnitTotals,
   UnitWrite,
@@ -88,6 +89,49 @@ export interface ExportOptions {
   readonly afterSeq?: number;
   /** At most this many rows. */
   readonly limit: number;
+}
+
+/** Options of {@link Store.deleteModel}. */
+export interface DeleteModelOptions {
+  /** Time of the deletion (ms since the epoch), kept on the tombstone. */
+  readonly time: number;
+  /**
+   * false (tombstone): the model row moves to the tombstones with its ledger kept; true (purge): the
+   * model or its tombstone and its ledger are removed, and the name is free again.
+   */
+  readonly purge: boolean;
+}
+
+/** What {@link Store.deleteModel} did and how many rows of each kind it removed. */
+export interface DeleteModelResult {
+  /**
+   * 'deleted': the model is now a tombstone; 'purged': the model (or tombstone) and its ledger are
+   * gone; 'already-deleted': a tombstone existed and nothing changed (purge false); 'not-found':
+   * neither a model nor a tombstone of that name.
+   */
+  readonly outcome: 'deleted' | 'purged' | 'already-deleted' | 'not-found';
+  /** Decision rows removed (with their candidate features, logged rewards and units). */
+  readonly decisions: number;
+  /** Raw rewards waiting for their release removed (they were never released). */
+  readonly pendingRewards: number;
+  /** Per-unit contribution counts removed (user-level models). */
+  readonly unitCounts: number;
+  /** Ledger rows removed (0 unless purged). */
+  readonly ledgerRows: number;
+}
+
+/** Options of {@link Store.expireDecisions}. */
+export interface ExpireDecisionsOptions {
+  /**
+   * Decisions made before this time (ms) whose reward is settled (released, or dropped by a
+   * user-level bound) are removed.
+   */
+  readonly before: number;
+  /**
+   * Decisions without a reward made before this time are removed too (null: never): the caller
+   * passes a time past the model's reward window, for a model without a default reward.
+   */
+  readonly openBefore: number | null;
 }
 
 export interface Store {
@@ -160,6 +204,24 @@ export interface Store {
    * (then nothing of those writes is stored).
    */
   durable(): Promise<void>;
+  /**
+   * Deletes model `name` in one transaction (docs/serving.md, "Deleting a model"). Tombstone
+   * (`purge: false`): the model row moves to the tombstones, its decisions (candidate features,
+   * logged rewards, units), raw pending rewards and unit counts are erased, its ledger (and the
+   * dropped-reward totals of a user-level model) stay. Purge: the model or its tombstone, the rows
+   * above and the ledger are removed. Writes racing with the deletion (a decision or reward of
+   * another replica) either commit before it (and are erased by it) or find the model gone.
+   */
+  deleteModel(name: string, options: DeleteModelOptions): Promise<DeleteModelResult>;
+  /** The tombstone of a deleted model, or null. */
+  tombstone(name: string): Promise<TombstoneRow | null>;
+  /** Every tombstone, by name. */
+  listTombstones(): Promise<readonly TombstoneRow[]>;
+  /**
+   * Removes decisions of `model` older than the retention (see {@link ExpireDecisionsOptions});
+   * never a decision whose reward waits for its release. Returns how many were removed.
+   */
+  expireDecisions(model: string, options: ExpireDecisionsOptions): Promise<number>;
   /** Liveness of the engine (a trivial query). */
   ping(): Promise<void>;
   /** Writes a consistent copy of the database to `path` (online: every write committed before the call, none after). */

@@ -11,6 +11,7 @@ import type {
   ModelRow,
   ModelSettings,
   RewardState,
+  TombstoneRow,
   UnitCountRow,
 } from './rows.js';
 
@@ -66,6 +67,14 @@ export function toModel(r: ModelDb): ModelRow {
     version: r.version,
     snapshot: r.snapshot,
   };
+}
+
+export interface TombstoneDb extends ModelDb {
+  deleted_at: number;
+}
+
+export function toTombstone(r: TombstoneDb): TombstoneRow {
+  return { ...toModel(r), rounds: r.rounds, deletedAt: r.deleted_at };
 }
 
 export function toDecision(r: DecisionDb): DecisionRow {

@@ -1,6 +1,7 @@
 /** Storage of the decision service: the engine-neutral interface, its rows, and the SQLite engine. */
 
 export { isPostgresUrl } from './isPostgresUrl.js';
+export { ModelDeletedError } from './ModelDeletedError.js';
 export {
   type MigrationResult,
   migratePostgres,
@@ -14,6 +15,7 @@ export {
   type ComputeDecision,
   type ComputeRelease,
   type ComputeUnitRelease,
+  DELETED_VERSION,
   isReplicaStore,
   type PendingOutcome,
   type ReleasedState,
@@ -35,12 +37,16 @@ export type {
   PendingReward,
   ReleaseInput,
   RewardState,
+  TombstoneRow,
   UnitCountRow,
   UnitTotals,
   UnitWrite,
 } from './rows.js';
 export { SQLITE_SCHEMA_VERSION, SqliteStore, type SqliteStoreOptions } from './SqliteStore.js';
 export type {
+  DeleteModelOptions,
+  DeleteModelResult,
+  ExpireDecisionsOptions,
   ExportOptions,
   ModelCounts,
   ModelState,

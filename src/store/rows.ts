@@ -33,6 +33,18 @@ export interface ModelRow extends NewModelRow {
   readonly version: number;
 }
 
+/**
+ * A deleted model kept as a tombstone ({@link Store.deleteModel}): its row as it was at the deletion
+ * (policy, options, settings, the last released snapshot and version) and the deletion time. Its
+ * ledger rows stay in the ledger; its decisions, raw pending rewards and unit counts are gone.
+ */
+export interface TombstoneRow extends ModelRow {
+  /** Rounds learned by the last release before the deletion. */
+  readonly rounds: number;
+  /** When the model was deleted (ms since the epoch). */
+  readonly deletedAt: number;
+}
+
 /** One arm of a decision as logged. */
 export interface LoggedArm {
   readonly id: string;

@@ -190,6 +190,28 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 3,
     description:
+      'model tombstones: a deleted model keeps its row (policy, options, last released snapshot) and its ledger; decisions expire by time',
+    tables: [
+      {
+        name: 'model_tombstones',
+        columns: [
+          c('name', 'text', 'PRIMARY KEY'),
+          c('policy', 'text', 'NOT NULL'),
+          c('options', 'text', 'NOT NULL'),
+          c('settings', 'text', 'NOT NULL'),
+          c('created_at', 'bigint', 'NOT NULL'),
+          c('version', 'bigint', 'NOT NULL'),
+          c('rounds', 'bigint', 'NOT NULL'),
+          c('snapshot', 'text', 'NOT NULL'),
+          c('deleted_at', 'bigint', 'NOT NULL'),
+        ],
+      },
+    ],
+    indexes: [{ name: 'decisions_time', table: 'decisions', columns: 'model, time' }],
+  },
+  {
+    version: 4,
+    description:
       'user-level models on replicas: the open release of each model, and the release each pending reward was admitted to',
     tables: [
       {

@@ -90,3 +90,90 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("migrate --db postgres:// with the replicas' snapshot key brings stored 0.1.0 snapshots to the current format and signs them; a replica then serves them", async () => {
+  const { PostgresStore } = await import('../../src/store/index.js');
+  const { createServer } = await import('../../src/service/index.js');
+  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-migrate-pg-'));
+  const KEY = 'migrate-pg-snapshot-key-0123456789abcdef';
+  try {
+    const keyFile = join(dir, 'snapshot.key');
+    writeFileSync(keyFile, `${KEY}\n`, { mode: 0o600 });
+    const otherKey = join(dir, 'other.key');
+    writeFileSync(otherKey, 'another-snapshot-key-0123456789abcdefgh\n', { mode: 0o600 });
+    // the 0.1.0 models (unsigned snapshots of the old format) in a PostgreSQL database
+    const url = await server.createDatabase();
+    const fixture = new Database(
+      fileURLToPath(new URL('../../../test/fixtures/service-db-0.1.0/adaprivate-0.1.0.db', import.meta.url)),
+      { readonly: true },
+    );
+    const rows = fixture.prepare('SELECT * FROM models ORDER BY name').all() as {
+      name: string;
+      policy: string;
+      options: string;
+      settings: string;
+      created_at: number;
+      snapshot: string;
+    }[];
+    fixture.close();
+    assert.ok(rows.length > 0);
+    const store = await PostgresStore.open(url);
+    for (const r of rows) {
+      await store.createModel({
+        name: r.name,
+        policy: r.policy,
+        options: JSON.parse(r.options),
+        settings: JSON.parse(r.settings),
+        createdAt: r.created_at,
+        snapshot: r.snapshot,
+      });
+    }
+    await store.close();
+    const serve = async () =>
+      createServer({
+        store: await PostgresStore.open(url, { migrate: false }),
+        apiKeys: ['migrate-pg-api-key-0123456789abcdefghij'],
+        snapshotKey: KEY,
+        logger: false,
+        defaultMetrics: false,
+      });
+    await assert.rejects(
+      serve(),
+      /cannot load model/,
+      'a replica never accepts an unsigned snapshot by itself',
+    );
+    // without a key: the schema only, and a note
+    const bare = await run(['migrate', '--db', url, '--json']);
+    assert.equal(bare.status, 0, bare.stderr);
+    assert.deepEqual(JSON.parse(bare.stdout), { from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+    assert.match(bare.stderr, /stored policy snapshots not checked/);
+    const signed = await run(['migrate', '--db', url, '--snapshot-key-file', keyFile, '--json']);
+    assert.equal(signed.status, 0, signed.stderr);
+    assert.deepEqual(JSON.parse(signed.stdout), {
+      from: SCHEMA_VERSION,
+      to: SCHEMA_VERSION,
+      snapshots: rows.length,
+    });
+    const s = await serve();
+    try {
+      for (const r of rows) {
+        const res = await s.app.inject({
+          method: 'GET',
+          url: `/v1/models/${r.name}`,
+          headers: { authorization: 'Bearer migrate-pg-api-key-0123456789abcdefghij' },
+        });
+        assert.equal(res.statusCode, 200, res.body);
+      }
+    } finally {
+      await s.close();
+    }
+    const again = await run(['migrate', '--db', url, '--snapshot-key-file', keyFile, '--json']);
+    assert.equal(JSON.parse(again.stdout).snapshots, 0, 'already current and signed');
+    // a snapshot signed under the replicas' key does not verify under another key: refused, nothing changed
+    const wrong = await run(['migrate', '--db', url, '--snapshot-key-file', otherKey]);
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /model '/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -222,7 +222,7 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
     assert.equal(status.rounds, recorded.length);
     assert.equal(status.pendingRewards, pendingRows.length);
     assert.ok(
-      Math.abs(status.privacy.epsilon - 1) < 1e-6,
+      Math.abs((status.privacy.epsilon ?? Number.NaN) - 1) < 1e-6,
       `epsilon ${status.privacy.epsilon}: parallel composition`,
     );
     assert.equal(ledger.releases.length, V);

@@ -297,7 +297,7 @@ describe('decision service API', () => {
     assert.equal(s.modelVersion, 2);
     assert.equal(s.privacy.releases, 2);
     assert.equal(s.privacy.composition, 'parallel');
-    assert.ok(Math.abs(s.privacy.epsilon - 1) < 1e-6, `epsilon ${s.privacy.epsilon}`);
+    assert.ok(Math.abs((s.privacy.epsilon ?? Number.NaN) - 1) < 1e-6, `epsilon ${s.privacy.epsilon}`);
     assert.equal(s.budget.boundedByHorizon, false);
     assert.equal(s.budget.learning, true);
     assert.equal(s.clippedFeatures, 7); // arm c is clipped in every decision

@@ -18,7 +18,7 @@ import assert from 'node:assert/strict';
 import { after, before, type TestContext, test } from 'node:test';
 import { AdaPrivateClient } from '../../src/client/index.js';
 import { createRng } from '../../src/random/index.js';
-import type { LedgerResponse, ModelStatus } from '../../src/service/apiTypes.js';
+import type { LedgerResponse, ModelStatus } from '../../src/service/contract.js';
 import type { DecisionRow, LedgerRow, ModelState } from '../../src/store/index.js';
 import { migratePostgres, PostgresStore } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
@@ -366,7 +366,10 @@ function checkBatched(run: RunResult): void {
   }
   assert.ok(ledgerRows.length >= 5, `releases: ${ledgerRows.length}`);
   for (const s of run.status) {
-    assert.ok(Math.abs(s.privacy.epsilon - 1) < 1e-6, `epsilon ${s.privacy.epsilon}: parallel composition`);
+    assert.ok(
+      Math.abs((s.privacy.epsilon ?? Number.NaN) - 1) < 1e-6,
+      `epsilon ${s.privacy.epsilon}: parallel composition`,
+    );
   }
 }
 

@@ -150,10 +150,8 @@ test('two replicas sending the same units at once: no unit ever has 2 rewards in
   const a = await startTestServer(await db.server());
   const b = await startTestServer(await db.server());
   try {
-    await a.client.createModel('u', {
-      policy: 'adaprivate-ts',
-      options: { ...USER.options, epochDays: undefined },
-    });
+    const { epochDays: _lifetime, ...lifetime } = USER.options;
+    await a.client.createModel('u', { policy: 'adaprivate-ts', options: lifetime });
     const UNITS = 8;
     const PER_UNIT = 6;
     const replicas = [a.client, b.client];
@@ -230,7 +228,7 @@ test('two replicas sending the same units at once: no unit ever has 2 rewards in
 test('replicas refuse what they cannot serve, with the reason; event-level models log the units', async () => {
   const t = await startTestServer({ store: await PostgresStore.open(await server.createDatabase()) });
   try {
-    const user = { dim: 2, horizon: 100, epsilon: 1, privacyUnit: 'user', releasesPerEpoch: 2 };
+    const user = { dim: 2, horizon: 100, epsilon: 1, privacyUnit: 'user' as const, releasesPerEpoch: 2 };
     const serialised = await codeOf(
       t.client.createModel('s', { policy: 'rarely-switching-zcdp', options: user }),
     );

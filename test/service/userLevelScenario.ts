@@ -20,14 +20,14 @@ export interface EngineDb {
 }
 
 export const USER = {
-  policy: 'adaprivate-ts',
+  policy: 'adaprivate-ts' as const,
   options: {
     dim: 2,
     horizon: 1000,
     epsilon: 1,
     batchSize: 3,
     seed: 7,
-    privacyUnit: 'user',
+    privacyUnit: 'user' as const,
     releasesPerEpoch: 2,
     epochDays: 30,
   },

@@ -97,7 +97,7 @@ describe('user-level models the single server serves', () => {
       batchSize: 8,
       q: 0.5,
       seed: 3,
-      privacyUnit: 'user',
+      privacyUnit: 'user' as const,
       releasesPerEpoch: 4,
     };
     const a = await startTestServer({ db, snapshotKey: SNAPSHOT_KEY });
@@ -247,7 +247,7 @@ describe('user-level models the single server serves', () => {
       epsilon: 1,
       batchSize: 2,
       seed: 5,
-      privacyUnit: 'user',
+      privacyUnit: 'user' as const,
       contributionsPerRelease: 1,
       releasesPerEpoch: 1,
       epochRounds: 5,
@@ -288,7 +288,10 @@ describe('user-level models the single server serves', () => {
       assert.deepEqual(s.privacy.dropped, p.dropped);
       assert.equal(s.privacy.perEpoch?.compositions, p.perEpoch!.compositions);
       assert.equal(s.privacy.cumulative?.compositions, p.cumulative!.compositions);
-      assert.ok(Math.abs(s.privacy.epsilon - p.epsilon) <= 1e-9 * p.epsilon, 'the same cumulative guarantee');
+      assert.ok(
+        Math.abs((s.privacy.epsilon ?? Number.NaN) - p.epsilon) <= 1e-9 * p.epsilon,
+        'the same cumulative guarantee',
+      );
       assert.equal(s.privacy.epoch?.kind, 'rounds');
       assert.equal(s.privacy.epoch?.current, Math.floor((plan.length - 1) / 5));
       assert.match(s.privacy.statement, /per 5-reward epoch/);

@@ -44,7 +44,7 @@ export function auditText(r: PolicyAuditReport): string {
     `audited epsilon   >= ${fmt(r.lowerBound)} with confidence ${r.confidence} (method ${r.method}${r.method === 'gdp' ? `: mu >= ${fmt(r.gdp.mu ?? 0)}` : ''})`,
     `  gdp tester       epsilon >= ${fmt(r.gdp.epsilon)} (mu >= ${fmt(r.gdp.mu ?? 0)})`,
     `  threshold tester epsilon >= ${fmt(r.threshold.epsilon)} (assumption-free)`,
-    `samples           ${r.samples} runs per input (half select the test, half bound it), seed ${r.seed}`,
+    `samples           ${r.samples} runs per input (gdp: 10% select the test, 90% bound it; threshold: half and half), seed ${r.seed}`,
     `noise             ${r.noise === 'secure' ? 'secure (the production sampler: exact discrete Gaussian from the secure source)' : `seeded (noise seed ${r.noiseSeed}: reproducible, research mode)`}`,
     `verdict           ${r.refuted ? 'REFUTED: the audited lower bound exceeds the claimed epsilon' : `not refuted (lower bound / claim = ${fmt(r.ratio, 3)})`}`,
   ];
@@ -55,7 +55,7 @@ export function auditText(r: PolicyAuditReport): string {
  * Registers `adaprivate audit`.
  *
  * @example
- * adaprivate audit --policy adaprivate-ts --epsilon 1 --samples 20000 --json
+ * adaprivate audit --policy adaprivate-ts --epsilon 1 --samples 50000 --json
  */
 export function registerAudit(program: Command): void {
   program
@@ -85,7 +85,7 @@ export function registerAudit(program: Command): void {
     )
     .option(
       '--samples <n>',
-      'runs per input (default 20000 for release, 2000 for actions; >= 100)',
+      'runs per input (default 50000 for release, 2000 for actions; >= 100)',
       parsePositiveInt('--samples'),
     )
     .option('--seed <n>', "seed of the runs' exploration and of the public inputs", parseNumber('--seed'), 1)

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../experiments/index.js';
-import { isPolicyId, policyIds, policyInfo } from '../../policies/index.js';
+import { isPolicyId, parsePolicyId, policyIds, policyInfo } from '../../policies/index.js';
 import { VERSION } from '../../version.js';
 import { parseNumber, parseNumberList, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
@@ -102,7 +102,7 @@ function resultEntry(s: SettingSummary) {
   const { seed: _seed, ...cell } = s.config;
   return {
     policy: s.policy,
-    displayName: policyInfo(s.policy as never).displayName,
+    displayName: policyInfo(parsePolicyId(s.policy, 'result')).displayName,
     epsilon: s.epsilon,
     params: s.params,
     meanReward: s.meanReward.mean,
@@ -151,7 +151,7 @@ function table(summaries: readonly SettingSummary[]): string {
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
     rows.push([
-      policyInfo(s.policy as never).displayName,
+      policyInfo(parsePolicyId(s.policy, 'result')).displayName,
       s.epsilon === null ? 'non-private' : String(s.epsilon),
       params || 'defaults',
       fmt(s.meanReward.mean),

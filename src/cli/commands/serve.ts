@@ -43,6 +43,7 @@ interface ServeFlags {
   readonly versionCheckMs?: number;
   readonly json?: boolean;
   readonly openMetrics?: boolean;
+  readonly retainDecisionsDays?: number;
 }
 
 /** Environment variable holding the API key(s), comma-separated. */
@@ -161,6 +162,17 @@ function defaultKeyFile(db: string): { path: string; key: string | null; save: (
   return { path, key, save };
 }
 
+/** `--retain-decisions-days`: a positive number of days (fractions allowed). */
+function parseRetentionDays(v: string): number {
+  const n = Number(v);
+  if (v.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new UsageError(
+      `--retain-decisions-days must be a positive number of days. Got ${JSON.stringify(v)}.`,
+    );
+  }
+  return n;
+}
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
@@ -214,6 +226,11 @@ export function registerServe(program: Command): void {
       '--checkpoint <mode>',
       "SQLite WAL checkpoints: 'background' (a worker thread copies the WAL into the database, so its fsync calls never hold up requests) or 'auto' (SQLite's own, inside the commit that crosses 1000 pages)",
       'background',
+    )
+    .option(
+      '--retain-decisions-days <n>',
+      'remove decisions (features, probabilities, logged rewards: the export) this many days old once their reward is settled, checked hourly (default: kept; docs/serving.md, "Retention")',
+      parseRetentionDays,
     )
     .option('--json', 'print the startup line as one JSON object')
     .option(
@@ -290,6 +307,7 @@ export function registerServe(program: Command): void {
           openMetrics: f.openMetrics === true,
           ...(hook === undefined ? {} : { beforeReleaseCommit: hook }),
           ...(f.versionCheckMs === undefined ? {} : { versionCheckMs: f.versionCheckMs }),
+          ...(f.retainDecisionsDays === undefined ? {} : { retainDecisionsDays: f.retainDecisionsDays }),
         });
       } catch (e) {
         // a refused server leaves no new file behind: a snapshot key file it just created goes

@@ -8,6 +8,7 @@ import { availableParallelism, cpus } from 'node:os';
 import { join, relative } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { VERSION } from '../../version.js';
+import { CellPool } from '../CellPool.js';
 import { canonicalJson } from '../canonicalJson.js';
 import { tableToCsv } from '../report/csv.js';
 import { formatNumber } from '../report/format.js';
@@ -117,6 +118,29 @@ const STUDIES = ['main', 'amplification', 'robustness', 'group', 'tuning'] as co
 export async function reproduceSynthetic(
   options: ReproduceSyntheticOptions = {},
 ): Promise<SyntheticReproduction> {
+  // one pool of worker threads for every study and the power runs (see CellPool)
+  const pool =
+    options.inProcess === true || options.fromResults === true
+      ? null
+      : new CellPool(options.workers ?? availableParallelism());
+  // a failed study stops the others
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  if (options.signal?.aborted) stop.abort();
+  try {
+    return await reproduceOnPool(options, pool, stop);
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await pool?.destroy();
+  }
+}
+
+async function reproduceOnPool(
+  options: ReproduceSyntheticOptions,
+  pool: CellPool | null,
+  stop: AbortController,
+): Promise<SyntheticReproduction> {
   const scale = syntheticScale(options.scale ?? 'full');
   const outDir = options.outDir ?? 'results/synthetic';
   const cacheDir = options.cacheDir === undefined ? join(outDir, 'cache') : options.cacheDir;
@@ -161,20 +185,53 @@ export async function reproduceSynthetic(
       : [];
     return { ...stored, timings };
   };
-  const run = (config: ExperimentConfig): Promise<ExperimentResult> =>
+  const run = (
+    config: ExperimentConfig,
+    onProgress = (p: RunProgress) => options.onProgress?.(config.name, p),
+  ): Promise<ExperimentResult> =>
     runExperiment(config, {
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(cacheDir === null ? {} : { cacheDir }),
       ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onProgress === undefined
-        ? {}
-        : { onProgress: (p: RunProgress) => options.onProgress?.(config.name, p) }),
+      ...(pool === null ? {} : { pool }),
+      signal: stop.signal,
+      onProgress,
     });
-  for (const study of STUDIES) {
-    const config: ExperimentConfig = plan[study];
+  // the studies run together on the pool (the most expensive cells first, no idle thread between
+  // studies); progress is reported for all of them at once
+  const progress = new Map<string, RunProgress>();
+  const studyProgress = (study: string) => (p: RunProgress) => {
+    progress.set(study, p);
+    let done = 0;
+    let total = 0;
+    let cached = 0;
+    for (const q of progress.values()) {
+      done += q.done;
+      total += q.total;
+      cached += q.cached;
+    }
+    options.onProgress?.(STUDIES.join(', '), { done, total, cached });
+  };
+  const settled = await Promise.allSettled(
+    STUDIES.map((study) => {
+      const r =
+        options.fromResults === true
+          ? runOrLoad(plan[study], join(outDir, study))
+          : run(plan[study], studyProgress(study));
+      r.catch(() => stop.abort());
+      return r;
+    }),
+  );
+  // the first failure in study order (an abort of the others is its consequence)
+  const failed = settled.find(
+    (s): s is PromiseRejectedResult => s.status === 'rejected' && (s.reason as Error)?.name !== 'AbortError',
+  );
+  const firstRejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  if (firstRejected !== undefined) throw firstRejected.reason;
+  STUDIES.forEach((study, i) => {
     const dir = join(outDir, study);
-    const result = await runOrLoad(config, dir);
+    const result = (settled[i] as PromiseFulfilledResult<ExperimentResult>).value;
     results[study] = result;
     mkdirSync(dir, { recursive: true });
     writeResultsJson(result, join(dir, 'results.json'), join(dir, 'timings.json'));
@@ -185,7 +242,7 @@ export async function reproduceSynthetic(
       join(dir, 'cells.csv'),
       join(dir, 'checkpoints.csv'),
     );
-  }
+  });
   const wallSeconds = (performance.now() - t0) / 1000;
   let cellsRun = 0;
   let cellsCached = 0;

@@ -2,7 +2,7 @@
  * The report tables of the synthetic reproduction (rendered to Markdown, HTML and CSV by the
  * report primitives), built from a {@link SyntheticAnalysis}.
  */
-import { policyIds, policyInfo } from '../../policies/index.js';
+import { isPolicyId, policyIds, policyInfo } from '../../policies/index.js';
 import {
   ciHalfWidth,
   formatMeanCi,
@@ -40,7 +40,7 @@ function seedsNote(a: SyntheticAnalysis): string {
 
 function privacyLabel(policy: string, isPrivate: boolean): string {
   if (!isPrivate) return 'none';
-  return policy === 'jdp-linucb' ? 'joint DP' : 'event-level zCDP';
+  return isPolicyId(policy) && policyInfo(policy).guarantee === 'joint' ? 'joint DP' : 'event-level zCDP';
 }
 
 /**

@@ -8,26 +8,25 @@
  * event is applied.
  */
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
-import type {
-  BatchResult,
-  RankBatchRequest,
-  RankBatchResponse,
-  RewardBatchRequest,
-  RewardBatchResponse,
-} from '../apiTypes.js';
-import { errorBody, internalErrorBody } from '../errorBody.js';
-import type { ModelRegistry } from '../ModelRegistry.js';
-import type { ServedModel } from '../ServedModel.js';
-import { ServiceError } from '../ServiceError.js';
 import {
-  modelNameParams,
+  type BatchResult,
+  documentedBody,
+  ModelNameParams,
+  type RankBatchRequest,
+  RankBatchResponse,
+  type RewardBatchRequest,
+  RewardBatchResponse,
   rankBatchBody,
-  rankBatchResponse,
   responses,
   rewardBatchBody,
-  rewardBatchResponse,
+  rewardBatchBodyDocumented,
   type ServiceLimits,
-} from '../schemas.js';
+} from '../contract.js';
+import { errorBody, internalErrorBody } from '../errorBody.js';
+import type { ModelRegistry } from '../ModelRegistry.js';
+import { checkRewardRange } from '../rewardAdmission.js';
+import type { ServedModel } from '../ServedModel.js';
+import { ServiceError } from '../ServiceError.js';
 
 /**
  * Runs one event (`run` is called at once, so that events queue on the model in order) and turns
@@ -82,16 +81,17 @@ export const batchPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, limits } = opts;
-  app.post<{ Params: { name: string }; Body: RankBatchRequest }>(
+  app.post<{ Params: ModelNameParams; Body: RankBatchRequest }>(
     '/models/:name/rank/batch',
     {
       schema: {
+        operationId: 'rankBatch',
         summary: 'Rank a batch of events',
         description: `Up to ${limits.batch} rank requests, decided in order, each as by the rank route. 200 with one result per event: ok true with the rank answer, or ok false with the status and code the rank route would have answered (e.g. 409 event_exists, 400 dimension_mismatch); a failed event changes nothing. Every decision is stored before the answer.`,
         tags: ['decisions'],
-        params: modelNameParams,
+        params: ModelNameParams,
         body: rankBatchBody(limits),
-        response: responses(200, rankBatchResponse, 'One result per event, in order'),
+        response: responses(200, RankBatchResponse, 'One result per event, in order'),
       },
     },
     async (req): Promise<RankBatchResponse> => {
@@ -106,17 +106,19 @@ export const batchPlugin: FastifyPluginAsync<{
       return { results };
     },
   );
-  app.post<{ Params: { name: string }; Body: RewardBatchRequest }>(
+  app.post<{ Params: ModelNameParams; Body: RewardBatchRequest }>(
     '/models/:name/rewards/batch',
     {
       schema: {
+        operationId: 'rewardBatch',
         summary: 'Rewards of a batch of decisions',
         description: `Up to ${limits.batch} rewards, recorded in order, each as by the rewards route. 200 with one result per event: ok true with the reward answer (durable), or ok false with the status and code the rewards route would have answered (400 reward_out_of_range, 404 event_not_found, 409 duplicate_reward, 410 reward_window_closed, 409 horizon_exhausted); a failed event changes nothing.`,
         tags: ['rewards'],
-        params: modelNameParams,
+        params: ModelNameParams,
         body: rewardBatchBody(limits),
-        response: responses(200, rewardBatchResponse, 'One result per event, in order'),
+        response: responses(200, RewardBatchResponse, 'One result per event, in order'),
       },
+      config: documentedBody(rewardBatchBodyDocumented(limits)),
     },
     async (req): Promise<RewardBatchResponse> => {
       const model = await registry.get(req.params.name);
@@ -124,13 +126,7 @@ export const batchPlugin: FastifyPluginAsync<{
         model,
         req.body.rewards,
         (r, i) => {
-          if (!(r.reward >= 0 && r.reward <= 1)) {
-            throw new ServiceError(
-              400,
-              'reward_out_of_range',
-              `reward must be a number in [0, 1]; rewards[${i}].reward is ${r.reward}.`,
-            );
-          }
+          checkRewardRange(r.reward, `rewards[${i}].reward`);
           return model.reward(r.eventId, r.reward, r.unit);
         },
         (r) => r.eventId,

@@ -2,17 +2,19 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Store } from '../../store/index.js';
-import type { RankRequest } from '../apiTypes.js';
-import { decisionLogLine } from '../decisionLogLine.js';
-import type { ModelRegistry } from '../ModelRegistry.js';
 import {
-  exportQuery,
-  modelNameParams,
+  DecisionLogLine,
+  ExportQuery,
+  errorResponses,
+  ModelNameParams,
+  type RankRequest,
+  RankResponse,
   rankBody,
-  rankResponse,
   responses,
   type ServiceLimits,
-} from '../schemas.js';
+} from '../contract.js';
+import { decisionLogLine } from '../decisionLogLine.js';
+import type { ModelRegistry } from '../ModelRegistry.js';
 
 /** Rows read from the store per page of the export. */
 const EXPORT_PAGE = 500;
@@ -23,32 +25,40 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, store, limits } = opts;
-  app.post<{ Params: { name: string }; Body: RankRequest }>(
+  app.post<{ Params: ModelNameParams; Body: RankRequest }>(
     '/models/:name/rank',
     {
       schema: {
+        operationId: 'rank',
         summary: 'Rank: choose one of the candidate arms',
         description:
           'Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer.',
         tags: ['decisions'],
-        params: modelNameParams,
+        params: ModelNameParams,
         body: rankBody(limits),
-        response: responses(200, rankResponse, 'The decision'),
+        response: responses(200, RankResponse, 'The decision'),
       },
     },
     async (req) => (await registry.get(req.params.name)).rank(req.body),
   );
-  app.get<{ Params: { name: string }; Querystring: { after?: string; limit?: string } }>(
+  app.get<{ Params: ModelNameParams; Querystring: ExportQuery }>(
     '/models/:name/decisions',
     {
       schema: {
+        operationId: 'exportDecisions',
         summary: 'Export decisions (NDJSON)',
         description:
           'One JSON object per line: eventId, time, arms (id + features), chosen, propensity, probabilities, reward (only for models created with logRewards), model, modelVersion, cursor; in decision order. Page with ?limit=<n>&after=<cursor of the last line>.',
         tags: ['decisions'],
-        params: modelNameParams,
-        querystring: exportQuery,
-        produces: ['application/x-ndjson'],
+        params: ModelNameParams,
+        querystring: ExportQuery,
+        response: {
+          200: {
+            description: 'One DecisionLogLine per line (NDJSON)',
+            content: { 'application/x-ndjson': { schema: DecisionLogLine } },
+          },
+          ...errorResponses,
+        },
       },
     },
     async (req, reply) => {

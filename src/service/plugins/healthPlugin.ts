@@ -2,24 +2,20 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Store } from '../../store/index.js';
 import { VERSION } from '../../version.js';
+import { errorResponses, HealthResponse } from '../contract.js';
 
 export const healthPlugin: FastifyPluginAsync<{ readonly store: Store }> = async (app, opts) => {
   app.get(
     '/health',
     {
       schema: {
+        operationId: 'health',
         summary: 'Health',
+        security: [],
         tags: ['health'],
         response: {
-          200: {
-            type: 'object',
-            properties: {
-              status: { type: 'string' },
-              engine: { type: 'string' },
-              version: { type: 'string' },
-            },
-          },
-          503: { $ref: 'Error#' },
+          200: { ...HealthResponse, description: 'The database answers' },
+          503: { ...errorResponses['5xx'], description: 'The database does not answer' },
         },
       },
     },

@@ -1,22 +1,24 @@
 /** The ledger of releases of a model, with the guarantee spent. */
 import type { FastifyPluginAsync } from 'fastify';
+import { LedgerResponse, ModelNameParams, plainJsonSerializer, responses } from '../contract.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
-import { modelNameParams, responses } from '../schemas.js';
 
 export const ledgerPlugin: FastifyPluginAsync<{ readonly registry: ModelRegistry }> = async (app, opts) => {
   const { registry } = opts;
-  app.get<{ Params: { name: string } }>(
+  app.get<{ Params: ModelNameParams }>(
     '/models/:name/ledger',
     {
       schema: {
+        operationId: 'getLedger',
         summary: 'Ledger of releases',
         description:
-          'Every committed release (version, time, rewards it consumed, ledger releases, rounds, the guarantee after it) and the guarantee spent now.',
+          'Every committed release (version, time, rewards it consumed, ledger releases, rounds, the guarantee after it) and the guarantee spent now. A deleted model (tombstone) answers its kept ledger with deletedAt.',
         tags: ['ledger'],
-        params: modelNameParams,
-        response: responses(200, { type: 'object', additionalProperties: true }, 'Ledger'),
+        params: ModelNameParams,
+        response: responses(200, LedgerResponse, 'Ledger'),
       },
+      serializerCompiler: plainJsonSerializer,
     },
-    async (req) => (await registry.get(req.params.name)).ledger(),
+    async (req) => registry.ledger(req.params.name),
   );
 };

@@ -3,6 +3,7 @@
  * (ServerOptions.openMetrics). What they show, and what they do not: ../ServiceMetrics.ts.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { errorResponses } from '../contract.js';
 import type { ServiceMetrics } from '../ServiceMetrics.js';
 
 export const metricsPlugin: FastifyPluginAsync<{
@@ -15,10 +16,18 @@ export const metricsPlugin: FastifyPluginAsync<{
     '/metrics',
     {
       schema: {
+        operationId: 'metrics',
         summary: 'Prometheus metrics',
         tags: ['metrics'],
         produces: ['text/plain'],
-        ...(auth === null ? {} : { security: [{ apiKey: [] }] }),
+        response: {
+          200: {
+            description: 'Prometheus text exposition format',
+            content: { 'text/plain': { schema: { type: 'string' } } },
+          },
+          ...(auth === null ? {} : errorResponses),
+        },
+        security: auth === null ? [] : [{ apiKey: [] }],
       },
       ...(auth === null ? {} : { onRequest: auth }),
     },

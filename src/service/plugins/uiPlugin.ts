@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Store } from '../../store/index.js';
 import type { ApiKeys } from '../ApiKeys.js';
+import { ModelNameParams } from '../contract.js';
 import { errorBody } from '../errorBody.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
-import { modelNameParams } from '../schemas.js';
 import { DASHBOARD_HTML } from '../ui/dashboardPage.js';
 
 /** Rows read per page, and pages per request, when the reward sums catch up with new decisions. */
@@ -62,10 +62,10 @@ export const uiPlugin: FastifyPluginAsync<{
     s.sum += reward;
     s.sumSquares += reward * reward;
   };
-  app.get<{ Params: { name: string } }>(
+  app.get<{ Params: ModelNameParams }>(
     '/ui/api/models/:name/rewards',
     {
-      schema: { hide: true, params: modelNameParams },
+      schema: { hide: true, params: ModelNameParams },
       onRequest: (req, reply, done) => {
         if (keys.check(req.headers.authorization)) {
           done();
