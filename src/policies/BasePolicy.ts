@@ -701,6 +701,14 @@ export abstract class BasePolicy implements Policy {
     this.noteUnitReleases();
   }
 
+  closeEpoch(): void {
+    const ul = this.unitLevel;
+    // finish() released everything already
+    if (ul === null || this.finished || !ul.mustCloseBefore(ul.epochNow())) return;
+    this.assertHolder();
+    this.closeOpenRelease();
+  }
+
   privacy(): PolicyPrivacy {
     const own = this.withUnit(this.ledger === null ? NON_PRIVATE_SPENT : this.ledger.spent());
     const spent: PolicyPrivacy = this.branched ? Object.freeze({ ...own, branched: true as const }) : own;
@@ -1300,16 +1308,19 @@ export abstract class BasePolicy implements Policy {
     const ul = this.unitLevel;
     if (ul === null) return true;
     const epoch = ul.epochNow();
-    if (ul.mustCloseBefore(epoch)) {
-      this.onFinish(); // releases the partial batch or episode of the old epoch
-      this.noteUnitReleases();
-      ul.closedOpenRelease();
-    }
+    if (ul.mustCloseBefore(epoch)) this.closeOpenRelease();
     const release = this.ledger!.spent().releases + 1;
     const q = this.unitReleaseNoise().q;
     const r = ul.admit(unit as string, epoch, release, q < 1 ? () => this.unitSample(q) : null);
     this.unitDraw = q < 1 ? r.sampled : null;
     return r.admission === 'kept';
+  }
+
+  /** Releases the partial batch or episode of the open epoch; nothing of it stays open. */
+  private closeOpenRelease(): void {
+    this.onFinish();
+    this.noteUnitReleases();
+    this.unitLevel?.closedOpenRelease();
   }
 
   /** Tells the user-level ledger how many releases the policy has made (the new ones hold the open epoch's data). */

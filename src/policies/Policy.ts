@@ -202,6 +202,15 @@ export interface Policy<I extends PolicyId = PolicyId> {
   updateTicket(ticket: number, reward: number, unit?: string): void;
   /** Ends the run: releases any partial batch so that the ledger is complete. Idempotent. */
   finish(): void;
+  /**
+   * privacyUnit 'user': when the clock (or, with epochRounds, the rewards offered) has moved to a
+   * later epoch than the data of the open release, releases that partial batch now, as the next
+   * reward would do first (a release never holds data of two epochs). For callers that must tell
+   * that release apart from the next reward's: the service, which commits it before the reward, and
+   * its replicas, which replay each release's admitted rewards alone. A no-op otherwise (event-level
+   * policies, no epoch change, nothing open). Unlike `finish`, the policy keeps learning.
+   */
+  closeEpoch(): void;
   /** The guarantee actually spent so far, from the ledger of releases. */
   privacy(): PolicyPrivacy;
   /** Rounds learned so far (updates and observations; discarded selects do not count). */

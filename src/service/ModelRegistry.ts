@@ -310,7 +310,7 @@ export class ModelRegistry {
     } catch (err) {
       throw new ServiceError(400, 'invalid_options', err instanceof Error ? err.message : String(err));
     }
-    checkServedUnitOptions(policy.config, isReplicaStore(this.ctx.store));
+    checkServedUnitOptions(id, policy.config, isReplicaStore(this.ctx.store));
     if (existing !== null) {
       this.compare(existing, id, policy.config, settings);
       return view(existing, false);

@@ -361,6 +361,14 @@ export class ModelRuntime implements ServedModel {
     this.staleFlag = true; // until the store confirms
     const droppedBefore = p.privacy().dropped;
     const learnedBefore = p.roundsLearned;
+    // user-level: the partial release of an earlier epoch is made first and commits before this
+    // reward, without it (releaseBefore)
+    if (units !== null && unit !== null) p.closeEpoch();
+    const closed = p.privacy().releases > before;
+    // its snapshot is taken before the reward is learned (the reward stays pending, replayed at load)
+    const closing = closed
+      ? stepRelease(p, before, this.version + 1, this.rounds, this.ctx.snapshotKey)
+      : null;
     observe(p, x, reward, unit);
     const learned = p.roundsLearned > learnedBefore;
     let dropped: 'perRelease' | 'perEpoch' | null = null;
@@ -377,13 +385,14 @@ export class ModelRuntime implements ServedModel {
         expireBefore: taken.expireBefore,
         // the policy's epoch: of the clock (epochDays) or of the rewards offered (epochRounds)
         openEpoch: learned ? (p.privacy().epoch?.current ?? units.epochAt(now)) : null,
+        releaseBefore: closed,
       };
     }
     const rounds = this.rounds + (learned ? 1 : 0);
     const release =
       p.privacy().releases === before
         ? null
-        : stepRelease(p, before, this.version + 1, rounds, this.ctx.snapshotKey);
+        : (closing ?? stepRelease(p, before, this.version + 1, rounds, this.ctx.snapshotKey));
     const outcome = await this.ctx.store.recordReward(
       { ...rewardInput(this.row, eventId, reward, now, source), ...(unit !== null ? { unit } : {}) },
       release,

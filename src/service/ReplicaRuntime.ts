@@ -24,6 +24,11 @@
  * - **Horizon-bounded policies** (JDP-LinUCB, zCDP-Episodic, DGS-LinUCB) count learned rounds in the
  *   shared database: the reward that would exceed the horizon is refused there (409
  *   horizon_exhausted), atomically across replicas; afterwards decisions come from `decideFrozen`.
+ * - **User-level models** (privacyUnit 'user', batched policies): each reward is admitted or dropped
+ *   by the one contribution-bound rule inside its store transaction, under the model row lock
+ *   (`recordUnitPending`), so replicas together never let a unit pass its bounds; a release replays
+ *   exactly one closed group of admitted rewards (`releaseUnitGroup`: `batchSize` of them, or fewer
+ *   when an epoch change closed it), so a release never spans an epoch boundary.
  * - Every policy here is restored with `restoreFromStore`: a fresh policy from the database's latest
  *   snapshot, whose lineage the database (not the process) serialises.
  * - A computed release is installed as the view only after its COMMIT returned; when the outcome is
@@ -36,7 +41,16 @@ import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
-import type { DecisionRow, ModelRow, ModelState, ReleaseInput, ReplicaStore } from '../store/index.js';
+import type {
+  DecisionRow,
+  ModelRow,
+  ModelState,
+  ReleaseInput,
+  ReplicaStore,
+  RewardInput,
+  UnitGroup,
+  UnitPendingOutcome,
+} from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
@@ -48,9 +62,10 @@ import { restoreServed } from './restoreServed.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
+import { StoreUnitCounters } from './StoreUnitCounters.js';
 import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
-import { rewardUnit } from './unitModel.js';
+import { type ReplicaUnits, replicaUnits, rewardUnit } from './unitModel.js';
 
 /** Most expired decisions given their default reward in one sweep. */
 const SWEEP_LIMIT = 1000;
@@ -91,6 +106,8 @@ export class ReplicaRuntime implements ServedModel {
   private lastSweep = Number.NEGATIVE_INFINITY;
   /** Feature vectors clipped in this replica's decisions since it started. */
   private clipped = 0;
+  /** privacyUnit 'user': the bounds and epochs (admission in the store, see `recordUnit`); null otherwise. */
+  private readonly units: ReplicaUnits | null;
 
   private constructor(
     row: ModelRow,
@@ -102,6 +119,7 @@ export class ReplicaRuntime implements ServedModel {
     options: ReplicaOptions,
   ) {
     this.row = row;
+    this.units = replicaUnits(row);
     this.view = view;
     this.version = version;
     this.batch = unit.unit;
@@ -134,7 +152,14 @@ export class ReplicaRuntime implements ServedModel {
     const state = await store.releasedState(name);
     if (state === null) return null;
     const spec = storedPolicySpec(row);
-    const view: Policy = restoreServed(name, spec.id, spec.options, state.snapshot, ctx.snapshotKey);
+    const view: Policy = restoreServed(
+      name,
+      spec.id,
+      spec.options,
+      state.snapshot,
+      ctx.snapshotKey,
+      replayRuntime({ now: 0 }),
+    );
     const unit = replicaReleaseUnit(spec.id, view.config);
     const rt = new ReplicaRuntime(
       { ...row, version: state.version },
@@ -204,10 +229,22 @@ export class ReplicaRuntime implements ServedModel {
     return run;
   }
 
-  /** A fresh policy from a snapshot of the database (the database serialises its lineage). */
-  private fromStore(snapshot: string): Policy {
+  /**
+   * A fresh policy from a snapshot of the database (the database serialises its lineage). A
+   * user-level policy reads the time `clock.now` and counts its units in memory, from zero: it only
+   * ever replays rewards the store has already admitted under the bounds (nothing of the counts is
+   * in its snapshot).
+   */
+  private fromStore(snapshot: string, clock: { now: number } = { now: 0 }): Policy {
     const spec = storedPolicySpec(this.row);
-    return restoreServed(this.row.name, spec.id, spec.options, snapshot, this.ctx.snapshotKey);
+    return restoreServed(
+      this.row.name,
+      spec.id,
+      spec.options,
+      snapshot,
+      this.ctx.snapshotKey,
+      replayRuntime(clock),
+    );
   }
 
   private install(snapshot: string, version: number): void {
@@ -238,6 +275,13 @@ export class ReplicaRuntime implements ServedModel {
   async rank(req: RankRequest): Promise<RankResponse> {
     const k = req.arms.length;
     const feats = rankFeatures(req, this.dim, this.row.name);
+    if (this.units !== null && req.unit === undefined) {
+      throw new ServiceError(
+        400,
+        'unit_required',
+        `model '${this.row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
+      );
+    }
     const eventId = req.eventId ?? randomUUID();
     let row: DecisionRow;
     let samples: number;
@@ -319,13 +363,34 @@ export class ReplicaRuntime implements ServedModel {
 
   /**
    * Stores the reward of `eventId` as pending (durable before this resolves); releases a full batch.
-   * `unit` is logged with the event (user-level models are not served by replicas).
+   * `unit` is logged with the event; a user-level model admits the reward under its unit's
+   * contribution bounds in the database (`dropped` says which bound refused it: acknowledged and
+   * counted, never learned).
    */
   async reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
     const d = admitReward(this.row, eventId, await this.store.rewardTarget(name, eventId), this.ctx.now());
-    const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, false);
+    const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
+    if (this.units !== null && named !== null) {
+      const r = await this.recordUnit(this.units, eventId, reward, 'given', named);
+      if (r.outcome === 'duplicate') throw duplicateReward(eventId);
+      if (r.outcome === 'unknown-event') throw eventNotFound(name, eventId);
+      const released =
+        r.due > 0
+          ? await this.releaseDue().catch(() => {
+              this.ctx.metrics.releaseFailures.inc({ model: name });
+              return false;
+            })
+          : false;
+      return {
+        eventId,
+        status: 'recorded',
+        released,
+        modelVersion: this.version,
+        ...(r.dropped !== null ? { dropped: r.dropped } : {}),
+      };
+    }
     // rules 1, 3 and 4 again at the write: another replica may have recorded it or the last round
     const r = await this.record(eventId, reward, 'given', named);
     if (r.outcome === 'duplicate') throw duplicateReward(eventId);
@@ -340,6 +405,22 @@ export class ReplicaRuntime implements ServedModel {
       return false;
     });
     return { eventId, status: 'recorded', released, modelVersion: this.version };
+  }
+
+  /** A reward of a user-level model: admitted or dropped by the bounds in one store transaction. */
+  private recordUnit(
+    units: ReplicaUnits,
+    eventId: string,
+    reward: number,
+    source: 'given' | 'default',
+    unit: string,
+  ): Promise<UnitPendingOutcome> {
+    const now = this.ctx.now();
+    const input: RewardInput & { readonly unit: string } = {
+      ...rewardInput(this.row, eventId, reward, now, source),
+      unit,
+    };
+    return this.store.recordUnitPending(input, units.epochAt(now), this.batch, units.admit);
   }
 
   private record(eventId: string, reward: number, source: 'given' | 'default', unit: string | null = null) {
@@ -363,6 +444,12 @@ export class ReplicaRuntime implements ServedModel {
     const rows = await this.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
     let recorded = 0;
     for (const r of rows) {
+      if (this.units !== null) {
+        if (r.unit == null) continue; // never learned without a unit (ranks need one)
+        const u = await this.recordUnit(this.units, r.eventId, def, 'default', r.unit);
+        if (u.outcome === 'recorded') recorded++;
+        continue;
+      }
       const outcome = (await this.record(r.eventId, def, 'default')).outcome;
       if (outcome === 'horizon-exhausted') break;
       if (outcome !== 'recorded') continue; // another replica
@@ -379,6 +466,12 @@ export class ReplicaRuntime implements ServedModel {
   releaseDue(): Promise<boolean> {
     const run = this.releases.then(async () => {
       let released = false;
+      if (this.units !== null) {
+        while ((await this.store.unitGroupsDue(this.row.name)) > 0) {
+          if ((await this.releaseGroup()) !== null) released = true;
+        }
+        return released;
+      }
       while ((await this.store.pendingCount(this.row.name)) >= this.batch) {
         const made = await this.releaseOne();
         if (made !== null && (!this.serialised || made > 0)) released = true;
@@ -439,12 +532,69 @@ export class ReplicaRuntime implements ServedModel {
     return row.releases;
   }
 
+  /**
+   * One closed group of a user-level model (`releaseUnitGroup`): the policy, at a time of the
+   * group's epoch, replays exactly the group's admitted rewards (each one learned: the store applied
+   * the bounds), and a group closed early at an epoch change is released partial (`closeEpoch`).
+   * Exactly one release, checked; installed as the view only once committed.
+   */
+  private async releaseGroup(): Promise<number | null> {
+    let computed: Policy | null = null;
+    const compute = (state: ModelState, group: UnitGroup): ReleaseInput => {
+      const units = this.units as ReplicaUnits;
+      const clock = { now: units.epochStart(group.epoch) };
+      const p = this.fromStore(state.snapshot, clock);
+      const before = p.privacy().releases;
+      const learned = p.roundsLearned;
+      for (const r of state.pending) observe(p, r.features, r.reward, r.unit);
+      if (state.pending.length < this.batch) {
+        // closed at an epoch change: released partial, as the next epoch's first reward did
+        clock.now = units.epochStart(group.epoch + 1);
+        p.closeEpoch();
+      }
+      const step = stepRelease(
+        p,
+        before,
+        state.version + 1,
+        state.rounds + state.pending.length,
+        this.ctx.snapshotKey,
+      );
+      if (step.releases !== 1 || p.roundsLearned - learned !== state.pending.length) {
+        throw new Error(
+          `model '${this.row.name}': replaying release ${group.release} (${state.pending.length} admitted rewards) learned ${p.roundsLearned - learned} and made ${step.releases} releases, expected all of them and 1; nothing was committed.`,
+        );
+      }
+      computed = p;
+      return step;
+    };
+    let row: Awaited<ReturnType<ReplicaStore['releaseUnitGroup']>>;
+    try {
+      row = await this.store.releaseUnitGroup(this.row.name, this.ctx.now(), compute);
+    } catch (err) {
+      // outcome unknown: never decide from the computed release; reload what the database has
+      this.lastCheck = Number.NEGATIVE_INFINITY;
+      throw err;
+    }
+    const p = computed as Policy | null;
+    if (row === null || p === null) {
+      await this.refresh(); // another replica released this group
+      return null;
+    }
+    if (row.version > this.version) {
+      this.view = p;
+      this.version = row.version;
+    }
+    this.ctx.metrics.releases.inc({ model: this.row.name });
+    return row.releases;
+  }
+
   /** The model's status from the shared database: every replica reports the same guarantee. */
   async status(): Promise<ModelStatus> {
     await this.fresh(true);
     const counts = await this.store.counts(this.row.name);
     const rounds = counts.releasedRewards + counts.pendingRewards;
-    return modelStatus(this.row, this.view, {
+    const totals = this.units === null ? null : await this.store.unitTotals(this.row.name);
+    const status = modelStatus(this.row, this.view, {
       version: this.version,
       rounds,
       counts,
@@ -453,12 +603,39 @@ export class ReplicaRuntime implements ServedModel {
       horizon: this.horizon,
       learning: this.learnsAt(rounds),
       clippedFeatures: this.clipped,
+      unitTotals: totals,
     });
+    return totals === null
+      ? status
+      : { ...status, privacy: withCurrentEpoch(status.privacy, totals.openEpoch) };
   }
 
   /** The releases committed so far by any replica, with the guarantee of the last one. */
   async ledger(): Promise<LedgerResponse> {
     await this.fresh(true);
-    return ledgerResponse(this.row, await this.store.ledger(this.row.name), this.view);
+    const totals = this.units === null ? null : await this.store.unitTotals(this.row.name);
+    return ledgerResponse(this.row, await this.store.ledger(this.row.name), this.view, totals);
   }
+}
+
+/**
+ * The clock and unit counts a policy restored on a replica reads: the time `time.now`, and counts in
+ * memory from zero (they never reach its snapshot). Event-level policies ignore both.
+ */
+function replayRuntime(time: { readonly now: number }): {
+  readonly clock: () => number;
+  readonly counters: StoreUnitCounters;
+} {
+  return { clock: () => time.now, counters: new StoreUnitCounters() };
+}
+
+/**
+ * A user-level privacy view with the epoch the replicas are in (`openEpoch` from the database; the
+ * view's own is that of its last release).
+ */
+function withCurrentEpoch(privacy: ModelStatus['privacy'], openEpoch: number): ModelStatus['privacy'] {
+  const e = privacy.epoch;
+  if (e === undefined || openEpoch < 0) return privacy;
+  const current = typeof e.current === 'number' ? Math.max(e.current, openEpoch) : openEpoch;
+  return { ...privacy, epoch: { ...e, current } };
 }

@@ -11,6 +11,8 @@
  * the open release when the unit joined it, and that draw is in the unit's stored row (written in
  * the reward's transaction): during the replay `drawn` answers it from the rows the runtime read
  * before the replay (`recallDraws`), so a restart never draws a unit again for that release.
+ * Replicas ({@link ReplicaRuntime}) use only the replay mode: a release replays rewards the store
+ * has already admitted under the bounds (units sampled at q < 1 are refused there).
  */
 import type { UnitCount, UnitCounterStore } from '../privacy/index.js';
 import type { UnitCountRow } from '../store/index.js';

@@ -35,13 +35,16 @@ import {
 import { blobToFloat64 } from './float64Blob.js';
 import { ModelDeletedError } from './ModelDeletedError.js';
 import {
+  type AdmitUnit,
   type ComputeDecision,
   type ComputeRelease,
+  type ComputeUnitRelease,
   DELETED_VERSION,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
   type SerialisedDecision,
+  type UnitPendingOutcome,
 } from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
 import type {
@@ -525,8 +528,9 @@ export class PostgresStore implements ReplicaStore {
     if (row === undefined) return 'unknown-event';
     if (row.reward_state !== STATE_CODE.none) return 'duplicate';
     const dropped = unit !== null && unit.count === null;
-    // a release the policy made before a dropped reward (an epoch boundary) covers only earlier rewards
-    if (dropped && release !== null) await this.releaseInTx(client, input, release);
+    // a release the policy made before this reward (an epoch boundary) covers only earlier rewards
+    const before = dropped || unit?.releaseBefore === true;
+    if (before && release !== null) await this.releaseInTx(client, input, release);
     if (!dropped) {
       await client.query(
         'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ($1, $2, $3, $4)',
@@ -544,7 +548,7 @@ export class PostgresStore implements ReplicaStore {
       );
     }
     if (unit !== null) await this.unitInTx(client, input.model, unit);
-    if (release !== null && !dropped) await this.releaseInTx(client, input, release);
+    if (release !== null && !before) await this.releaseInTx(client, input, release);
     return 'recorded';
   }
 
@@ -841,6 +845,190 @@ export class PostgresStore implements ReplicaStore {
     // the count's snapshot is the statement's: it does not see the row inserted by `ins`
     if (row.inserted === 1) return { outcome: 'recorded', pending: row.pending + 1 };
     return { outcome: row.found === 0 ? 'unknown-event' : 'duplicate', pending: row.pending };
+  }
+
+  /**
+   * See {@link ReplicaStore.recordUnitPending}. Concurrency: the transaction first takes the model
+   * row lock (`SELECT ... FOR UPDATE`, the lock every release of the model takes too), so the
+   * admissions of one model by all replicas run one at a time at READ COMMITTED, each reading the
+   * counts the previous one committed. A lock on the unit's row alone would not do: the open release
+   * (its number, its kept rewards, its epoch) is shared by all units, and a release must not read a
+   * half-admitted group. The cost is that the rewards of one user-level model are written one at a
+   * time (a short transaction each); other models are not affected.
+   */
+  async recordUnitPending(
+    input: RewardInput & { readonly unit: string },
+    epochNow: number,
+    batchSize: number,
+    admit: AdmitUnit,
+  ): Promise<UnitPendingOutcome> {
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+      throw new RangeError(
+        `PostgresStore.recordUnitPending: batchSize must be a positive integer. Got ${batchSize}.`,
+      );
+    }
+    if (!Number.isSafeInteger(epochNow) || epochNow < 0) {
+      throw new RangeError(
+        `PostgresStore.recordUnitPending: epoch must be a non-negative integer. Got ${epochNow}.`,
+      );
+    }
+    const model = input.model;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const m = await client.query('SELECT 1 FROM models WHERE name = $1 FOR UPDATE', [model]);
+      const d = await client.query<{ reward_state: number; chosen_features: Buffer }>(
+        'SELECT reward_state, chosen_features FROM decisions WHERE model = $1 AND event_id = $2 FOR UPDATE',
+        [model, input.eventId],
+      );
+      const dec = d.rows[0];
+      if (m.rows.length === 0 || dec === undefined || dec.reward_state !== STATE_CODE.none) {
+        await client.query('ROLLBACK');
+        const outcome = dec === undefined || m.rows.length === 0 ? 'unknown-event' : 'duplicate';
+        return { outcome, dropped: null, due: 0 };
+      }
+      const o = await client.query<{ release: number; kept: number; epoch: number }>(
+        'SELECT release, kept, epoch FROM unit_open WHERE model = $1',
+        [model],
+      );
+      let release = o.rows[0]?.release ?? 1;
+      let kept = o.rows[0]?.kept ?? 0;
+      const openEpoch = o.rows[0]?.epoch ?? -1;
+      // an epoch never goes back (replicas' clocks may differ by a little)
+      const epoch = Math.max(epochNow, openEpoch);
+      if (epoch > openEpoch && kept > 0) {
+        release++; // the partial release of the old epoch is closed: a release never spans two
+        kept = 0;
+      }
+      const u = await client.query<UnitCountDb>(
+        'SELECT epoch, release, in_release, releases, sampled FROM unit_counts WHERE model = $1 AND unit = $2',
+        [model, input.unit],
+      );
+      const prev = u.rows[0] === undefined ? null : toUnitCount(u.rows[0]);
+      const r = admit(prev !== null && prev.epoch < epoch ? null : prev, epoch, release);
+      const keep = r.count !== null;
+      if (keep) {
+        await client.query(
+          'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ($1, $2, $3, $4)',
+          [model, input.eventId, input.reward, dec.chosen_features],
+        );
+        await client.query(
+          'INSERT INTO unit_pending (model, event_id, release, epoch) VALUES ($1, $2, $3, $4)',
+          [model, input.eventId, release, epoch],
+        );
+        kept++;
+        if (kept >= batchSize) {
+          release++;
+          kept = 0;
+        }
+      }
+      await client.query(
+        `UPDATE decisions SET reward_state = ${keep ? STATE_CODE.pending : STATE_CODE.dropped}, reward = $1, reward_source = $2 WHERE model = $3 AND event_id = $4`,
+        [input.logReward ? input.reward : null, input.source, model, input.eventId],
+      );
+      await client.query(
+        'INSERT INTO decision_units (model, event_id, unit) VALUES ($1, $2, $3) ON CONFLICT (model, event_id) DO NOTHING',
+        [model, input.eventId, input.unit],
+      );
+      await this.unitInTx(client, model, {
+        unit: input.unit,
+        count: r.count,
+        dropped: keep ? null : r.dropped,
+        expireBefore: epoch > openEpoch ? epoch : null,
+        openEpoch: epoch,
+      });
+      await client.query(
+        `INSERT INTO unit_open (model, release, kept, epoch) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (model) DO UPDATE SET release = EXCLUDED.release, kept = EXCLUDED.kept, epoch = EXCLUDED.epoch`,
+        [model, release, kept, epoch],
+      );
+      const due = await client.query<{ n: number }>(
+        'SELECT COUNT(DISTINCT release)::int AS n FROM unit_pending WHERE model = $1 AND release < $2',
+        [model, release],
+      );
+      await client.query('COMMIT');
+      return { outcome: 'recorded', dropped: keep ? null : r.dropped, due: due.rows[0]?.n ?? 0 };
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** See {@link ReplicaStore.releaseUnitGroup}: the oldest closed group, under the model row lock. */
+  async releaseUnitGroup(
+    model: string,
+    time: number,
+    compute: ComputeUnitRelease,
+  ): Promise<LedgerRow | null> {
+    return this.tx(async (client) => {
+      const cur = await readReleased(client, model, 'lock');
+      if (cur === undefined) return null;
+      const g = await client.query<{ release: number; epoch: number }>(
+        `SELECT p.release, p.epoch FROM unit_pending p JOIN unit_open o ON o.model = p.model
+         WHERE p.model = $1 AND p.release < o.release ORDER BY p.release LIMIT 1`,
+        [model],
+      );
+      const group = g.rows[0];
+      if (group === undefined) return null;
+      const rows = await client.query<{
+        seq: number;
+        event_id: string;
+        reward: number;
+        features: Buffer;
+        unit: string;
+      }>(
+        `SELECT r.seq, r.event_id, r.reward, r.features, d.unit FROM pending_rewards r
+         JOIN unit_pending p ON p.model = r.model AND p.event_id = r.event_id
+         JOIN decision_units d ON d.model = r.model AND d.event_id = r.event_id
+         WHERE r.model = $1 AND p.release = $2 ORDER BY r.seq`,
+        [model, group.release],
+      );
+      const pending: PendingReward[] = rows.rows.map((r) => ({
+        eventId: r.event_id,
+        reward: r.reward,
+        features: blobToFloat64(r.features),
+        unit: r.unit,
+      }));
+      const release = await compute(
+        { snapshot: cur.snapshot, version: cur.version, rounds: cur.rounds, pending },
+        { release: group.release, epoch: group.epoch },
+      );
+      if (release === null) return null;
+      if (release.version !== cur.version + 1) {
+        throw new StoreConflictError(
+          `release version ${release.version} of model '${model}' does not follow the stored version ${cur.version}.`,
+        );
+      }
+      await client.query('DELETE FROM pending_rewards WHERE seq = ANY($1::bigint[])', [
+        rows.rows.map((r) => r.seq),
+      ]);
+      await client.query('DELETE FROM unit_pending WHERE model = $1 AND release = $2', [
+        model,
+        group.release,
+      ]);
+      const eventIds = pending.map((p) => p.eventId);
+      await this.commitRelease(client, model, release, time, eventIds, 'rewards');
+      return {
+        model,
+        version: release.version,
+        time,
+        releases: release.releases,
+        rounds: release.rounds,
+        rewards: eventIds.length,
+        spent: release.spent,
+      };
+    });
+  }
+
+  async unitGroupsDue(model: string): Promise<number> {
+    const r = await this.pool.query<{ n: number }>(
+      `SELECT COUNT(DISTINCT p.release)::int AS n FROM unit_pending p JOIN unit_open o ON o.model = p.model
+       WHERE p.model = $1 AND p.release < o.release`,
+      [model],
+    );
+    return r.rows[0]?.n ?? 0;
   }
 
   /**

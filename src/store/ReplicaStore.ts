@@ -4,7 +4,7 @@
  * release notifications a replica refreshes its decision view from (docs/serving.md, "Several
  * replicas").
  */
-import type { DecisionRow, LedgerRow, ReleaseInput } from './rows.js';
+import type { DecisionRow, LedgerRow, ReleaseInput, UnitCountRow } from './rows.js';
 import type { ModelState, RecordRewardOutcome, RewardInput, Store } from './Store.js';
 
 /**
@@ -56,6 +56,47 @@ export interface SerialisedDecision {
   readonly release: LedgerRow | null;
 }
 
+/** What the contribution-bound rule decided on one reward of a user-level model. */
+export interface UnitDecision {
+  /** The unit's new count when the reward is kept; null when it is dropped. */
+  readonly count: UnitCountRow | null;
+  /** The bound that dropped it (null: kept). */
+  readonly dropped: 'perRelease' | 'perEpoch' | null;
+}
+
+/**
+ * The contribution-bound rule as the caller applies it (the service: src/privacy/admitContribution.ts)
+ * to the unit's stored count (null: none, or one of an expired epoch) for the open release `release`
+ * of epoch `epoch`. Runs while the model row is locked: pure, no I/O.
+ */
+export type AdmitUnit = (count: UnitCountRow | null, epoch: number, release: number) => UnitDecision;
+
+/** What {@link ReplicaStore.recordUnitPending} did. */
+export interface UnitPendingOutcome {
+  readonly outcome: RecordRewardOutcome;
+  /** The bound that dropped the reward (null: kept and pending, or not recorded). */
+  readonly dropped: 'perRelease' | 'perEpoch' | null;
+  /** Closed releases of the model waiting to be released (full, or closed at an epoch change). */
+  readonly due: number;
+}
+
+/** A closed release of a user-level model (see {@link ReplicaStore.releaseUnitGroup}). */
+export interface UnitGroup {
+  /** The number the rewards were admitted to (the contribution counts' `release`). */
+  readonly release: number;
+  /** The epoch of every reward in it (a release never spans an epoch boundary). */
+  readonly epoch: number;
+}
+
+/**
+ * Computes the release of one closed group of a user-level model from the locked state: the last
+ * released snapshot and the group's raw rewards (with their units). Like {@link ComputeRelease}.
+ */
+export type ComputeUnitRelease = (
+  state: ModelState,
+  group: UnitGroup,
+) => ReleaseInput | null | Promise<ReleaseInput | null>;
+
 export interface ReplicaStore extends Store {
   /**
    * `recordReward(input, null)` and `pendingCount` in one round trip: stores the reward as pending
@@ -83,6 +124,30 @@ export interface ReplicaStore extends Store {
    * {@link StoreConflictError} when the release's version is not the stored version + 1.
    */
   decideSerialised(model: string, time: number, compute: ComputeDecision): Promise<SerialisedDecision | null>;
+  /**
+   * A reward of a user-level model (privacyUnit 'user'), admitted or dropped across replicas
+   * exactly by the contribution bounds: one transaction under the model row lock (so admissions of
+   * the model, by any replica, and its releases run one at a time) reads the open release and the
+   * unit's count, applies `admit`, and writes the decision's state, the pending reward (kept) with the
+   * release it was admitted to, the unit's count, the dropped totals and the open release together.
+   * The open release closes after `batchSize` kept rewards, or, partial, when the first reward of a
+   * later epoch arrives (`epoch`, the caller's clock; an epoch never goes back: the stored one is
+   * used when it is later); counts of earlier epochs are deleted then.
+   */
+  recordUnitPending(
+    input: RewardInput & { readonly unit: string },
+    epoch: number,
+    batchSize: number,
+    admit: AdmitUnit,
+  ): Promise<UnitPendingOutcome>;
+  /**
+   * Releases the oldest closed group of a user-level model once across replicas (model row lock +
+   * re-check): `compute` gets the last released state with exactly the group's rewards. Null when
+   * no group is closed or another replica released it first.
+   */
+  releaseUnitGroup(model: string, time: number, compute: ComputeUnitRelease): Promise<LedgerRow | null>;
+  /** Closed groups of a user-level model waiting for their release. */
+  unitGroupsDue(model: string): Promise<number>;
   /** The committed version of `model` (a cheap check), or null when it does not exist. */
   modelVersion(model: string): Promise<number | null>;
   /** The last released state of `model` (never the raw rewards), or null when it does not exist. */
@@ -113,6 +178,8 @@ export function isReplicaStore(store: Store): store is ReplicaStore {
     typeof s.recordPending === 'function' &&
     typeof s.releasedState === 'function' &&
     typeof s.pendingCount === 'function' &&
+    typeof s.recordUnitPending === 'function' &&
+    typeof s.releaseUnitGroup === 'function' &&
     typeof s.onRelease === 'function'
   );
 }

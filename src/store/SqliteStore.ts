@@ -684,8 +684,8 @@ export class SqliteStore implements Store {
     if (d === undefined) return 'unknown-event';
     if (d.reward_state !== STATE_CODE.none) return 'duplicate';
     // a release the policy made before this reward (an epoch boundary) covers only the earlier rewards
-    if (unit !== null && unit.count === null && release !== null)
-      this.releaseInTx(input.model, release, input.time);
+    const before = unit !== null && (unit.count === null || unit.releaseBefore === true);
+    if (before && release !== null) this.releaseInTx(input.model, release, input.time);
     if (unit === null || unit.count !== null) {
       st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);
       st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
@@ -694,8 +694,7 @@ export class SqliteStore implements Store {
     }
     if (input.unit != null) st.insertUnit.run(input.model, input.eventId, input.unit);
     if (unit !== null) this.unitInTx(input.model, unit);
-    if (release !== null && !(unit !== null && unit.count === null))
-      this.releaseInTx(input.model, release, input.time);
+    if (release !== null && !before) this.releaseInTx(input.model, release, input.time);
     return 'recorded';
   }
 

@@ -11,14 +11,19 @@ export {
   type ReleaseCommitInfo,
 } from './PostgresStore.js';
 export {
+  type AdmitUnit,
   type ComputeDecision,
   type ComputeRelease,
+  type ComputeUnitRelease,
   DELETED_VERSION,
   isReplicaStore,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
   type SerialisedDecision,
+  type UnitDecision,
+  type UnitGroup,
+  type UnitPendingOutcome,
 } from './ReplicaStore.js';
 export { redactDbUrl } from './redactDbUrl.js';
 export type {

@@ -140,6 +140,12 @@ export interface UnitWrite {
   readonly expireBefore: number | null;
   /** The epoch of the data in the open release after this reward (null: unchanged). */
   readonly openEpoch: number | null;
+  /**
+   * True when the release committed with this reward was made before it (the policy closed the
+   * release of an earlier epoch first): it consumes only the rewards pending before this one. A
+   * release with a dropped reward is always such a release.
+   */
+  readonly releaseBefore?: boolean;
 }
 
 /**

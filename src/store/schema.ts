@@ -209,6 +209,34 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     indexes: [{ name: 'decisions_time', table: 'decisions', columns: 'model, time' }],
   },
+  {
+    version: 4,
+    description:
+      'user-level models on replicas: the open release of each model, and the release each pending reward was admitted to',
+    tables: [
+      {
+        // the release rewards are admitted to now: its number, its kept rewards, its epoch
+        name: 'unit_open',
+        columns: [
+          c('model', 'text', 'PRIMARY KEY'),
+          c('release', 'bigint', 'NOT NULL'),
+          c('kept', 'int', 'NOT NULL'),
+          c('epoch', 'bigint', 'NOT NULL'),
+        ],
+      },
+      {
+        name: 'unit_pending',
+        columns: [
+          c('model', 'text', 'NOT NULL'),
+          c('event_id', 'text', 'NOT NULL'),
+          c('release', 'bigint', 'NOT NULL'),
+          c('epoch', 'bigint', 'NOT NULL'),
+        ],
+        primaryKey: 'PRIMARY KEY (model, event_id)',
+      },
+    ],
+    indexes: [{ name: 'unit_pending_release', table: 'unit_pending', columns: 'model, release' }],
+  },
 ];
 
 /** The schema version this code writes and reads (the last migration's). */

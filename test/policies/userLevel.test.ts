@@ -228,6 +228,30 @@ describe('user-level releases and epochs (adaprivate-ts, batch 4)', () => {
     assert.match(p.privacy().statement!, /per 30-day epoch/);
   });
 
+  test('closeEpoch releases the open partial batch only once the clock is in a later epoch; the next reward then opens a new batch', () => {
+    let now = Date.UTC(2026, 0, 1);
+    const p = userPolicy('adaprivate-ts', { epochDays: 30 }, { clock: () => now });
+    p.closeEpoch(); // nothing open
+    p.observe(x(0), 1, 'a');
+    p.observe(x(1), 1, 'b');
+    p.closeEpoch(); // same epoch: no release
+    assert.equal(p.privacy().releases, 0);
+    now += 30 * 86_400_000;
+    p.closeEpoch();
+    assert.equal(p.privacy().releases, 1, 'the partial batch of the old epoch is released');
+    assert.equal(p.privacy().epoch?.withReleases, 1);
+    p.closeEpoch(); // nothing open any more
+    assert.equal(p.privacy().releases, 1);
+    // the next reward does not release again; four more fill one batch of the new epoch
+    for (const u of ['a', 'b', 'c', 'd']) p.observe(x(2), 1, u);
+    assert.equal(p.privacy().releases, 2);
+    assert.equal(p.roundsLearned, 6);
+    const event = userPolicy('adaprivate-ts', { privacyUnit: undefined, releasesPerEpoch: undefined });
+    event.observe(x(0), 1);
+    event.closeEpoch(); // event-level: a no-op
+    assert.equal(event.privacy().releases, 0);
+  });
+
   test('calibration for the person: m releases of sensitivity c meet the target (the one calibrator), reported per epoch', () => {
     for (const [c, m] of [
       [1, 10],

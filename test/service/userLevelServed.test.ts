@@ -322,15 +322,15 @@ describe('user-level models the single server serves', () => {
     const base = { dim: 2, horizon: 10, epsilon: 1, seed: 1, privacyUnit: 'user', releasesPerEpoch: 2 };
     const amp = resolveConfig('adaprivate-ts-amp', { ...base, q: 0.5 });
     const rounds = resolveConfig('adaprivate-ts', { ...base, epochRounds: 10 });
-    assert.doesNotThrow(() => checkServedUnitOptions(amp, false));
-    assert.doesNotThrow(() => checkServedUnitOptions(rounds, false));
+    assert.doesNotThrow(() => checkServedUnitOptions('adaprivate-ts-amp', amp, false));
+    assert.doesNotThrow(() => checkServedUnitOptions('adaprivate-ts', rounds, false));
     assert.throws(
-      () => checkServedUnitOptions(amp, true),
-      /q = 0.5 with privacyUnit 'user' is not served by replicas/,
+      () => checkServedUnitOptions('adaprivate-ts-amp', amp, true),
+      /q = 0.5 with privacyUnit 'user' is not served on replicas sharing PostgreSQL/,
     );
     assert.throws(
-      () => checkServedUnitOptions(rounds, true),
-      /epochRounds with privacyUnit 'user' is not served by replicas/,
+      () => checkServedUnitOptions('adaprivate-ts', rounds, true),
+      /epochRounds is not served on replicas sharing PostgreSQL/,
     );
   });
 });
