@@ -13,17 +13,15 @@ import { policyIds, policyInfo } from '../../../policies/index.js';
 import { epsilonToRho, sigmaForRho } from '../../../privacy/index.js';
 import { VERSION } from '../../../version.js';
 import { cacheVersion } from '../../codeFingerprint.js';
-import { bandChartSpec } from '../../report/bandChartSpec.js';
 import { formatNumber } from '../../report/format.js';
 import { markdownTable } from '../../report/markdownTable.js';
 import { markedSections, upsertSectionInFile } from '../../report/markedSections.js';
-import { renderSvg } from '../../report/renderSvg.js';
-import { curveSeries } from '../../report/seriesFrom.js';
 import { runExperiment } from '../../runExperiment.js';
 import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
 import { bottomLine, claimMarkdown, claimsTable } from '../reproductionMarkdown.js';
 import { findSetting, realDataClaims } from './realDataClaims.js';
+import { realDataCurveChart } from './realDataCurveChart.js';
 import { realDataReferences } from './realDataReferences.js';
 
 /** Options of {@link runRealDataReproduction}. */
@@ -274,30 +272,8 @@ export async function runRealDataReproduction(
   }
   await writeFile(join(o.outDir, 'ctr-over-time-eps1.csv'), `${curveRows.join('\n')}\n`);
   // chart: CTR over time at eps = 1 with 95% CI bands
-  const chartPolicies = ['adaprivate-ts', 'adaprivate-ucb', 'adaprivate-ts-amp', 'lints'] as const;
-  const chartSeries = chartPolicies
-    .map((p) => findSetting(mainS, p, 1))
-    .filter((s): s is SettingSummary => s !== undefined && s.curve.length > 0)
-    .map((s) =>
-      curveSeries(
-        s,
-        'reward',
-        `${policyInfo(s.policy as (typeof chartPolicies)[number]).displayName}${s.epsilon === null ? ' (non-private)' : ''}`,
-      ),
-    );
   const chartFile = `${o.dataset}-ctr-over-time-eps1.svg`;
-  const svg =
-    chartSeries.length > 0
-      ? await renderSvg(
-          bandChartSpec(chartSeries, {
-            title: `${o.dataset}: replay CTR over time, eps = 1 (95% CI over seeds)`,
-            xTitle: 'logged step',
-            yTitle: 'CTR so far',
-            yBounds: [0, 1],
-            xInteger: true,
-          }),
-        )
-      : null;
+  const svg = await realDataCurveChart(o.dataset, mainS);
   if (svg !== null) await writeFile(join(o.outDir, chartFile), svg);
   // the level rule's null: the CTR reached without learning from the protected rewards
   const noLearning = realDataReferences({ ...env.options, featuresFile });
