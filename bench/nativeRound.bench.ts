@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchStream } from '../src/cli/benchStream.js';
 import { createPolicy } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
 
@@ -43,34 +44,9 @@ for (const [what, v] of [
     throw new RangeError(`nativeRound: ${what} must be a positive integer. Got ${v}.`);
 }
 
-/** The stream of `adaprivate bench` (src/cli/commands/bench.ts), n rounds of K candidates. */
+/** The stream of `adaprivate bench` (src/cli/benchStream.ts), n rounds of K candidates. */
 function makeStream(d: number, n: number): { features: Float64Array; rewards: Float64Array } {
-  const rng = createRng(SEED, 'env');
-  const theta = new Float64Array(d);
-  let tn = 0;
-  for (let i = 0; i < d; i++) {
-    theta[i] = rng.normal();
-    tn += theta[i]! ** 2;
-  }
-  for (let i = 0; i < d; i++) theta[i] = (2 * theta[i]!) / Math.sqrt(tn);
-  const features = new Float64Array(n * K * d);
-  const rewards = new Float64Array(n * K);
-  for (let r = 0; r < n * K; r++) {
-    let s = 0;
-    for (let i = 0; i < d; i++) {
-      const v = rng.normal();
-      features[r * d + i] = v;
-      s += v * v;
-    }
-    s = Math.sqrt(s);
-    let m = 0;
-    for (let i = 0; i < d; i++) {
-      features[r * d + i] = features[r * d + i]! / s;
-      m += features[r * d + i]! * theta[i]!;
-    }
-    rewards[r] = rng.bernoulli(1 / (1 + Math.exp(-m))) ? 1 : 0;
-  }
-  return { features, rewards };
+  return benchStream(SEED, d, K, n);
 }
 
 /** 64-bit FNV-1a over the decisions, h = (h ^ arm) * prime (the C program's hash). */

@@ -18,7 +18,10 @@ import { SYNTHETIC_CLAIM_SPECS } from '../dist/src/experiments/reproduce/claims/
 import { storedExactClaims } from '../dist/src/experiments/reproduce/exactAccounting/exactAccountingChart.js';
 import { parseClaimSections } from '../dist/src/experiments/reproduce/parseClaimSections.js';
 import { bottomLine, claimsTable } from '../dist/src/experiments/reproduce/reproductionMarkdown.js';
-import { FOCUS_METHODS } from '../dist/src/experiments/reproduce/syntheticCharts.js';
+import {
+  FOCUS_METHODS,
+  TUNED_REWARD_CHART_OPTIONS,
+} from '../dist/src/experiments/reproduce/syntheticCharts.js';
 import { powerClaimSpecs } from '../dist/src/experiments/reproduce/syntheticPower.js';
 import { syntheticScale } from '../dist/src/experiments/reproduce/syntheticScale.js';
 import {
@@ -217,12 +220,7 @@ if (tuned !== null) {
     .map((c) => ({ label: c[0], points: c.slice(2).map((cell, i) => ({ x: eps[i], ...pm(cell) })) }));
   await redraw('reward-vs-epsilon-tuned', series, {
     highlight: FOCUS_METHODS.filter((f) => series.some((s) => s.label === f)),
-    title: 'Mean reward vs epsilon (tuned)',
-    xTitle: 'epsilon',
-    yTitle: 'mean expected reward',
-    yBounds: [0, 1],
-    xScale: 'log',
-    points: true,
+    ...TUNED_REWARD_CHART_OPTIONS,
   });
 }
 // amplification: the table gives the per-seed percentages' sd; the chart's band is their 95% CI

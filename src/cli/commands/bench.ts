@@ -12,8 +12,8 @@ import {
   policyIds,
   policyInfo,
 } from '../../policies/index.js';
-import { createRng } from '../../random/index.js';
 import { VERSION } from '../../version.js';
+import { benchStream } from '../benchStream.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { UsageError } from '../UsageError.js';
 
@@ -87,31 +87,7 @@ export function benchPolicy(o: BenchOptions): BenchResult {
   }
   const n = Math.min(STREAM_ROUNDS, o.horizon);
   // the stream: unit-norm Gaussian features, Bernoulli rewards of a logistic model (SPEC section 5)
-  const rng = createRng(o.seed, 'env');
-  const theta = new Float64Array(d);
-  let tn = 0;
-  for (let i = 0; i < d; i++) {
-    theta[i] = rng.normal();
-    tn += theta[i]! ** 2;
-  }
-  for (let i = 0; i < d; i++) theta[i] = (2 * theta[i]!) / Math.sqrt(tn);
-  const features = new Float64Array(n * k * d);
-  const rewards = new Float64Array(n * k);
-  for (let r = 0; r < n * k; r++) {
-    let s = 0;
-    for (let i = 0; i < d; i++) {
-      const v = rng.normal();
-      features[r * d + i] = v;
-      s += v * v;
-    }
-    s = Math.sqrt(s);
-    let m = 0;
-    for (let i = 0; i < d; i++) {
-      features[r * d + i] = features[r * d + i]! / s;
-      m += features[r * d + i]! * theta[i]!;
-    }
-    rewards[r] = rng.bernoulli(1 / (1 + Math.exp(-m))) ? 1 : 0;
-  }
+  const { features, rewards } = benchStream(o.seed, d, k, n);
   const views: Float64Array[] = [];
   for (let r = 0; r < n; r++) views.push(features.subarray(r * k * d, (r + 1) * k * d));
   const info = policyInfo(o.policy);

@@ -5,10 +5,10 @@
  * studies register their own subcommands on the same `reproduce` command (one call each).
  */
 import { type Command, Option } from 'commander';
-import type { SyntheticScaleName } from '../../experiments/reproduce/index.js';
 import { parsePositiveInt, printJson } from '../output.js';
 import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
+import { reproduceScaleAndDoc } from './reproduceScaleAndDoc.js';
 
 interface SyntheticFlags {
   quick?: boolean;
@@ -64,16 +64,7 @@ export function addReproduceSynthetic(reproduce: Command): Command {
           throw new UsageError(`--power must be an integer >= 2 (seeds). Got ${flags.power}.`);
         powerSeeds = n;
       }
-      if (flags.quick === true && flags.tiny === true)
-        throw new UsageError('reproduce synthetic: --quick and --tiny exclude each other.');
-      const scale: SyntheticScaleName =
-        flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
-      const docPath =
-        flags.writeDoc === true
-          ? 'docs/REPRODUCTION.md'
-          : typeof flags.writeDoc === 'string'
-            ? flags.writeDoc
-            : undefined;
+      const { scale, docPath, runOptions } = reproduceScaleAndDoc('synthetic', flags);
       const out = flags.out ?? 'results/synthetic';
       const command = `adaprivate reproduce synthetic${scale === 'full' ? '' : ` --${scale}`}`;
       const progress = stageProgress({ unit: 'cells' });
@@ -82,9 +73,7 @@ export function addReproduceSynthetic(reproduce: Command): Command {
         scale,
         outDir: out,
         command,
-        ...(flags.workers === undefined ? {} : { workers: flags.workers }),
-        ...(flags.cache === false ? { cacheDir: null } : {}),
-        ...(docPath === undefined ? {} : { docPath }),
+        ...runOptions,
         ...(flags.fromResults === true ? { fromResults: true } : {}),
         ...(powerSeeds === undefined ? {} : { powerSeeds }),
         onProgress: (study: string, p: { done: number; total: number }) =>

@@ -11,6 +11,7 @@ import { parsePositiveInt, printJson } from '../output.js';
 import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
 import { locate } from './reproduceRealData.js';
+import { reproduceScaleAndDoc } from './reproduceScaleAndDoc.js';
 
 interface ExactFlags {
   quick?: boolean;
@@ -51,16 +52,8 @@ export function addReproduceExact(reproduce: Command): Command {
     )
     .option('--json', 'print one JSON object (rows, claims, timing, files)')
     .action(async (flags: ExactFlags) => {
-      if (flags.quick === true && flags.tiny === true)
-        throw new UsageError('reproduce exact: --quick and --tiny exclude each other.');
+      const { scale, runOptions } = reproduceScaleAndDoc('exact', flags);
       seedsAtLeastTwo(flags.seeds);
-      const scale = flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
-      const docPath =
-        flags.writeDoc === true
-          ? 'docs/REPRODUCTION.md'
-          : typeof flags.writeDoc === 'string'
-            ? flags.writeDoc
-            : undefined;
       const progress = stageProgress({ unit: 'cells' });
       const { reproduceExactAccounting } = await import(
         '../../experiments/reproduce/exactAccounting/reproduceExactAccounting.js'
@@ -70,9 +63,7 @@ export function addReproduceExact(reproduce: Command): Command {
         outDir: flags.out ?? 'results/exact',
         command: `adaprivate reproduce exact${scale === 'full' ? '' : ` --${scale}`}${flags.seeds === undefined ? '' : ` --seeds ${flags.seeds}`}`,
         ...(flags.seeds === undefined ? {} : { seeds: flags.seeds }),
-        ...(flags.workers === undefined ? {} : { workers: flags.workers }),
-        ...(flags.cache === false ? { cacheDir: null } : {}),
-        ...(docPath === undefined ? {} : { docPath }),
+        ...runOptions,
         onProgress: (stage, done, total) => progress.update(stage, done, total),
       }).finally(() => progress.stop());
       if (flags.json === true) {

@@ -9,6 +9,7 @@ import { parseNumber, parsePositiveInt, printJson } from '../output.js';
 import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
 import { locate } from './reproduceRealData.js';
+import { reproduceScaleAndDoc } from './reproduceScaleAndDoc.js';
 
 interface UsersFlags {
   quick?: boolean;
@@ -43,15 +44,7 @@ export function addReproduceUsers(reproduce: Command): Command {
     )
     .option('--json', 'print one JSON object (claims, rows, timing, files)')
     .action(async (flags: UsersFlags) => {
-      if (flags.quick === true && flags.tiny === true)
-        throw new UsageError('reproduce users: --quick and --tiny exclude each other.');
-      const scale = flags.tiny === true ? 'tiny' : flags.quick === true ? 'quick' : 'full';
-      const docPath =
-        flags.writeDoc === true
-          ? 'docs/REPRODUCTION.md'
-          : typeof flags.writeDoc === 'string'
-            ? flags.writeDoc
-            : undefined;
+      const { scale, runOptions } = reproduceScaleAndDoc('users', flags);
       const progress = stageProgress({ unit: 'cells' });
       const { reproduceUserLevelSynthetic } = await import(
         '../../experiments/reproduce/userLevel/reproduceUserLevelSynthetic.js'
@@ -60,9 +53,7 @@ export function addReproduceUsers(reproduce: Command): Command {
         scale,
         outDir: flags.out ?? 'results/users',
         command: `adaprivate reproduce users${scale === 'full' ? '' : ` --${scale}`}`,
-        ...(flags.workers === undefined ? {} : { workers: flags.workers }),
-        ...(flags.cache === false ? { cacheDir: null } : {}),
-        ...(docPath === undefined ? {} : { docPath }),
+        ...runOptions,
         onProgress: (stage, done, total) => progress.update(stage, done, total),
       }).finally(() => progress.stop());
       if (flags.json === true) {

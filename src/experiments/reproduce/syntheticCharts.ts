@@ -5,7 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { policyIds, policyInfo } from '../../policies/index.js';
-import { bandChartSpec, type ChartSeries } from '../report/bandChartSpec.js';
+import { type BandChartOptions, bandChartSpec, type ChartSeries } from '../report/bandChartSpec.js';
 import { curveSeries, statsPoint } from '../report/seriesFrom.js';
 import type { SettingSummary } from '../types.js';
 import { type Cell, epsKey, type SyntheticAnalysis } from './syntheticAnalysis.js';
@@ -24,6 +24,19 @@ function percentPoint(x: number, c: Cell) {
 
 /** The methods the paper's claims are about, highlighted in the overview charts. */
 export const FOCUS_METHODS: readonly string[] = ['AdaPrivate-TS', 'AdaPrivate-UCB'];
+
+/**
+ * The options (all but `highlight`) of the chart `reward-vs-epsilon-tuned`, shared with
+ * scripts/rerender-reproduction-docs.mjs, which redraws it from the committed table.
+ */
+export const TUNED_REWARD_CHART_OPTIONS = {
+  title: 'Mean reward vs epsilon (tuned)',
+  xTitle: 'epsilon',
+  yTitle: 'mean expected reward',
+  yBounds: [0, 1],
+  xScale: 'log',
+  points: true,
+} as const satisfies Omit<BandChartOptions, 'highlight'>;
 
 /** The budget whose curves are drawn: 1 when present (the paper's focus), else the first. */
 export function curveEpsilon(a: SyntheticAnalysis): number {
@@ -114,15 +127,7 @@ export function syntheticCharts(a: SyntheticAnalysis): NamedChart[] {
     title: 'Mean reward vs epsilon per method (best setting of each tuning grid, 95% CI)',
     spec: bandChartSpec(
       policyIds.map((id) => byEps(policyInfo(id).displayName, (e) => a.tuned[id]![epsKey(e)]!.best)),
-      {
-        highlight: FOCUS_METHODS,
-        title: 'Mean reward vs epsilon (tuned)',
-        xTitle: 'epsilon',
-        yTitle: 'mean expected reward',
-        yBounds: [0, 1],
-        xScale: 'log',
-        points: true,
-      },
+      { highlight: FOCUS_METHODS, ...TUNED_REWARD_CHART_OPTIONS },
     ),
   });
   charts.push({

@@ -6,20 +6,19 @@
  * the output directory and, with `docPath`, to the section `exact-accounting-synthetic` of
  * docs/REPRODUCTION.md (the paper-accounting study above it is not touched).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { VERSION } from '../../../version.js';
 import { cacheVersion } from '../../codeFingerprint.js';
 import { markdownTable } from '../../report/markdownTable.js';
-import { upsertSectionInFile } from '../../report/markedSections.js';
 import { runExperiment } from '../../runExperiment.js';
 import type { ExperimentConfig, ExperimentResult } from '../../types.js';
 import { validateExperimentConfig } from '../../validateExperimentConfig.js';
 import type { Claim } from '../claims/evaluateClaim.js';
 import { type SyntheticScaleName, syntheticScale } from '../syntheticScale.js';
 import { accumulateTiming, runTimeLine } from './accumulatedTiming.js';
-import { EXACT_SECTIONS, exactAccountingSvg } from './exactAccountingChart.js';
+import { EXACT_SECTIONS } from './exactAccountingChart.js';
 import { exactAccountingClaims } from './exactAccountingClaims.js';
 import {
   type ExactAccountingRow,
@@ -27,6 +26,7 @@ import {
   exactAccountingRows,
 } from './exactAccountingRows.js';
 import { exactAccountingSection, exactAccountingTable } from './exactAccountingSection.js';
+import { writeExactAccountingOutputs } from './writeExactAccountingOutputs.js';
 
 /** Options of {@link reproduceExactAccounting}. */
 export interface ExactAccountingOptions {
@@ -124,7 +124,6 @@ export async function reproduceExactAccounting(o: ExactAccountingOptions): Promi
   const reduced = scaleName === 'full' ? null : scaleName;
   const total = accumulateTiming(o.outDir, timing.wallSeconds, timing.cpuSeconds, cellsRun);
   const runLine = runTimeLine(total, result.cells.length, machine);
-  const chartFile = 'claim-exact-accounting.svg';
   const section = (chartPath: string | null) =>
     exactAccountingSection({
       dataset: 'synthetic',
@@ -137,32 +136,14 @@ export async function reproduceExactAccounting(o: ExactAccountingOptions): Promi
       chartPath,
       runLine,
     });
-  const files: string[] = [];
-  const write = async (p: string, text: string) => {
-    await writeFile(p, text);
-    files.push(p);
-  };
-  const svg = await exactAccountingSvg(claims, null);
-  if (svg !== null) await write(join(o.outDir, chartFile), svg);
-  const markdown = section(svg === null ? null : chartFile);
-  await write(
-    join(o.outDir, 'results.json'),
-    `${JSON.stringify({ study: 'exact-accounting-synthetic', command, version: VERSION, cacheVersion: cacheVersion(), scale: scaleName, seeds: config.seeds, timing, rows, claims, experiment: result }, null, 1)}\n`,
-  );
-  await write(
-    join(o.outDir, 'tables.md'),
-    `${markdownTable(exactAccountingTable(rows, 'mean expected reward', false))}\n`,
-  );
-  await write(join(o.outDir, 'REPORT.md'), markdown);
-  if (o.docPath !== undefined) {
-    const img = join(dirname(o.docPath), 'img', 'reproduction');
-    const docSvg = await exactAccountingSvg(claims, o.docPath);
-    if (docSvg !== null) {
-      await mkdir(img, { recursive: true });
-      await write(join(img, chartFile), docSvg);
-    }
-    const text = section(docSvg === null ? null : `img/reproduction/${chartFile}`);
-    if (upsertSectionInFile(o.docPath, EXACT_SECTIONS.synthetic.id, text)) files.push(o.docPath);
-  }
+  const { markdown, files } = await writeExactAccountingOutputs({
+    outDir: o.outDir,
+    claims,
+    section,
+    resultsJson: `${JSON.stringify({ study: 'exact-accounting-synthetic', command, version: VERSION, cacheVersion: cacheVersion(), scale: scaleName, seeds: config.seeds, timing, rows, claims, experiment: result }, null, 1)}\n`,
+    tablesMarkdown: `${markdownTable(exactAccountingTable(rows, 'mean expected reward', false))}\n`,
+    ...(o.docPath === undefined ? {} : { docPath: o.docPath }),
+    sectionId: EXACT_SECTIONS.synthetic.id,
+  });
   return { rows, claims, markdown, timing, files };
 }

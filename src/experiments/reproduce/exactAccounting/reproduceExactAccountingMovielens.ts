@@ -9,9 +9,9 @@
  * tables.md, REPORT.md and the chart into the output directory and, with `docPath`, the section
  * `exact-accounting-movielens` of that document.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import {
   prepareFeaturesFile,
   type RatingsFormat,
@@ -23,16 +23,16 @@ import { isPolicyId, paperAccountant } from '../../../policies/index.js';
 import { VERSION } from '../../../version.js';
 import { cacheVersion } from '../../codeFingerprint.js';
 import { markdownTable } from '../../report/markdownTable.js';
-import { upsertSectionInFile } from '../../report/markedSections.js';
 import { runExperiment } from '../../runExperiment.js';
 import type { ExperimentConfig, ExperimentResult } from '../../types.js';
 import { validateExperimentConfig } from '../../validateExperimentConfig.js';
 import { accumulateTiming, runTimeLine } from './accumulatedTiming.js';
-import { EXACT_SECTIONS, exactAccountingSvg } from './exactAccountingChart.js';
+import { EXACT_SECTIONS } from './exactAccountingChart.js';
 import { exactAccountingClaims } from './exactAccountingClaims.js';
 import { exactAccountingRows } from './exactAccountingRows.js';
 import { exactAccountingSection, exactAccountingTable } from './exactAccountingSection.js';
 import type { ExactAccountingResult } from './reproduceExactAccounting.js';
+import { writeExactAccountingOutputs } from './writeExactAccountingOutputs.js';
 
 /** The policies of the full MovieLens run (the AdaPrivate family; about 3 CPU-s per cell of 200,000 steps). */
 export const MOVIELENS_EXACT_POLICIES: readonly string[] = [
@@ -169,7 +169,6 @@ export async function reproduceExactAccountingMovielens(
   const reduced = quick ? 'quick' : null;
   const total = accumulateTiming(o.outDir, timing.wallSeconds, timing.cpuSeconds, cellsRun);
   const runLine = runTimeLine(total, cells.length, machine);
-  const chartFile = 'claim-exact-accounting.svg';
   const section = (chartPath: string | null) =>
     exactAccountingSection({
       dataset: 'MovieLens',
@@ -182,32 +181,14 @@ export async function reproduceExactAccountingMovielens(
       chartPath,
       runLine,
     });
-  const files: string[] = [];
-  const write = async (p: string, text: string) => {
-    await writeFile(p, text);
-    files.push(p);
-  };
-  const svg = await exactAccountingSvg(claims, null);
-  if (svg !== null) await write(join(o.outDir, chartFile), svg);
-  const markdown = section(svg === null ? null : chartFile);
-  await write(
-    join(o.outDir, 'results.json'),
-    `${JSON.stringify({ study: 'exact-accounting-movielens', command, version: VERSION, cacheVersion: cacheVersion(), seeds, horizon, epsilons, delta, envOptions, weights, timing, rows, claims, experiments: results }, null, 1)}\n`,
-  );
-  await write(
-    join(o.outDir, 'tables.md'),
-    `${markdownTable(exactAccountingTable(rows, 'replay CTR', true))}\n`,
-  );
-  await write(join(o.outDir, 'REPORT.md'), markdown);
-  if (o.docPath !== undefined) {
-    const img = join(dirname(o.docPath), 'img', 'reproduction');
-    const docSvg = await exactAccountingSvg(claims, o.docPath);
-    if (docSvg !== null) {
-      await mkdir(img, { recursive: true });
-      await write(join(img, chartFile), docSvg);
-    }
-    const text = section(docSvg === null ? null : `img/reproduction/${chartFile}`);
-    if (upsertSectionInFile(o.docPath, EXACT_SECTIONS.movielens.id, text)) files.push(o.docPath);
-  }
+  const { markdown, files } = await writeExactAccountingOutputs({
+    outDir: o.outDir,
+    claims,
+    section,
+    resultsJson: `${JSON.stringify({ study: 'exact-accounting-movielens', command, version: VERSION, cacheVersion: cacheVersion(), seeds, horizon, epsilons, delta, envOptions, weights, timing, rows, claims, experiments: results }, null, 1)}\n`,
+    tablesMarkdown: `${markdownTable(exactAccountingTable(rows, 'replay CTR', true))}\n`,
+    ...(o.docPath === undefined ? {} : { docPath: o.docPath }),
+    sectionId: EXACT_SECTIONS.movielens.id,
+  });
   return { rows, claims, markdown, timing, files };
 }
