@@ -9,6 +9,7 @@
  */
 import { cholesky, cholSolve } from '../linalg/index.js';
 import type { DecisionLog } from './DecisionLog.js';
+import { ridgeSystem } from './ridgeSystem.js';
 
 export interface RewardModelOptions {
   /** Ridge regulariser lambda > 0 (on every coefficient, intercept included). Default 1. */
@@ -22,22 +23,8 @@ export interface RewardModelOptions {
  * fitRidgeRewardModel(log, Int32Array.of(0, 2, 4), 1); // returns Float64Array of d + 1 coefficients
  */
 export function fitRidgeRewardModel(log: DecisionLog, rounds: Int32Array, lambda: number): Float64Array {
-  const d = log.dim;
-  const p = d + 1;
-  const a = new Float64Array(p * p);
-  const b = new Float64Array(p);
-  const z = new Float64Array(p);
-  for (let i = 0; i < p; i++) a[i * p + i] = lambda;
-  for (const t of rounds) {
-    const off = (log.armOffsets[t]! + log.chosen[t]!) * d;
-    for (let j = 0; j < d; j++) z[j] = log.features[off + j]!;
-    z[d] = 1;
-    const r = log.reward[t]!;
-    for (let i = 0; i < p; i++) {
-      b[i] = b[i]! + r * z[i]!;
-      for (let j = 0; j <= i; j++) a[i * p + j] = a[i * p + j]! + z[i]! * z[j]!;
-    }
-  }
+  const p = log.dim + 1;
+  const { a, b } = ridgeSystem(log, rounds, lambda);
   const l = new Float64Array(p * p);
   if (!cholesky(a, p, l))
     throw new Error('reward model: the ridge system is not positive definite (non-finite features?).');

@@ -23,9 +23,9 @@ import type { GaussianMechanism } from '../mechanisms/index.js';
 import { checkOpeInput, type OpeInput } from './OpeInput.js';
 import {
   clippedWeights,
-  normalInterval,
   type PrivateEstimate,
   type PrivateEstimatesOptions,
+  privateEstimate,
 } from './privateEstimates.js';
 
 /**
@@ -70,11 +70,5 @@ export function privateDoublyRobust(
   const dq = noisy[1]! * scale;
   const samplingSd = Math.sqrt(Math.max(0, dq / n - value * value) / n);
   const noiseSd = sigma / n;
-  return Object.freeze({
-    estimator: 'dr' as const,
-    value,
-    interval: normalInterval(value, options.z, samplingSd, noiseSd),
-    noiseSd,
-    samplingSd,
-  });
+  return privateEstimate('dr', value, options.z, samplingSd, noiseSd);
 }

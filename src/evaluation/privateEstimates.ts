@@ -68,6 +68,23 @@ export function normalInterval(v: number, z: number, a: number, b: number): read
   return Object.freeze([v - h, v + h]) as readonly [number, number];
 }
 
+/** One frozen {@link PrivateEstimate} with its normal interval value +- z sqrt(samplingSd^2 + noiseSd^2). */
+export function privateEstimate(
+  estimator: PrivateEstimate['estimator'],
+  value: number,
+  z: number,
+  samplingSd: number,
+  noiseSd: number,
+): PrivateEstimate {
+  return Object.freeze({
+    estimator,
+    value,
+    interval: normalInterval(value, z, samplingSd, noiseSd),
+    noiseSd,
+    samplingSd,
+  });
+}
+
 /**
  * @returns IPW and SNIPW from one release of (S, Q/c, U/c); the mechanism's ledger records it.
  * @example
@@ -110,19 +127,7 @@ export function privateEstimates(
     sumW > 0 ? Math.sqrt(Math.max(0, q - 2 * snipw * u + snipw * snipw * w2)) / sumW : Number.NaN;
   const snipwNoise = sumW > 0 ? sigma / sumW : Number.NaN;
   return Object.freeze([
-    Object.freeze({
-      estimator: 'ipw' as const,
-      value: ipw,
-      interval: normalInterval(ipw, options.z, ipwSampling, ipwNoise),
-      noiseSd: ipwNoise,
-      samplingSd: ipwSampling,
-    }),
-    Object.freeze({
-      estimator: 'snipw' as const,
-      value: snipw,
-      interval: normalInterval(snipw, options.z, snipwSampling, snipwNoise),
-      noiseSd: snipwNoise,
-      samplingSd: snipwSampling,
-    }),
+    privateEstimate('ipw', ipw, options.z, ipwSampling, ipwNoise),
+    privateEstimate('snipw', snipw, options.z, snipwSampling, snipwNoise),
   ]);
 }

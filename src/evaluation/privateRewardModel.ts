@@ -11,6 +11,7 @@
 import { cholesky, cholSolve } from '../linalg/index.js';
 import type { GaussianMechanism } from '../mechanisms/index.js';
 import type { DecisionLog } from './DecisionLog.js';
+import { ridgeSystem } from './ridgeSystem.js';
 
 export interface PrivateRewardModelOptions {
   /** Ridge regulariser lambda > 0 (every coefficient, intercept included); default 1. */
@@ -37,28 +38,9 @@ export function privateRewardModel(
   }
   const d = log.dim;
   const p = d + 1;
-  const a = new Float64Array(p * p);
-  const b = new Float64Array(p);
-  const z = new Float64Array(p);
-  for (let i = 0; i < p; i++) a[i * p + i] = lambda;
-  let largest = 0;
-  for (const t of rounds) {
-    const off = (log.armOffsets[t]! + log.chosen[t]!) * d;
-    let norm2 = 1;
-    for (let j = 0; j < d; j++) {
-      z[j] = log.features[off + j]!;
-      norm2 += z[j]! * z[j]!;
-    }
-    z[d] = 1;
-    largest = Math.max(largest, Math.sqrt(norm2));
-    const r = log.reward[t]!;
-    for (let i = 0; i < p; i++) {
-      b[i] = b[i]! + r * z[i]!;
-      for (let j = 0; j <= i; j++) a[i * p + j] = a[i * p + j]! + z[i]! * z[j]!;
-    }
-  }
+  const { a, b, largestNorm } = ridgeSystem(log, rounds, lambda);
   const noisy = new Float64Array(p);
-  mechanism.release(b, 0, p, Math.max(largest, 1), noisy, 0, options.round, 0, options.label);
+  mechanism.release(b, 0, p, Math.max(largestNorm, 1), noisy, 0, options.round, 0, options.label);
   const l = new Float64Array(p * p);
   if (!cholesky(a, p, l))
     throw new Error('privateRewardModel: the ridge system is not positive definite (non-finite features?).');

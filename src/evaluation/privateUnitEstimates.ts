@@ -16,7 +16,7 @@
  */
 import type { GaussianMechanism } from '../mechanisms/index.js';
 import { checkOpeInput, type OpeInput } from './OpeInput.js';
-import { clippedWeights, normalInterval, type PrivateEstimate } from './privateEstimates.js';
+import { clippedWeights, type PrivateEstimate, privateEstimate } from './privateEstimates.js';
 
 export interface PrivateUnitEstimatesOptions {
   /** The weight clip C > 0 (it bounds every row's contribution). */
@@ -77,19 +77,7 @@ export function privateUnitEstimates(
       : Number.NaN;
   const snipwNoise = sumW > 0 ? Math.sqrt(sigma * sigma * (1 + snipw * snipw)) / sumW : Number.NaN;
   return Object.freeze([
-    Object.freeze({
-      estimator: 'ipw' as const,
-      value: ipw,
-      interval: normalInterval(ipw, options.z, ipwSampling, ipwNoise),
-      noiseSd: ipwNoise,
-      samplingSd: ipwSampling,
-    }),
-    Object.freeze({
-      estimator: 'snipw' as const,
-      value: snipw,
-      interval: normalInterval(snipw, options.z, snipwSampling, snipwNoise),
-      noiseSd: snipwNoise,
-      samplingSd: snipwSampling,
-    }),
+    privateEstimate('ipw', ipw, options.z, ipwSampling, ipwNoise),
+    privateEstimate('snipw', snipw, options.z, snipwSampling, snipwNoise),
   ]);
 }

@@ -511,25 +511,10 @@ export class ReplicaRuntime implements ServedModel {
       computed = p;
       return step;
     };
-    let row: Awaited<ReturnType<ReplicaStore['releaseBatch']>>;
-    try {
-      row = await this.store.releaseBatch(this.row.name, this.batch, this.ctx.now(), compute);
-    } catch (err) {
-      // outcome unknown: never decide from the computed release; reload what the database has
-      this.lastCheck = Number.NEGATIVE_INFINITY;
-      throw err;
-    }
-    const p = computed as Policy | null;
-    if (row === null || p === null) {
-      await this.refresh(); // another replica released this batch
-      return null;
-    }
-    if (row.version > this.version) {
-      this.view = p;
-      this.version = row.version;
-    }
-    this.ctx.metrics.releases.inc({ model: this.row.name });
-    return row.releases;
+    return this.commitComputed(
+      () => this.store.releaseBatch(this.row.name, this.batch, this.ctx.now(), compute),
+      () => computed,
+    );
   }
 
   /**
@@ -567,17 +552,34 @@ export class ReplicaRuntime implements ServedModel {
       computed = p;
       return step;
     };
-    let row: Awaited<ReturnType<ReplicaStore['releaseUnitGroup']>>;
+    return this.commitComputed(
+      () => this.store.releaseUnitGroup(this.row.name, this.ctx.now(), compute),
+      () => computed,
+    );
+  }
+
+  /**
+   * Runs a store release (`releaseBatch` or `releaseUnitGroup`) whose `compute` leaves the policy
+   * it built in `computed()`, and installs that policy as the view only once the row is committed.
+   * On an error the outcome is unknown: nothing computed is used and the next check reloads the
+   * database. When no row was committed (another replica released this batch or group), refreshes.
+   * @returns the committed ledger row's releases, or null.
+   */
+  private async commitComputed(
+    release: () => Promise<{ readonly version: number; readonly releases: number } | null>,
+    computed: () => Policy | null,
+  ): Promise<number | null> {
+    let row: { readonly version: number; readonly releases: number } | null;
     try {
-      row = await this.store.releaseUnitGroup(this.row.name, this.ctx.now(), compute);
+      row = await release();
     } catch (err) {
       // outcome unknown: never decide from the computed release; reload what the database has
       this.lastCheck = Number.NEGATIVE_INFINITY;
       throw err;
     }
-    const p = computed as Policy | null;
+    const p = computed();
     if (row === null || p === null) {
-      await this.refresh(); // another replica released this group
+      await this.refresh(); // another replica released this batch or group
       return null;
     }
     if (row.version > this.version) {

@@ -47,6 +47,11 @@ export class StoreUnitCounters implements UnitCounterStore {
     return r !== undefined && r.release === release && r.sampled !== null ? r.sampled : undefined;
   }
 
+  /** The count of a stored row without its subsampling draw: epoch, release, inRelease, releases. */
+  static countOf(row: UnitCountRow): UnitCount {
+    return { epoch: row.epoch, release: row.release, inRelease: row.inRelease, releases: row.releases };
+  }
+
   /** Sets the stored row of `unit` (null: none) before the policy learns a reward of it. */
   prime(unit: string, row: UnitCountRow | null): void {
     this.unit = unit;
@@ -54,10 +59,7 @@ export class StoreUnitCounters implements UnitCounterStore {
       row === null
         ? undefined
         : {
-            epoch: row.epoch,
-            release: row.release,
-            inRelease: row.inRelease,
-            releases: row.releases,
+            ...StoreUnitCounters.countOf(row),
             ...(row.sampled !== null ? { sampled: row.sampled } : {}),
           };
     this.written = null;

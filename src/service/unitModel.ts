@@ -94,15 +94,7 @@ export function replicaUnits(row: ModelRow): ReplicaUnits | null {
   const bounds = { contributionsPerRelease: settings.c, releasesPerEpoch: settings.m };
   return {
     admit: (row, epoch, release) => {
-      const prev: UnitCount | undefined =
-        row === null
-          ? undefined
-          : {
-              epoch: row.epoch,
-              release: row.release,
-              inRelease: row.inRelease,
-              releases: row.releases,
-            };
+      const prev: UnitCount | undefined = row === null ? undefined : StoreUnitCounters.countOf(row);
       const r = admitContribution(prev, epoch, release, bounds);
       if (r.next === null)
         return { count: null, dropped: r.admission === 'perEpoch' ? 'perEpoch' : 'perRelease' };

@@ -34,6 +34,7 @@ import {
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
 import { ModelDeletedError } from './ModelDeletedError.js';
+import { newModelValues } from './newModelValues.js';
 import {
   type AdmitUnit,
   type ComputeDecision,
@@ -294,14 +295,7 @@ export class PostgresStore implements ReplicaStore {
       const r = await client.query(
         `INSERT INTO models (name, policy, options, settings, created_at, version, snapshot)
          VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (name) DO NOTHING`,
-        [
-          row.name,
-          row.policy,
-          JSON.stringify(row.options),
-          JSON.stringify(row.settings),
-          row.createdAt,
-          row.snapshot,
-        ],
+        newModelValues(row),
       );
       const m = await client.query<ModelDb>('SELECT * FROM models WHERE name = $1', [row.name]);
       if (m.rows[0] === undefined)
@@ -654,6 +648,42 @@ export class PostgresStore implements ReplicaStore {
   }
 
   /** The writes of a release, inside the caller's transaction (model row locked, raw rewards deleted). */
+  /**
+   * Commits a computed release of pending rewards inside the caller's transaction: checks that it
+   * follows the stored version (else {@link StoreConflictError}), deletes exactly those raw rewards
+   * (`rows`), runs `alsoDelete` (more bookkeeping of the same release), then the ledger row and the
+   * decisions' states ({@link commitRelease}). Returns the ledger row written.
+   */
+  private async commitPending(
+    client: pg.PoolClient,
+    model: string,
+    storedVersion: number,
+    release: ReleaseInput,
+    rows: readonly { readonly seq: number }[],
+    pending: readonly PendingReward[],
+    time: number,
+    alsoDelete?: () => Promise<unknown>,
+  ): Promise<LedgerRow> {
+    if (release.version !== storedVersion + 1) {
+      throw new StoreConflictError(
+        `release version ${release.version} of model '${model}' does not follow the stored version ${storedVersion}.`,
+      );
+    }
+    await client.query('DELETE FROM pending_rewards WHERE seq = ANY($1::bigint[])', [rows.map((r) => r.seq)]);
+    if (alsoDelete !== undefined) await alsoDelete();
+    const eventIds = pending.map((p) => p.eventId);
+    await this.commitRelease(client, model, release, time, eventIds, 'rewards');
+    return {
+      model,
+      version: release.version,
+      time,
+      releases: release.releases,
+      rounds: release.rounds,
+      rewards: eventIds.length,
+      spent: release.spent,
+    };
+  }
+
   private async commitRelease(
     client: pg.PoolClient,
     model: string,
@@ -739,25 +769,7 @@ export class PostgresStore implements ReplicaStore {
         pending,
       });
       if (release === null) return null;
-      if (release.version !== cur.version + 1) {
-        throw new StoreConflictError(
-          `release version ${release.version} of model '${model}' does not follow the stored version ${cur.version}.`,
-        );
-      }
-      await client.query('DELETE FROM pending_rewards WHERE seq = ANY($1::bigint[])', [
-        rows.rows.map((r) => r.seq),
-      ]);
-      const eventIds = pending.map((p) => p.eventId);
-      await this.commitRelease(client, model, release, time, eventIds, 'rewards');
-      return {
-        model,
-        version: release.version,
-        time,
-        releases: release.releases,
-        rounds: release.rounds,
-        rewards: eventIds.length,
-        spent: release.spent,
-      };
+      return this.commitPending(client, model, cur.version, release, rows.rows, pending, time);
     });
   }
 
@@ -996,29 +1008,9 @@ export class PostgresStore implements ReplicaStore {
         { release: group.release, epoch: group.epoch },
       );
       if (release === null) return null;
-      if (release.version !== cur.version + 1) {
-        throw new StoreConflictError(
-          `release version ${release.version} of model '${model}' does not follow the stored version ${cur.version}.`,
-        );
-      }
-      await client.query('DELETE FROM pending_rewards WHERE seq = ANY($1::bigint[])', [
-        rows.rows.map((r) => r.seq),
-      ]);
-      await client.query('DELETE FROM unit_pending WHERE model = $1 AND release = $2', [
-        model,
-        group.release,
-      ]);
-      const eventIds = pending.map((p) => p.eventId);
-      await this.commitRelease(client, model, release, time, eventIds, 'rewards');
-      return {
-        model,
-        version: release.version,
-        time,
-        releases: release.releases,
-        rounds: release.rounds,
-        rewards: eventIds.length,
-        spent: release.spent,
-      };
+      return this.commitPending(client, model, cur.version, release, rows.rows, pending, time, () =>
+        client.query('DELETE FROM unit_pending WHERE model = $1 AND release = $2', [model, group.release]),
+      );
     });
   }
 

@@ -58,6 +58,7 @@ import {
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
 import { ModelDeletedError } from './ModelDeletedError.js';
+import { newModelValues } from './newModelValues.js';
 import { prepareDatabaseFile } from './prepareDatabaseFile.js';
 import type {
   DecisionRow,
@@ -607,14 +608,7 @@ export class SqliteStore implements Store {
   async createModel(row: NewModelRow): Promise<{ readonly created: boolean; readonly model: ModelRow }> {
     return this.write(() => {
       if (this.st.getTombstone.get(row.name) !== undefined) throw ModelDeletedError.tombstoned(row.name);
-      const r = this.st.insertModel.run(
-        row.name,
-        row.policy,
-        JSON.stringify(row.options),
-        JSON.stringify(row.settings),
-        row.createdAt,
-        row.snapshot,
-      );
+      const r = this.st.insertModel.run(...newModelValues(row));
       const model = toModel(this.st.getModel.get(row.name) as ModelDb);
       return { created: r.changes === 1, model };
     });
