@@ -3,10 +3,11 @@
 // the others muted). Their curves are not in the committed documents, so this runs the cells they
 // are drawn from: the main study's eps = 1 cells of the four charted policies, with the settings of
 // `adaprivate reproduce movielens|jester` (rank-50 biased features, K = 5, 200,000 / 150,000 replay
-// steps, seeds 1-5, MovieLens warm-started; seeded: the same numbers as those runs' eps = 1 cells),
+// steps by default, seeds 1-5, MovieLens warm-started; seeded: the same numbers as those runs' eps = 1
+// cells; the committed Jester document was made with --horizon 30000: pass --jester-horizon 30000),
 // then draws them with the reproduction's own function (realDataCurveChart).
 // Needs the data (not a test). About 40 cells, ~2-3 CPU-s each.
-// Usage: npm run build && nice -n 10 node scripts/rerender-realdata-curves.mjs --movielens DIR/ratings.csv --jester FILE.csv [--workers N]
+// Usage: npm run build && nice -n 10 node scripts/rerender-realdata-curves.mjs --movielens DIR/ratings.csv --jester FILE.csv [--movielens-horizon N] [--jester-horizon N] [--workers N]
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

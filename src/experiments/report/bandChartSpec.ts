@@ -196,7 +196,7 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
       ? undefined
       : withBand.length === labels.length
         ? (options.bandLabel ?? BAND_LABEL)
-        : `${options.bandLabel ?? 'shaded: 95% CI over seeds'} of ${withBand.join(', ')}, each on its own (not of a difference); other series: means${highlight.length > 0 ? ', in grey' : ' only'}`;
+        : `${options.bandLabel ?? 'shaded: 95% CI over seeds'} of ${withBand.join(', ')}, each on its own (not of a difference); other series: means${highlight.length === 0 ? ' only' : highlight.every((h) => banded.has(h)) ? ', in grey' : ' only (muted ones in grey)'}`;
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: subtitle === undefined ? options.title : { text: options.title, subtitle },

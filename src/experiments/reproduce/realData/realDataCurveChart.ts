@@ -17,7 +17,7 @@ export const REAL_DATA_CURVE_POLICIES = [
 /**
  * The SVG of a real-data study's replay CTR over time at eps = 1 from its main study's setting
  * summaries (null when no curve exists): the methods of the claims (AdaPrivate-TS and -UCB)
- * highlighted with their 95% CI bands over seeds, the others muted. `runRealDataReproduction` and
+ * highlighted with their 95% CI bands over seeds, non-private LinTS in colour, Amp muted. `runRealDataReproduction` and
  * scripts/rerender-realdata-curves.mjs draw it with this one function.
  *
  * @example
@@ -44,7 +44,8 @@ export async function realDataCurveChart(
       yTitle: 'CTR so far',
       yBounds: [0, 1],
       xInteger: true,
-      highlight: FOCUS_METHODS.filter((l) => series.some((s) => s.label === l)),
+      // the claims' methods with their bands, the non-private reference in colour, Amp muted
+      highlight: [...FOCUS_METHODS, 'LinTS (non-private)'].filter((l) => series.some((s) => s.label === l)),
     }),
   );
 }
