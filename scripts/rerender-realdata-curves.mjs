@@ -12,6 +12,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { prepareFeaturesFile } from '../dist/src/data/index.js';
+import { realDataBaseConfig } from '../dist/src/experiments/reproduce/realData/realDataBaseConfig.js';
 import {
   REAL_DATA_CURVE_POLICIES,
   realDataCurveChart,
@@ -53,16 +54,8 @@ for (const d of datasets) {
   });
   const result = await runExperiment(
     {
+      ...realDataBaseConfig(featuresFile, d.horizon, [1, 2, 3, 4, 5], d.warmStart),
       name: `${d.dataset}-all-policies`,
-      env: {
-        kind: 'ratings',
-        options: { featuresFile, armsPerRound: 5, horizon: d.horizon, warmStart: d.warmStart },
-      },
-      protocol: 'replay',
-      delta: 1e-5,
-      seeds: [1, 2, 3, 4, 5],
-      horizon: d.horizon,
-      checkpoints: 20,
       policies: REAL_DATA_CURVE_POLICIES.map((policy) => ({ policy, params: {} })),
       epsilons: [1],
     },

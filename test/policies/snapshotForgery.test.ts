@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { createPolicy, loadPolicy, type Policy, type PolicySnapshot } from '../../src/policies/index.js';
+import { signSnapshot } from '../../src/policies/snapshotFormat.js';
+import { snapshotKeyBytes } from '../../src/policies/snapshotKey.js';
 import { makeStream, play, roundFeatures } from './helpers.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: an attacker edits arbitrary fields of the JSON
@@ -174,9 +176,7 @@ describe('forged snapshots are refused', () => {
 // sensitivity: a restored DGS-LinUCB / zCDP-Episodic uses at least the bound certified from the
 // restored public design matrix, so stored values of 1e-12 and 1e-9 (both below that bound) give
 // bit-identical later releases; were the stored value used, their noise would differ 1000-fold.
-test('a signed snapshot with a tiny stored sensitivity releases at the public-state bound', async () => {
-  const { signSnapshot } = await import('../../src/policies/snapshotFormat.js');
-  const { snapshotKeyBytes } = await import('../../src/policies/snapshotKey.js');
+test('a signed snapshot with a tiny stored sensitivity releases at the public-state bound', () => {
   const key = snapshotKeyBytes(KEY, 'test');
   for (const id of ['dgs-linucb', 'zcdp-episodic'] as const) {
     const opts = { dim: 4, horizon: 400, seed: 1, epsilon: 1, noiseSeed: 3 };

@@ -20,6 +20,7 @@ import { runExperiment } from '../../runExperiment.js';
 import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
 import { bottomLine, claimMarkdown, claimsTable } from '../reproductionMarkdown.js';
+import { realDataBaseConfig } from './realDataBaseConfig.js';
 import { findSetting, realDataClaims } from './realDataClaims.js';
 import { realDataCurveChart } from './realDataCurveChart.js';
 import { realDataReferences } from './realDataReferences.js';
@@ -90,13 +91,13 @@ export async function runRealDataReproduction(
     construction === 'biased' ? 'features.bin' : `features-${construction}.bin`,
   );
   const prep = await prepare(construction, featuresFile);
-  const k = 5;
   const horizon = o.horizon ?? (o.quick ? 5_000 : o.dataset === 'movielens' ? 200_000 : 150_000);
   const seeds = Array.from({ length: o.seeds ?? (o.quick ? 2 : 5) }, (_, i) => i + 1);
   const epsilons = o.quick ? [1, 5] : [0.5, 1, 2, 5, 10];
   const warmStart = o.warmStart ?? o.dataset === 'movielens';
-  const env = { kind: 'ratings' as const, options: { featuresFile, armsPerRound: k, horizon, warmStart } };
-  const base = { env, protocol: 'replay' as const, delta: 1e-5, seeds, horizon, checkpoints: 20 };
+  const base = realDataBaseConfig(featuresFile, horizon, seeds, warmStart);
+  const env = base.env;
+  const k = env.options.armsPerRound;
   const run = (c: ExperimentConfig): Promise<ExperimentResult> =>
     runExperiment(c, {
       ...(o.workers !== undefined ? { workers: o.workers } : {}),
