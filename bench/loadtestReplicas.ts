@@ -11,9 +11,15 @@
  * pairs/s, p50/p99 per request, non-2xx (must be 0), the CPU seconds of the servers and of
  * PostgreSQL per pair, and the load average (the machine is shared).
  *
+ * Before and after in one run: `--before <path>` names another build's `dist/src/cli/main.js` (for
+ * example a copy of the last release's `dist/`); then every block runs each mode on that build and
+ * on this one, alternating, `--blocks` times, and the summary gives the best block of each (build,
+ * mode) with its CPU seconds and the ratios within a build (pg1 / sqlite) and between builds.
+ *
  * Options: --duration <s> (10), --connections <n> (8), --amount <requests per run> (400000),
  * --policy <id> (adaprivate-ts), --samples <n> (200), --dim <d> (20), --arms <K> (5),
- * --modes sqlite,pg1,pg2 (all three), --pg-url <url>, --json.
+ * --modes sqlite,pg1,pg2 (all three), --pg-url <url>, --before <cli path> (none), --blocks <n> (1),
+ * --json.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,7 +32,7 @@ import { migratePostgres } from '../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../test/support/postgres.js';
 import { armsPool, cpuSeconds, flag, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
 
-const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+const thisCli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
 const duration = Number(flag('duration', '10'));
@@ -39,12 +45,17 @@ const arms = Number(flag('arms', '5'));
 const modes = flag('modes', 'sqlite,pg1,pg2').split(',');
 const pgUrl = flag('pg-url', '');
 const json = process.argv.includes('--json');
+const beforeCli = flag('before', '');
+const blocks = Number(flag('blocks', '1'));
+if (!Number.isSafeInteger(blocks) || blocks < 1) {
+  throw new Error(`--blocks must be a positive integer. Got ${flag('blocks', '1')}.`);
+}
 
 function log(s: string): void {
   if (!json) process.stderr.write(`loadtest:replicas: ${s}\n`);
 }
 
-async function serve(db: string): Promise<{ child: ChildProcess; url: string }> {
+async function serve(cli: string, db: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
     [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
@@ -80,7 +91,7 @@ async function stopAll(children: readonly ChildProcess[]): Promise<void> {
 }
 
 /** Runs one mode: its servers, the model, a warm-up and the measured run. */
-async function measure(mode: string, pg: PostgresServer | null) {
+async function measure(mode: string, pg: PostgresServer | null, cli: string, build: string) {
   const dir = mkdtempSync(join(tmpdir(), 'adaprivate-load-'));
   let db: string;
   if (mode === 'sqlite') db = join(dir, 'load.db');
@@ -90,7 +101,7 @@ async function measure(mode: string, pg: PostgresServer | null) {
   }
   const replicas = mode === 'pg2' ? 2 : 1;
   const servers: { child: ChildProcess; url: string }[] = [];
-  for (let i = 0; i < replicas; i++) servers.push(await serve(db));
+  for (let i = 0; i < replicas; i++) servers.push(await serve(cli, db));
   try {
     const model = `load-${mode}-d${dim}-k${arms}`;
     const res = await fetch(`${servers[0]!.url}/v1/models/${model}`, {
@@ -123,7 +134,7 @@ async function measure(mode: string, pg: PostgresServer | null) {
           }),
         ),
       );
-    log(`${mode}: warm-up 2 s, then ${duration} s`);
+    log(`${build} ${mode}: warm-up 2 s, then ${duration} s`);
     await split(2, 'w');
     const serverCpu0 = servers.reduce((s, x) => s + cpuSeconds(x.child.pid!), 0);
     const pgCpu0 = pg === null || mode === 'sqlite' ? 0 : treeCpuSeconds(pg.pid);
@@ -137,6 +148,7 @@ async function measure(mode: string, pg: PostgresServer | null) {
       await fetch(`${servers[0]!.url}/v1/models/${model}`, { headers: { authorization: `Bearer ${KEY}` } })
     ).json()) as { rounds: number; batchesReleased: number };
     return {
+      build,
       mode,
       replicas,
       pairsPerSecond: runs.reduce((s, r) => s + r.pairsPerSecond, 0),
@@ -162,18 +174,59 @@ async function measure(mode: string, pg: PostgresServer | null) {
 async function main(): Promise<void> {
   const needPg = modes.some((m) => m !== 'sqlite');
   const pg = needPg && pgUrl === '' ? await startPostgres() : null;
-  const results = [];
+  const results: Awaited<ReturnType<typeof measure>>[] = [];
+  const builds: [string, string][] =
+    beforeCli === ''
+      ? [['this', thisCli]]
+      : [
+          ['before', beforeCli],
+          ['this', thisCli],
+        ];
   try {
-    for (const mode of modes) {
-      if (!['sqlite', 'pg1', 'pg2'].includes(mode)) throw new Error(`--modes: unknown mode '${mode}'.`);
-      const r = await measure(mode, pg);
-      results.push(r);
-      log(
-        `${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${r.serverCpuMsPerPair.toFixed(2)} ms/pair, PostgreSQL ${r.postgresCpuMsPerPair.toFixed(2)} ms/pair; load average ${r.loadAverage1m.toFixed(1)}`,
-      );
+    for (let b = 0; b < blocks; b++) {
+      for (const mode of modes) {
+        if (!['sqlite', 'pg1', 'pg2'].includes(mode)) throw new Error(`--modes: unknown mode '${mode}'.`);
+        for (const [build, cli] of builds) {
+          const r = await measure(mode, pg, cli, build);
+          results.push(r);
+          log(
+            `${build} ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server CPU ${r.serverCpuMsPerPair.toFixed(2)} ms/pair (${r.serverCpuSeconds.toFixed(1)} s), PostgreSQL ${r.postgresCpuMsPerPair.toFixed(2)} ms/pair (${r.postgresCpuSeconds.toFixed(1)} s), wall ${r.wallSeconds.toFixed(1)} s; load average ${r.loadAverage1m.toFixed(1)}`,
+          );
+        }
+      }
     }
   } finally {
     await pg?.stop();
+  }
+  // the best block of each (build, mode): the machine is shared, so the best is the least disturbed
+  const best = new Map<string, (typeof results)[number]>();
+  for (const r of results) {
+    const key = `${r.build} ${r.mode}`;
+    const cur = best.get(key);
+    if (cur === undefined || r.pairsPerSecond > cur.pairsPerSecond) best.set(key, r);
+  }
+  const summary = [...best.values()].map((r) => ({
+    build: r.build,
+    mode: r.mode,
+    pairsPerSecond: Math.round(r.pairsPerSecond),
+    serverCpuMsPerPair: Number(r.serverCpuMsPerPair.toFixed(3)),
+    postgresCpuMsPerPair: Number(r.postgresCpuMsPerPair.toFixed(3)),
+    wallSeconds: Number(r.wallSeconds.toFixed(2)),
+    cpuSeconds: Number((r.serverCpuSeconds + r.postgresCpuSeconds).toFixed(2)),
+    p99ms: r.p99ms,
+    ofSqlite:
+      r.mode === 'sqlite' || !best.has(`${r.build} sqlite`)
+        ? null
+        : Number((r.pairsPerSecond / best.get(`${r.build} sqlite`)!.pairsPerSecond).toFixed(3)),
+    ofBefore:
+      r.build === 'before' || !best.has(`before ${r.mode}`)
+        ? null
+        : Number((r.pairsPerSecond / best.get(`before ${r.mode}`)!.pairsPerSecond).toFixed(2)),
+  }));
+  for (const x of summary) {
+    log(
+      `best ${x.build} ${x.mode}: ${x.pairsPerSecond} pairs/s (wall ${x.wallSeconds} s, CPU ${x.cpuSeconds} s: server ${x.serverCpuMsPerPair} + PostgreSQL ${x.postgresCpuMsPerPair} ms/pair)${x.ofSqlite === null ? '' : `, ${x.ofSqlite} x SQLite`}${x.ofBefore === null ? '' : `, ${x.ofBefore} x before`}`,
+    );
   }
   const out = {
     policy,
@@ -183,6 +236,9 @@ async function main(): Promise<void> {
     connections,
     durationSeconds: duration,
     node: process.version,
+    blocks,
+    before: beforeCli === '' ? null : beforeCli,
+    summary,
     results,
   };
   process.stdout.write(`${JSON.stringify(out, null, json ? 0 : 2)}\n`);

@@ -18,6 +18,7 @@ import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, Store, UnitCountRow, UnitWrite } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
+import { DefaultRewardSweep } from './DefaultRewardSweep.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
@@ -85,9 +86,6 @@ async function resumeUnits(
   units.counters.recallDraws(rows);
 }
 
-/** Most expired decisions given their default reward in one sweep. */
-const SWEEP_LIMIT = 1000;
-
 export class ModelRuntime implements ServedModel {
   readonly row: ModelRow;
   private readonly policy: Policy;
@@ -99,7 +97,7 @@ export class ModelRuntime implements ServedModel {
   private version: number;
   private rounds: number;
   private queue: Promise<unknown> = Promise.resolve();
-  private lastSweep = Number.NEGATIVE_INFINITY;
+  private readonly sweeps = new DefaultRewardSweep();
   /** True once the in-memory state may differ from the database (a failed write): reload before use. */
   private staleFlag = false;
   /**
@@ -324,17 +322,12 @@ export class ModelRuntime implements ServedModel {
   }
 
   private async sweepLocked(): Promise<void> {
-    const def = this.row.settings.defaultReward;
-    if (def === null) return;
-    const now = this.ctx.now();
-    if (now - this.lastSweep < this.ctx.sweepIntervalMs) return;
-    this.lastSweep = now;
-    const cutoff = now - this.row.settings.rewardWindowSeconds * 1000;
-    const rows = await this.ctx.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
-    for (const r of rows) {
+    const due = await this.sweeps.due(this.row, this.ctx.store, this.ctx.now(), this.ctx.sweepIntervalMs);
+    if (due === null) return;
+    for (const r of due.rows) {
       if (!this.learning) return;
       if (this.units !== null && r.unit == null) continue; // never learned without a unit (ranks need one)
-      await this.apply(r.eventId, r.chosenFeatures, def, 'default', r.unit ?? null);
+      await this.apply(r.eventId, r.chosenFeatures, due.reward, 'default', r.unit ?? null);
     }
   }
 

@@ -2,25 +2,32 @@
  * One model served by one of several replicas that share a database (PostgreSQL; docs/serving.md,
  * "Several replicas"). Same surface as {@link ModelRuntime}; the difference is where the state is.
  *
- * - **Decision view.** The replica decides from a policy restored from the last released snapshot it
- *   has seen (version v), never from an unreleased reward. It picks up a newer release when a
+ * - **Decision view.** The replica decides from the policy of the last release it has seen (version
+ *   v), never from an unreleased reward: restored from the stored snapshot, or the very policy that
+ *   computed a release this replica committed. It keeps that policy in memory between steps while
+ *   the stored version has not moved (the version check, not a reload). It picks up a newer release when a
  *   notification (LISTEN/NOTIFY) arrives and, to bound the staleness when a notification is lost, by
  *   a cheap version check before a request when the last check is older than `versionCheckMs`.
  *   Staleness: the public matrix A lags by the rewards pending since the last release (< one batch),
  *   the released statistics by at most `versionCheckMs` plus one snapshot read.
- * - **Rewards** are stored as pending in a plain transaction (durable when acknowledged). When at
- *   least a release unit is pending (replicaReleaseUnit.ts), the replica calls `releaseBatch`: under
- *   the model row lock it restores the last released snapshot, replays exactly the oldest unit
- *   through the policy, and commits the new snapshot, the ledger row and the deletion of those raw
- *   rewards together. A batched private policy must make exactly one release per batch (none for a
+ * - **Rewards** are stored as pending (durable when acknowledged; concurrent rewards of a model share
+ *   one insert statement, `recordPending`'s group commit). When at least a release unit is pending
+ *   (replicaReleaseUnit.ts), the replica reads the oldest unit without the lock (`pendingBatch`),
+ *   replays it through its in-memory policy (at the version the unit is pending at) and commits the
+ *   new snapshot, the ledger row and the deletion of exactly those raw rewards in one round trip
+ *   that holds the model row lock for itself alone (`releasePending`); when the stored version has
+ *   moved meanwhile nothing is written and the replica reloads and recomputes. A batched private policy must make exactly one release per batch (none for a
  *   non-private policy, whose unit is 1); a policy with **serialised learning** (JDP-LinUCB,
  *   zCDP-Episodic, DGS-LinUCB, AdaC-OFUL-zCDP, RarelySwitching-zCDP) takes one reward per step and
  *   its ledger row records what the policy itself released in that step (0, 1 or more). So the
- *   model version counts steps, not only privacy releases. A replica that finds the unit gone
- *   (another one released it) writes nothing and refreshes its view.
+ *   model version counts steps, not only privacy releases. Such a step learns the reward directly
+ *   (`stepReward`: the reward, the step's ledger row and snapshot in one round trip under the lock,
+ *   never pending) unless rewards are pending (then they are learned first, through the pending
+ *   path). A replica that finds the version moved writes nothing, reloads and recomputes.
  * - **Decisions that release** (DGS-LinUCB: a select after new data releases a noisy estimate) are
- *   serialised too (`decideSerialised`): under the model row lock, from the latest step, committed
- *   with the release they made. No replica ever selects from its view for such a policy.
+ *   serialised too (`decideAt`): decided from the view at version v and committed, with the release
+ *   they made, in one round trip under the model row lock that checks the stored version is still
+ *   v (else nothing is written, the view reloads and the decision is made again).
  * - **Horizon-bounded policies** (JDP-LinUCB, zCDP-Episodic, DGS-LinUCB) count learned rounds in the
  *   shared database: the reward that would exceed the horizon is refused there (409
  *   horizon_exhausted), atomically across replicas; afterwards decisions come from `decideFrozen`.
@@ -30,9 +37,12 @@
  *   exactly one closed group of admitted rewards (`releaseUnitGroup`: `batchSize` of them, or fewer
  *   when an epoch change closed it), so a release never spans an epoch boundary.
  * - Every policy here is restored with `restoreFromStore`: a fresh policy from the database's latest
- *   snapshot, whose lineage the database (not the process) serialises.
- * - A computed release is installed as the view only after its COMMIT returned; when the outcome is
- *   unknown (an error), it is dropped and the view is reloaded from the database.
+ *   snapshot, whose lineage the database (not the process) serialises (every commit checks the
+ *   version it was computed from).
+ * - A release is computed on the view itself, and while its commit is in flight no decision is made
+ *   from the view (`mutating`): the computed state becomes the view only once committed. Any other
+ *   answer (stale, duplicate, an error: outcome unknown) drops it and the view is reloaded from the
+ *   database before the next decision.
  *
  * Every request runs concurrently with the others (the database serialises what must be); releases
  * of one model by one replica run one at a time.
@@ -53,6 +63,7 @@ import type {
 } from '../store/index.js';
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
+import { DefaultRewardSweep } from './DefaultRewardSweep.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
@@ -67,8 +78,20 @@ import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
 import { type ReplicaUnits, replicaUnits, rewardUnit } from './unitModel.js';
 
-/** Most expired decisions given their default reward in one sweep. */
-const SWEEP_LIMIT = 1000;
+/**
+ * Most times one step, release or releasing decision is recomputed because another replica moved
+ * the version first; then the request fails with 503 (the client may retry).
+ */
+const MAX_ATTEMPTS = 50;
+
+/** The 503 of a request that lost the race for the model's next version too often. */
+function busy(model: string): ServiceError {
+  return new ServiceError(
+    503,
+    'model_busy',
+    `model '${model}': other replicas moved its version ${MAX_ATTEMPTS} times while this one computed; retry.`,
+  );
+}
 
 /** Options of the replica runtime. */
 export interface ReplicaOptions {
@@ -98,12 +121,18 @@ export class ReplicaRuntime implements ServedModel {
   private readonly dim: number;
   private view: Policy;
   private version: number;
+  /** Rounds learned at `version` (the stored `rounds` of that release). */
+  private rounds: number;
+  /** The view holds uncommitted state (a commit failed): reload before any use. */
+  private dirty = false;
+  /** A commit of state computed on the view is in flight: decisions wait for it. */
+  private mutating: Promise<void> | null = null;
   private lastCheck: number;
   /** Highest version announced by a notification (a view below it is behind). */
   private announced = 0;
   private reloading: Promise<void> | null = null;
   private releases: Promise<unknown> = Promise.resolve();
-  private lastSweep = Number.NEGATIVE_INFINITY;
+  private readonly sweeps = new DefaultRewardSweep();
   /** Feature vectors clipped in this replica's decisions since it started. */
   private clipped = 0;
   /** privacyUnit 'user': the bounds and epochs (admission in the store, see `recordUnit`); null otherwise. */
@@ -113,6 +142,7 @@ export class ReplicaRuntime implements ServedModel {
     row: ModelRow,
     view: Policy,
     version: number,
+    rounds: number,
     unit: { readonly unit: number; readonly serialised: boolean },
     store: ReplicaStore,
     ctx: RuntimeContext,
@@ -122,6 +152,7 @@ export class ReplicaRuntime implements ServedModel {
     this.units = replicaUnits(row);
     this.view = view;
     this.version = version;
+    this.rounds = rounds;
     this.batch = unit.unit;
     this.serialised = unit.serialised;
     this.store = store;
@@ -165,6 +196,7 @@ export class ReplicaRuntime implements ServedModel {
       { ...row, version: state.version },
       view,
       state.version,
+      state.rounds,
       unit,
       store,
       ctx,
@@ -211,11 +243,13 @@ export class ReplicaRuntime implements ServedModel {
     const run = (async () => {
       const started = performance.now();
       try {
+        // a dirty view (uncommitted state) is replaced even at the same version
+        const force = this.dirty;
         const v = await this.store.modelVersion(this.row.name);
         if (v === null) this.deleted = true;
-        if (v !== null && v > this.version) {
+        if (v !== null && (v > this.version || force)) {
           const state = await this.store.releasedState(this.row.name);
-          if (state !== null && state.version > this.version) this.install(state.snapshot, state.version);
+          if (state !== null && (state.version > this.version || force)) this.install(state);
         }
         this.lastCheck = started;
       } catch (err) {
@@ -247,9 +281,95 @@ export class ReplicaRuntime implements ServedModel {
     );
   }
 
-  private install(snapshot: string, version: number): void {
-    this.view = this.fromStore(snapshot);
-    this.version = version;
+  private install(state: {
+    readonly snapshot: string;
+    readonly version: number;
+    readonly rounds: number;
+  }): void {
+    this.view = this.fromStore(state.snapshot);
+    this.version = state.version;
+    this.rounds = state.rounds;
+    this.dirty = false;
+  }
+
+  /** Replaces the view by the stored release (after a commit that did not take). */
+  private async reload(): Promise<void> {
+    const state = await this.store.releasedState(this.row.name);
+    if (state === null) {
+      this.deleted = true;
+      return;
+    }
+    this.install(state);
+  }
+
+  /**
+   * Runs `fn` with the view to itself: steps, releases and releasing decisions of this replica run
+   * one at a time (across replicas the version check of each commit serialises them).
+   */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.releases.then(fn);
+    this.releases = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Computes on the view and commits (`work`: synchronous computation, then one awaited commit),
+   * with decisions held back until the answer. `accept` applies a committed answer (the new version)
+   * and returns true; on any other answer or an error, the view is reloaded from the database (a
+   * failed reload leaves it dirty, so the next decision reloads first).
+   */
+  private async commitOnView<T>(work: () => Promise<T>, accept: (out: T) => boolean): Promise<T> {
+    if (this.dirty) await this.reload();
+    let done: () => void = () => {};
+    this.mutating = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    try {
+      let out: T;
+      try {
+        out = await work();
+      } catch (err) {
+        this.dirty = true;
+        this.lastCheck = Number.NEGATIVE_INFINITY;
+        await this.reload().catch(() => {});
+        throw err;
+      }
+      if (!accept(out)) {
+        this.dirty = true;
+        await this.reload();
+      }
+      return out;
+    } finally {
+      this.mutating = null;
+      done();
+    }
+  }
+
+  /**
+   * Waits until a decision may be made from the view: no commit in flight, nothing uncommitted in
+   * it, and the version checked when due. The caller decides synchronously right after.
+   */
+  private async ready(): Promise<void> {
+    let checked = false;
+    for (;;) {
+      if (this.mutating !== null) {
+        await this.mutating;
+        continue;
+      }
+      if (this.dirty) {
+        if (this.deleted) {
+          throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
+        }
+        await this.refresh();
+        continue;
+      }
+      if (!checked) {
+        checked = true;
+        await this.fresh();
+        continue;
+      }
+      return;
+    }
   }
 
   /** True while a policy at `rounds` learned rounds may learn (bounded ones stop at the horizon). */
@@ -290,7 +410,7 @@ export class ReplicaRuntime implements ServedModel {
       row = r.row;
       samples = r.samples;
     } else {
-      await this.fresh();
+      await this.ready();
       const { dec, clipped } = this.decideWith(this.view, feats, k);
       row = decisionRow(this.row, req, eventId, feats, this.dim, dec, this.version, this.ctx.now());
       samples = dec.samples;
@@ -309,56 +429,57 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
-   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning: under
-   * the model row lock, a fresh policy from the latest step decides; when that released, the new
-   * snapshot and its ledger row commit with the decision (version + 1), and become the view.
+   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning: the
+   * view at version v decides; the decision and, when that released, the new snapshot and its
+   * ledger row (version v + 1) commit in one round trip that checks the stored version is still v.
+   * When it moved, nothing is written: the view reloads and decides again.
    */
-  private async rankSerialised(
+  private rankSerialised(
     req: RankRequest,
     eventId: string,
     feats: Float64Array,
     k: number,
   ): Promise<{ row: DecisionRow; samples: number }> {
-    let computed: Policy | null = null;
-    let row: DecisionRow | null = null;
-    let samples = 0;
-    let clipped = 0;
-    let out: Awaited<ReturnType<ReplicaStore['decideSerialised']>>;
-    try {
-      out = await this.store.decideSerialised(this.row.name, this.ctx.now(), (state) => {
-        const p = this.fromStore(state.snapshot);
-        const before = p.privacy().releases;
-        const r = this.decideWith(p, feats, k);
-        const made = p.privacy().releases > before;
-        const version = made ? state.version + 1 : state.version;
-        row = decisionRow(this.row, req, eventId, feats, this.dim, r.dec, version, this.ctx.now());
-        samples = r.dec.samples;
-        clipped = r.clipped;
-        if (made) computed = p;
-        return {
-          decision: row,
-          release: made ? stepRelease(p, before, version, state.rounds, this.ctx.snapshotKey) : null,
-        };
-      });
-    } catch (err) {
-      // outcome unknown: never decide from the computed release; reload what the database has
-      this.lastCheck = Number.NEGATIVE_INFINITY;
-      throw err;
-    }
-    if (out === null) {
-      throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
-    }
-    if (!out.inserted || row === null) throw eventExists(this.row, eventId);
-    this.clipped += clipped;
-    const p = computed as Policy | null;
-    if (out.release !== null && p !== null) {
-      if (out.release.version > this.version) {
-        this.view = p;
-        this.version = out.release.version;
+    return this.serial(async () => {
+      for (let attempt = 0; ; attempt++) {
+        const got: { row?: DecisionRow } = {};
+        let samples = 0;
+        let clipped = 0;
+        let made = false;
+        const out = await this.commitOnView(
+          () => {
+            const v = this.version;
+            const p = this.view;
+            const before = p.privacy().releases;
+            const r = this.decideWith(p, feats, k);
+            made = p.privacy().releases > before;
+            const version = made ? v + 1 : v;
+            const row = decisionRow(this.row, req, eventId, feats, this.dim, r.dec, version, this.ctx.now());
+            got.row = row;
+            samples = r.dec.samples;
+            clipped = r.clipped;
+            const release = made ? stepRelease(p, before, version, this.rounds, this.ctx.snapshotKey) : null;
+            return this.store.decideAt(v, row, release);
+          },
+          (a) => {
+            if (a !== 'inserted') return !made && a !== 'stale'; // a decision that released nothing changed no shared state
+            if (made) this.version++;
+            return true;
+          },
+        );
+        if (out === 'gone') {
+          throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
+        }
+        if (out === 'exists') throw eventExists(this.row, eventId);
+        if (out === 'stale') {
+          if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
+          continue;
+        }
+        this.clipped += clipped;
+        if (made) this.ctx.metrics.releases.inc({ model: this.row.name });
+        return { row: got.row!, samples };
       }
-      this.ctx.metrics.releases.inc({ model: this.row.name });
-    }
-    return { row, samples };
+    });
   }
 
   /**
@@ -390,6 +511,16 @@ export class ReplicaRuntime implements ServedModel {
         modelVersion: this.version,
         ...(r.dropped !== null ? { dropped: r.dropped } : {}),
       };
+    }
+    if (this.serialised) {
+      const s = await this.step(eventId, d.chosenFeatures, reward, 'given', named);
+      if (s !== 'pending') {
+        if (s === 'duplicate') throw duplicateReward(eventId);
+        if (s === 'unknown-event') throw eventNotFound(name, eventId);
+        if (s === 'horizon-exhausted') throw horizonExhausted(name, this.horizon);
+        return { eventId, status: 'recorded', released: s.released, modelVersion: s.version };
+      }
+      // rewards are pending (a crash, the default-reward sweep): this one joins them, in order
     }
     // rules 1, 3 and 4 again at the write: another replica may have recorded it or the last round
     const r = await this.record(eventId, reward, 'given', named);
@@ -433,17 +564,72 @@ export class ReplicaRuntime implements ServedModel {
     );
   }
 
+  /**
+   * One step of a serialised-learning policy that learns reward `reward` of `eventId` (chosen
+   * features `x`) directly: computed on the view at version v, committed with the reward in one
+   * round trip (`stepReward`) that checks the version; when it moved, the view reloads and the step
+   * is computed again. 'pending': rewards are pending, nothing was written (the caller stores this
+   * one as pending).
+   */
+  private step(
+    eventId: string,
+    x: Float64Array,
+    reward: number,
+    source: 'given' | 'default',
+    unit: string | null,
+  ): Promise<
+    | { readonly released: boolean; readonly version: number }
+    | 'pending'
+    | 'duplicate'
+    | 'unknown-event'
+    | 'horizon-exhausted'
+  > {
+    return this.serial(async () => {
+      for (let attempt = 0; ; attempt++) {
+        if (this.dirty) await this.reload();
+        if (this.bounded && this.rounds >= this.horizon) return 'horizon-exhausted'; // the stored rounds only grow
+        let releases = 0;
+        const out = await this.commitOnView(
+          () => {
+            const v = this.version;
+            const p = this.view;
+            const before = p.privacy().releases;
+            observe(p, x, reward);
+            const step = stepRelease(p, before, v + 1, this.rounds + 1, this.ctx.snapshotKey);
+            releases = step.releases;
+            const input: RewardInput = {
+              ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+              ...(unit !== null ? { unit } : {}),
+            };
+            return this.store.stepReward(input, v, this.bounded ? this.horizon : null, step);
+          },
+          (o) => {
+            if (o !== 'recorded') return false;
+            this.version++;
+            this.rounds++;
+            return true;
+          },
+        );
+        if (out === 'recorded') {
+          this.ctx.metrics.releases.inc({ model: this.row.name });
+          return { released: releases > 0, version: this.version };
+        }
+        if (out === 'stale') {
+          if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
+          continue;
+        }
+        return out;
+      }
+    });
+  }
+
   /** Gives the default reward to decisions whose window has closed (another replica may have). */
   async sweep(): Promise<void> {
-    const def = this.row.settings.defaultReward;
-    if (def === null) return;
-    const now = this.ctx.now();
-    if (now - this.lastSweep < this.ctx.sweepIntervalMs) return;
-    this.lastSweep = now;
-    const cutoff = now - this.row.settings.rewardWindowSeconds * 1000;
-    const rows = await this.store.expiredDecisions(this.row.name, cutoff, SWEEP_LIMIT);
+    const due = await this.sweeps.due(this.row, this.store, this.ctx.now(), this.ctx.sweepIntervalMs);
+    if (due === null) return;
+    const def = due.reward;
     let recorded = 0;
-    for (const r of rows) {
+    for (const r of due.rows) {
       if (this.units !== null) {
         if (r.unit == null) continue; // never learned without a unit (ranks need one)
         const u = await this.recordUnit(this.units, r.eventId, def, 'default', r.unit);
@@ -464,7 +650,7 @@ export class ReplicaRuntime implements ServedModel {
    * serialised learning, a step in which the policy released.
    */
   releaseDue(): Promise<boolean> {
-    const run = this.releases.then(async () => {
+    return this.serial(async () => {
       let released = false;
       if (this.units !== null) {
         while ((await this.store.unitGroupsDue(this.row.name)) > 0) {
@@ -472,49 +658,69 @@ export class ReplicaRuntime implements ServedModel {
         }
         return released;
       }
-      while ((await this.store.pendingCount(this.row.name)) >= this.batch) {
+      for (let stale = 0; ; ) {
         const made = await this.releaseOne();
-        if (made !== null && (!this.serialised || made > 0)) released = true;
+        if (made === 'none') return released;
+        if (made === 'stale') {
+          if (++stale > MAX_ATTEMPTS) throw busy(this.row.name);
+          continue;
+        }
+        if (!this.serialised || made > 0) released = true;
       }
-      return released;
     });
-    this.releases = run.catch(() => undefined);
-    return run;
   }
 
   /**
-   * One `releaseBatch`; installs the computed release as the view only once it has committed.
-   * Returns the privacy releases the committed step made, or null when this replica committed none.
+   * The release of the oldest full unit pending: read without the lock (`pendingBatch`), replayed
+   * through the view at the version it is pending at, committed in one round trip that checks that
+   * version (`releasePending`). Returns the privacy releases of the committed step, 'none' when no
+   * full unit is pending, or 'stale' when the version moved (nothing written; the view reloaded).
    */
-  private async releaseOne(): Promise<number | null> {
-    let computed: Policy | null = null;
-    const compute = (state: ModelState): ReleaseInput => {
-      const p = this.fromStore(state.snapshot);
-      const before = p.privacy().releases;
-      for (const r of state.pending) observe(p, r.features, r.reward);
-      // the ledger row records exactly what the policy made: for a batched policy that is one
-      // release per batch (none when non-private), checked; with serialised learning, whatever the
-      // policy itself released in this step
-      const step = stepRelease(
-        p,
-        before,
-        state.version + 1,
-        state.rounds + state.pending.length,
-        this.ctx.snapshotKey,
-      );
-      const expected = this.isPrivate ? 1 : 0;
-      if (!this.serialised && step.releases !== expected) {
-        throw new Error(
-          `model '${this.row.name}': replaying a batch of ${state.pending.length} rewards made ${step.releases} releases, expected ${expected}; nothing was committed.`,
-        );
-      }
-      computed = p;
-      return step;
-    };
-    return this.commitComputed(
-      () => this.store.releaseBatch(this.row.name, this.batch, this.ctx.now(), compute),
-      () => computed,
+  private async releaseOne(): Promise<number | 'none' | 'stale'> {
+    if (this.dirty) await this.reload();
+    const b = await this.store.pendingBatch(this.row.name, this.batch);
+    if (b === null) {
+      this.deleted = true;
+      return 'none';
+    }
+    if (b.pending.length < this.batch) return 'none';
+    if (b.version !== this.version) {
+      await this.refresh(); // another replica released: catch up, then read the oldest unit again
+      return 'stale';
+    }
+    let releases = 0;
+    const out = await this.commitOnView(
+      () => {
+        const p = this.view;
+        const before = p.privacy().releases;
+        for (const r of b.pending) observe(p, r.features, r.reward);
+        // the ledger row records exactly what the policy made: for a batched policy that is one
+        // release per batch (none when non-private), checked; with serialised learning, whatever the
+        // policy itself released in this step
+        const step = stepRelease(p, before, b.version + 1, b.rounds + b.pending.length, this.ctx.snapshotKey);
+        const expected = this.isPrivate ? 1 : 0;
+        if (!this.serialised && step.releases !== expected) {
+          throw new Error(
+            `model '${this.row.name}': replaying a batch of ${b.pending.length} rewards made ${step.releases} releases, expected ${expected}; nothing was committed.`,
+          );
+        }
+        releases = step.releases;
+        return this.store.releasePending(this.row.name, b, step, this.ctx.now());
+      },
+      (o) => {
+        if (typeof o === 'string') return false;
+        this.version = o.version;
+        this.rounds = o.rounds;
+        return true;
+      },
     );
+    if (out === 'gone') {
+      this.deleted = true;
+      return 'none';
+    }
+    if (out === 'stale') return 'stale';
+    this.ctx.metrics.releases.inc({ model: this.row.name });
+    return releases;
   }
 
   /**
@@ -566,10 +772,14 @@ export class ReplicaRuntime implements ServedModel {
    * @returns the committed ledger row's releases, or null.
    */
   private async commitComputed(
-    release: () => Promise<{ readonly version: number; readonly releases: number } | null>,
+    release: () => Promise<{
+      readonly version: number;
+      readonly releases: number;
+      readonly rounds: number;
+    } | null>,
     computed: () => Policy | null,
   ): Promise<number | null> {
-    let row: { readonly version: number; readonly releases: number } | null;
+    let row: { readonly version: number; readonly releases: number; readonly rounds: number } | null;
     try {
       row = await release();
     } catch (err) {
@@ -585,6 +795,7 @@ export class ReplicaRuntime implements ServedModel {
     if (row.version > this.version) {
       this.view = p;
       this.version = row.version;
+      this.rounds = row.rounds;
     }
     this.ctx.metrics.releases.inc({ model: this.row.name });
     return row.releases;

@@ -35,17 +35,21 @@ import {
 import { blobToFloat64 } from './float64Blob.js';
 import { ModelDeletedError } from './ModelDeletedError.js';
 import { newModelValues } from './newModelValues.js';
+import { postgresRoutines } from './postgresRoutines.js';
 import {
   type AdmitUnit,
   type ComputeDecision,
   type ComputeRelease,
   type ComputeUnitRelease,
   DELETED_VERSION,
+  type PendingBatch,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
   type SerialisedDecision,
+  type StepOutcome,
   type UnitPendingOutcome,
+  type VersionedOutcome,
 } from './ReplicaStore.js';
 import { redactDbUrl } from './redactDbUrl.js';
 import type {
@@ -124,6 +128,26 @@ const INT8_OID = 20;
 
 /** LISTEN/NOTIFY channel of committed releases; the payload is `<version>:<model name>`. */
 export const RELEASE_CHANNEL = 'adaprivate_release';
+
+/** Most rewards one batched insert of {@link PostgresStore.recordPending} carries. */
+const REWARD_BATCH_MAX = 256;
+
+/** A reward waiting for its batched insert, and the caller waiting for its answer. */
+interface QueuedReward {
+  readonly input: RewardInput;
+  readonly resolve: (out: PendingOutcome) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** Counters of the store's batched writes (tests and benchmarks read them). */
+export interface PostgresStoreStats {
+  /** Statements that inserted pending rewards (batched `recordPending` without a horizon). */
+  readonly rewardStatements: number;
+  /** Rewards those statements carried. */
+  readonly rewardsBatched: number;
+  /** Largest number of rewards one such statement carried. */
+  readonly largestRewardBatch: number;
+}
 
 /** BIGINT columns hold times in ms, versions and counts: safe integers, returned as numbers. */
 function parseInt8(text: string): number {
@@ -234,6 +258,11 @@ export class PostgresStore implements ReplicaStore {
   private closed = false;
   private readonly connectionString: string;
   private readonly listeners = new Set<pg.Client>();
+  /** Rewards waiting for the batched insert of their model (one statement in flight per model). */
+  private readonly rewardQueues = new Map<string, { busy: boolean; queue: QueuedReward[] }>();
+  private statsNow = { rewardStatements: 0, rewardsBatched: 0, largestRewardBatch: 0 };
+  /** Connections whose temporary schema has the release functions (./postgresRoutines.ts). */
+  private readonly withRoutines = new WeakSet<pg.PoolClient>();
 
   private constructor(pool: pg.Pool, connectionString: string, options: PostgresStoreOptions) {
     this.pool = pool;
@@ -773,6 +802,196 @@ export class PostgresStore implements ReplicaStore {
     });
   }
 
+  /**
+   * See {@link ReplicaStore.pendingBatch}: the version, rounds and oldest pending rewards of a model
+   * in one statement (one snapshot), without the lock.
+   */
+  async pendingBatch(model: string, batchSize: number): Promise<PendingBatch | null> {
+    if (!Number.isSafeInteger(batchSize) || batchSize < 1) {
+      throw new RangeError(
+        `PostgresStore.pendingBatch: batchSize must be a positive integer. Got ${batchSize}.`,
+      );
+    }
+    const r = await this.pool.query<{
+      version: number;
+      rounds: number;
+      seq: number | null;
+      event_id: string | null;
+      reward: number | null;
+      features: Buffer | null;
+    }>(
+      `SELECT m.version, m.rounds, p.seq, p.event_id, p.reward, p.features FROM models m
+       LEFT JOIN LATERAL (
+         SELECT seq, event_id, reward, features FROM pending_rewards
+         WHERE model = m.name ORDER BY seq LIMIT $2
+       ) p ON true
+       WHERE m.name = $1 ORDER BY p.seq`,
+      [model, batchSize],
+    );
+    const first = r.rows[0];
+    if (first === undefined) return null;
+    const pending: PendingReward[] = [];
+    const seqs: number[] = [];
+    for (const row of r.rows) {
+      if (row.seq === null) continue;
+      seqs.push(row.seq);
+      pending.push({ eventId: row.event_id!, reward: row.reward!, features: blobToFloat64(row.features!) });
+    }
+    return { version: first.version, rounds: first.rounds, pending, seqs };
+  }
+
+  /**
+   * Runs one of the release functions (./postgresRoutines.ts): one statement at autocommit, so the
+   * model row lock is held for this one round trip. With the test hook, the same call inside an
+   * explicit transaction, the hook between it and COMMIT (`kind`, and the release it wrote when the
+   * answer is `committed`).
+   */
+  private async routine(
+    sql: string,
+    values: readonly unknown[],
+    commits: (answer: string) => ReleaseCommitInfo | null,
+  ): Promise<string> {
+    const hook = this.hook;
+    const client = await this.pool.connect();
+    let broken: Error | undefined;
+    let open = false;
+    try {
+      await this.routines(client); // outside any transaction: a rollback must not undo them
+      if (hook === null) return (await client.query<{ a: string }>(sql, values as unknown[])).rows[0]!.a;
+      await client.query('BEGIN');
+      open = true;
+      const answer = (await client.query<{ a: string }>(sql, values as unknown[])).rows[0]!.a;
+      const info = commits(answer);
+      if (info !== null) await hook(info);
+      await client.query('COMMIT');
+      open = false;
+      return answer;
+    } catch (err) {
+      if (open) await client.query('ROLLBACK').catch(() => {});
+      // a connection error leaves the connection unusable: the pool drops it
+      if (!(err instanceof pg.DatabaseError)) broken = err instanceof Error ? err : new Error(String(err));
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  /** Creates the release functions in `client`'s temporary schema once per connection (one round trip). */
+  private async routines(client: pg.PoolClient): Promise<void> {
+    if (this.withRoutines.has(client)) return;
+    await client.query(postgresRoutines(RELEASE_CHANNEL));
+    this.withRoutines.add(client);
+  }
+
+  /** See {@link ReplicaStore.releasePending}. */
+  async releasePending(
+    model: string,
+    batch: PendingBatch,
+    release: ReleaseInput,
+    time: number,
+  ): Promise<LedgerRow | VersionedOutcome> {
+    if (release.version !== batch.version + 1) {
+      throw new StoreConflictError(
+        `release version ${release.version} of model '${model}' does not follow the version ${batch.version} it was computed from.`,
+      );
+    }
+    const n = batch.seqs.length;
+    const answer = await this.routine(
+      'SELECT pg_temp.adaprivate_release_pending($1, $2, $3::bigint[], $4, $5, $6, $7, $8) AS a',
+      [
+        model,
+        batch.version,
+        batch.seqs,
+        time,
+        release.releases,
+        release.rounds,
+        JSON.stringify(release.spent),
+        release.snapshot,
+      ],
+      (a) =>
+        a === 'released'
+          ? { kind: 'rewards', version: release.version, rewards: n, releases: release.releases }
+          : null,
+    );
+    if (answer === 'stale' || answer === 'gone') return answer;
+    return {
+      model,
+      version: release.version,
+      time,
+      releases: release.releases,
+      rounds: release.rounds,
+      rewards: n,
+      spent: release.spent,
+    };
+  }
+
+  /** See {@link ReplicaStore.stepReward}. */
+  async stepReward(
+    input: RewardInput,
+    expected: number,
+    horizon: number | null,
+    release: ReleaseInput,
+  ): Promise<StepOutcome> {
+    if (release.version !== expected + 1) {
+      throw new StoreConflictError(
+        `release version ${release.version} of model '${input.model}' does not follow the version ${expected} it was computed from.`,
+      );
+    }
+    const answer = await this.routine(
+      'SELECT pg_temp.adaprivate_step_reward($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS a',
+      [
+        input.model,
+        expected,
+        input.eventId,
+        input.logReward ? input.reward : null,
+        input.source,
+        input.unit ?? null,
+        horizon,
+        input.time,
+        release.releases,
+        release.rounds,
+        JSON.stringify(release.spent),
+        release.snapshot,
+      ],
+      (a) =>
+        a === 'recorded'
+          ? { kind: 'rewards', version: release.version, rewards: 1, releases: release.releases }
+          : null,
+    );
+    return answer as StepOutcome;
+  }
+
+  /** See {@link ReplicaStore.decideAt}. */
+  async decideAt(
+    expected: number,
+    decision: DecisionRow,
+    release: ReleaseInput | null,
+  ): Promise<'inserted' | 'exists' | VersionedOutcome> {
+    if (release !== null && release.version !== expected + 1) {
+      throw new StoreConflictError(
+        `release version ${release.version} of model '${decision.model}' does not follow the version ${expected} it was computed from.`,
+      );
+    }
+    const answer = await this.routine(
+      `SELECT pg_temp.adaprivate_decide($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS a`,
+      [
+        decision.model,
+        expected,
+        ...decisionValues(decision).slice(1),
+        decision.unit ?? null,
+        release?.releases ?? 0,
+        release?.rounds ?? 0,
+        release === null ? null : JSON.stringify(release.spent),
+        release?.snapshot ?? null,
+      ],
+      (a) =>
+        a === 'inserted' && release !== null
+          ? { kind: 'decision', version: release.version, rewards: 0, releases: release.releases }
+          : null,
+    );
+    return answer as 'inserted' | 'exists' | VersionedOutcome;
+  }
+
   /** The stored version of a model (the cheap per-request check of a replica), or null. */
   async modelVersion(model: string): Promise<number | null> {
     const r = await this.pool.query<{ version: number }>('SELECT version FROM models WHERE name = $1', [
@@ -793,7 +1012,7 @@ export class PostgresStore implements ReplicaStore {
    * answers 'horizon-exhausted' (after the event's own 'unknown-event' or 'duplicate').
    */
   async recordPending(input: RewardInput, horizon: number | null = null): Promise<PendingOutcome> {
-    if (horizon === null) return this.pendingStatement(this.pool, input);
+    if (horizon === null) return this.queueReward(input);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -823,6 +1042,118 @@ export class PostgresStore implements ReplicaStore {
     } finally {
       client.release();
     }
+  }
+
+  /** Counters of the batched reward inserts since the store opened. */
+  stats(): PostgresStoreStats {
+    return { ...this.statsNow };
+  }
+
+  /**
+   * Group commit of pending rewards: a reward of a model goes out at once when no insert of that
+   * model is in flight, and otherwise waits for it and then goes out with every reward that arrived
+   * meanwhile in one statement (one round trip, one commit). No timer: a lone reward is not
+   * delayed. Each caller is answered only after the statement carrying its reward committed (an
+   * error answers all of them with it: none was acknowledged).
+   */
+  private queueReward(input: RewardInput): Promise<PendingOutcome> {
+    return new Promise<PendingOutcome>((resolve, reject) => {
+      let q = this.rewardQueues.get(input.model);
+      if (q === undefined) {
+        q = { busy: false, queue: [] };
+        this.rewardQueues.set(input.model, q);
+      }
+      q.queue.push({ input, resolve, reject });
+      if (!q.busy) this.flushRewards(input.model, q);
+    });
+  }
+
+  /** Sends the queued rewards of `model` (one statement), then whatever queued meanwhile. */
+  private flushRewards(model: string, q: { busy: boolean; queue: QueuedReward[] }): void {
+    // one event id at most once per statement (a repeat waits for the next one and is then a duplicate)
+    const batch: QueuedReward[] = [];
+    const rest: QueuedReward[] = [];
+    const ids = new Set<string>();
+    for (const r of q.queue) {
+      if (batch.length < REWARD_BATCH_MAX && !ids.has(r.input.eventId)) {
+        ids.add(r.input.eventId);
+        batch.push(r);
+      } else rest.push(r);
+    }
+    q.queue = rest;
+    if (batch.length === 0) {
+      q.busy = false;
+      this.rewardQueues.delete(model);
+      return;
+    }
+    q.busy = true;
+    this.pendingStatements(
+      model,
+      batch.map((r) => r.input),
+    ).then(
+      (outs) => {
+        const st = this.statsNow;
+        this.statsNow = {
+          rewardStatements: st.rewardStatements + 1,
+          rewardsBatched: st.rewardsBatched + batch.length,
+          largestRewardBatch: Math.max(st.largestRewardBatch, batch.length),
+        };
+        for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outs[i]!);
+        this.flushRewards(model, q);
+      },
+      (err: unknown) => {
+        for (const r of batch) r.reject(err);
+        this.flushRewards(model, q);
+      },
+    );
+  }
+
+  /**
+   * The batched form of {@link pendingStatement}: rewards of one model (distinct event ids), one
+   * statement at autocommit. Each decision is marked rewarded only if it has none yet; the pending
+   * count answered is the model's after the statement.
+   */
+  private async pendingStatements(model: string, inputs: readonly RewardInput[]): Promise<PendingOutcome[]> {
+    if (inputs.length === 1) return [await this.pendingStatement(this.pool, inputs[0]!)];
+    const r = await this.pool.query<{ inserted: string[] | null; found: string[] | null; pending: number }>(
+      `WITH i AS (
+         SELECT * FROM unnest($2::text[], $3::float8[], $4::float8[], $5::text[], $6::text[])
+           WITH ORDINALITY AS t(event_id, reward, logged, source, unit, ord)
+       ), d AS (
+         UPDATE decisions SET reward_state = 1, reward = i.logged, reward_source = i.source
+         FROM i WHERE decisions.model = $1 AND decisions.event_id = i.event_id AND decisions.reward_state = 0
+         RETURNING decisions.event_id, decisions.chosen_features
+       ), ins AS (
+         INSERT INTO pending_rewards (model, event_id, reward, features)
+         SELECT $1, d.event_id, i.reward, d.chosen_features FROM d JOIN i ON i.event_id = d.event_id
+         ORDER BY i.ord
+         RETURNING event_id
+       ), u AS (
+         INSERT INTO decision_units (model, event_id, unit)
+         SELECT $1, d.event_id, i.unit FROM d JOIN i ON i.event_id = d.event_id WHERE i.unit IS NOT NULL
+         ON CONFLICT (model, event_id) DO NOTHING
+       )
+       SELECT (SELECT array_agg(event_id) FROM ins) AS inserted,
+              (SELECT array_agg(event_id) FROM decisions WHERE model = $1 AND event_id = ANY($2::text[])) AS found,
+              (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending`,
+      [
+        model,
+        inputs.map((x) => x.eventId),
+        inputs.map((x) => x.reward),
+        inputs.map((x) => (x.logReward ? x.reward : null)),
+        inputs.map((x) => x.source),
+        inputs.map((x) => x.unit ?? null),
+      ],
+    );
+    const row = r.rows[0]!;
+    const inserted = new Set(row.inserted ?? []);
+    const found = new Set(row.found ?? []);
+    // the count's snapshot is the statement's: it does not see the rows inserted by `ins`
+    const pending = row.pending + inserted.size;
+    return inputs.map((x) => ({
+      outcome: inserted.has(x.eventId) ? 'recorded' : found.has(x.eventId) ? 'duplicate' : 'unknown-event',
+      pending,
+    }));
   }
 
   /** The statement of {@link recordPending}, on the pool or inside the caller's transaction. */

@@ -4,7 +4,7 @@
  * release notifications a replica refreshes its decision view from (docs/serving.md, "Several
  * replicas").
  */
-import type { DecisionRow, LedgerRow, ReleaseInput, UnitCountRow } from './rows.js';
+import type { DecisionRow, LedgerRow, PendingReward, ReleaseInput, UnitCountRow } from './rows.js';
 import type { ModelState, RecordRewardOutcome, RewardInput, Store } from './Store.js';
 
 /**
@@ -97,6 +97,34 @@ export type ComputeUnitRelease = (
   group: UnitGroup,
 ) => ReleaseInput | null | Promise<ReleaseInput | null>;
 
+/**
+ * The oldest pending rewards of a model with the released state they are pending at, read in one
+ * snapshot without the model row lock (see {@link ReplicaStore.pendingBatch}).
+ */
+export interface PendingBatch {
+  /** The stored version the rewards are pending at. */
+  readonly version: number;
+  /** Rounds learned at that version. */
+  readonly rounds: number;
+  /** The rewards, oldest first (at most the size asked for). */
+  readonly pending: readonly PendingReward[];
+  /** Their sequence numbers, in the same order (what {@link ReplicaStore.releasePending} deletes). */
+  readonly seqs: readonly number[];
+}
+
+/**
+ * What a commit computed from an expected version did: 'stale' when the stored version had moved
+ * (nothing written: recompute from the newer state), 'gone' when the model does not exist.
+ */
+export type VersionedOutcome = 'stale' | 'gone';
+
+/**
+ * What {@link ReplicaStore.stepReward} did. 'pending': rewards of the model are pending (left by a
+ * crash, or another replica's pending path), nothing written: store the reward as pending instead,
+ * so the older ones are learned first.
+ */
+export type StepOutcome = RecordRewardOutcome | 'horizon-exhausted' | 'stale' | 'pending';
+
 export interface ReplicaStore extends Store {
   /**
    * `recordReward(input, null)` and `pendingCount` in one round trip: stores the reward as pending
@@ -146,6 +174,51 @@ export interface ReplicaStore extends Store {
    * no group is closed or another replica released it first.
    */
   releaseUnitGroup(model: string, time: number, compute: ComputeUnitRelease): Promise<LedgerRow | null>;
+  /**
+   * The oldest `batchSize` pending rewards of `model` (fewer when fewer are pending) and the version
+   * and rounds they are pending at, in one snapshot, without the model row lock; null when the model
+   * does not exist. For {@link releasePending}: a replica computes the release outside the lock.
+   */
+  pendingBatch(model: string, batchSize: number): Promise<PendingBatch | null>;
+  /**
+   * Commits `release`, computed from `batch` (from {@link pendingBatch}), in one round trip that
+   * holds the model row lock for itself alone: when the stored version is still `batch.version`,
+   * deletes exactly the batch's raw rewards and writes the ledger row, the decisions' states and the
+   * new snapshot together. Returns the ledger row, or 'stale' (another replica released meanwhile:
+   * nothing written) or 'gone'. Throws {@link StoreConflictError} when `release.version` is not
+   * `batch.version + 1`.
+   */
+  releasePending(
+    model: string,
+    batch: PendingBatch,
+    release: ReleaseInput,
+    time: number,
+  ): Promise<LedgerRow | VersionedOutcome>;
+  /**
+   * One step of a serialised-learning policy that learns the reward `input` directly, computed
+   * from the stored version `expected` (its release: version `expected + 1`, rounds + 1): in one
+   * round trip under the model row lock, checks the event (unknown, duplicate), the version
+   * ('stale'), that no reward of the model is pending ('pending'), and with a `horizon` the stored
+   * rounds ('horizon-exhausted'); then marks the decision rewarded and released and commits the
+   * step's ledger row (1 reward) and snapshot. Nothing is written unless 'recorded'.
+   */
+  stepReward(
+    input: RewardInput,
+    expected: number,
+    horizon: number | null,
+    release: ReleaseInput,
+  ): Promise<StepOutcome>;
+  /**
+   * A decision of a policy whose select may release (DGS-LinUCB), decided from the stored version
+   * `expected`, committed in one round trip under the model row lock with its release, if any
+   * (version `expected + 1`, ledger row of 0 rewards, at the decision's time). 'inserted', 'exists'
+   * (the event id has a decision: nothing written), 'stale' or 'gone'.
+   */
+  decideAt(
+    expected: number,
+    decision: DecisionRow,
+    release: ReleaseInput | null,
+  ): Promise<'inserted' | 'exists' | VersionedOutcome>;
   /** Closed groups of a user-level model waiting for their release. */
   unitGroupsDue(model: string): Promise<number>;
   /** The committed version of `model` (a cheap check), or null when it does not exist. */
@@ -180,6 +253,10 @@ export function isReplicaStore(store: Store): store is ReplicaStore {
     typeof s.pendingCount === 'function' &&
     typeof s.recordUnitPending === 'function' &&
     typeof s.releaseUnitGroup === 'function' &&
-    typeof s.onRelease === 'function'
+    typeof s.onRelease === 'function' &&
+    typeof s.pendingBatch === 'function' &&
+    typeof s.releasePending === 'function' &&
+    typeof s.stepReward === 'function' &&
+    typeof s.decideAt === 'function'
   );
 }

@@ -17,13 +17,16 @@ export {
   type ComputeUnitRelease,
   DELETED_VERSION,
   isReplicaStore,
+  type PendingBatch,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
   type SerialisedDecision,
+  type StepOutcome,
   type UnitDecision,
   type UnitGroup,
   type UnitPendingOutcome,
+  type VersionedOutcome,
 } from './ReplicaStore.js';
 export { redactDbUrl } from './redactDbUrl.js';
 export type {
