@@ -243,13 +243,16 @@ export class ReplicaRuntime implements ServedModel {
     const run = (async () => {
       const started = performance.now();
       try {
-        // a dirty view (uncommitted state) is replaced even at the same version
-        const force = this.dirty;
+        // a dirty view (uncommitted state) is replaced even at the same version, never by an older one
         const v = await this.store.modelVersion(this.row.name);
         if (v === null) this.deleted = true;
-        if (v !== null && (v > this.version || force)) {
+        if (v !== null && (v > this.version || this.dirty)) {
           const state = await this.store.releasedState(this.row.name);
-          if (state !== null && (state.version > this.version || force)) this.install(state);
+          if (
+            state !== null &&
+            (state.version > this.version || (this.dirty && state.version === this.version))
+          )
+            this.install(state);
         }
         this.lastCheck = started;
       } catch (err) {
@@ -292,6 +295,20 @@ export class ReplicaRuntime implements ServedModel {
     this.dirty = false;
   }
 
+  /**
+   * Makes `p`, whose state this replica committed as `version` (with `rounds`), the view, unless
+   * the view has meanwhile been reloaded at that version or a later one (a notification): the view
+   * and its version always come from the same release.
+   */
+  private adopt(p: Policy, version: number, rounds: number): void {
+    if (version <= this.version && !this.dirty) return;
+    if (version < this.version) return;
+    this.view = p;
+    this.version = version;
+    this.rounds = rounds;
+    this.dirty = false;
+  }
+
   /** Replaces the view by the stored release (after a commit that did not take). */
   private async reload(): Promise<void> {
     const state = await this.store.releasedState(this.row.name);
@@ -313,13 +330,20 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
-   * Computes on the view and commits (`work`: synchronous computation, then one awaited commit),
-   * with decisions held back until the answer. `accept` applies a committed answer (the new version)
-   * and returns true; on any other answer or an error, the view is reloaded from the database (a
-   * failed reload leaves it dirty, so the next decision reloads first).
+   * Computes on the view and commits: `work` gets the view `p` (reloaded first when dirty), its
+   * version `v` and rounds, computes synchronously on `p` and returns the one awaited commit;
+   * decisions are held back until the answer. `accept` applies a committed answer (normally
+   * `adopt(p, v + 1, ...)`) and returns true; on any other answer or an error, the view is reloaded
+   * from the database (a failed reload leaves it dirty, so the next decision reloads first).
    */
-  private async commitOnView<T>(work: () => Promise<T>, accept: (out: T) => boolean): Promise<T> {
+  private async commitOnView<T>(
+    work: (p: Policy, v: number, rounds: number) => Promise<T>,
+    accept: (out: T, p: Policy, v: number, rounds: number) => boolean,
+  ): Promise<T> {
     if (this.dirty) await this.reload();
+    const p = this.view;
+    const v = this.version;
+    const rounds = this.rounds;
     let done: () => void = () => {};
     this.mutating = new Promise<void>((resolve) => {
       done = resolve;
@@ -327,14 +351,14 @@ export class ReplicaRuntime implements ServedModel {
     try {
       let out: T;
       try {
-        out = await work();
+        out = await work(p, v, rounds);
       } catch (err) {
         this.dirty = true;
         this.lastCheck = Number.NEGATIVE_INFINITY;
         await this.reload().catch(() => {});
         throw err;
       }
-      if (!accept(out)) {
+      if (!accept(out, p, v, rounds)) {
         this.dirty = true;
         await this.reload();
       }
@@ -447,9 +471,7 @@ export class ReplicaRuntime implements ServedModel {
         let clipped = 0;
         let made = false;
         const out = await this.commitOnView(
-          () => {
-            const v = this.version;
-            const p = this.view;
+          (p, v, rounds) => {
             const before = p.privacy().releases;
             const r = this.decideWith(p, feats, k);
             made = p.privacy().releases > before;
@@ -458,12 +480,12 @@ export class ReplicaRuntime implements ServedModel {
             got.row = row;
             samples = r.dec.samples;
             clipped = r.clipped;
-            const release = made ? stepRelease(p, before, version, this.rounds, this.ctx.snapshotKey) : null;
+            const release = made ? stepRelease(p, before, version, rounds, this.ctx.snapshotKey) : null;
             return this.store.decideAt(v, row, release);
           },
-          (a) => {
+          (a, p, v, rounds) => {
             if (a !== 'inserted') return !made && a !== 'stale'; // a decision that released nothing changed no shared state
-            if (made) this.version++;
+            if (made) this.adopt(p, v + 1, rounds);
             return true;
           },
         );
@@ -589,13 +611,13 @@ export class ReplicaRuntime implements ServedModel {
         if (this.dirty) await this.reload();
         if (this.bounded && this.rounds >= this.horizon) return 'horizon-exhausted'; // the stored rounds only grow
         let releases = 0;
+        let version = 0;
         const out = await this.commitOnView(
-          () => {
-            const v = this.version;
-            const p = this.view;
+          (p, v, rounds) => {
+            version = v + 1;
             const before = p.privacy().releases;
             observe(p, x, reward);
-            const step = stepRelease(p, before, v + 1, this.rounds + 1, this.ctx.snapshotKey);
+            const step = stepRelease(p, before, v + 1, rounds + 1, this.ctx.snapshotKey);
             releases = step.releases;
             const input: RewardInput = {
               ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
@@ -603,16 +625,15 @@ export class ReplicaRuntime implements ServedModel {
             };
             return this.store.stepReward(input, v, this.bounded ? this.horizon : null, step);
           },
-          (o) => {
+          (o, p, v, rounds) => {
             if (o !== 'recorded') return false;
-            this.version++;
-            this.rounds++;
+            this.adopt(p, v + 1, rounds + 1);
             return true;
           },
         );
         if (out === 'recorded') {
           this.ctx.metrics.releases.inc({ model: this.row.name });
-          return { released: releases > 0, version: this.version };
+          return { released: releases > 0, version };
         }
         if (out === 'stale') {
           if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
@@ -690,8 +711,8 @@ export class ReplicaRuntime implements ServedModel {
     }
     let releases = 0;
     const out = await this.commitOnView(
-      () => {
-        const p = this.view;
+      (p, v) => {
+        if (v !== b.version) return Promise.resolve('stale' as const); // reloaded meanwhile: read again
         const before = p.privacy().releases;
         for (const r of b.pending) observe(p, r.features, r.reward);
         // the ledger row records exactly what the policy made: for a batched policy that is one
@@ -707,10 +728,9 @@ export class ReplicaRuntime implements ServedModel {
         releases = step.releases;
         return this.store.releasePending(this.row.name, b, step, this.ctx.now());
       },
-      (o) => {
+      (o, p) => {
         if (typeof o === 'string') return false;
-        this.version = o.version;
-        this.rounds = o.rounds;
+        this.adopt(p, o.version, o.rounds);
         return true;
       },
     );

@@ -360,3 +360,82 @@ test('a release rolled back in this process does not stop the replica: the next 
     await t.close();
   }
 });
+
+/** A store whose release notifications never arrive: a replica that missed every one of them. */
+async function deafStore(url: string): Promise<PostgresStore> {
+  const store = await PostgresStore.open(url, { migrate: false });
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === 'onRelease') return async () => async () => {};
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}
+
+for (const policy of ['jdp-linucb', 'dgs-linucb', 'adaprivate-ts'] as const) {
+  test(`${policy}: a replica whose in-memory policy is behind another's release neither commits from it nor serves from it`, async () => {
+    const url = await pg.createDatabase();
+    const a = await startTestServer({ store: await PostgresStore.open(url), versionCheckMs: 3_600_000 });
+    // b: no notification and no version check, so its view is behind after each of a's releases;
+    // b0: no notification but a check before every request
+    const b = await startTestServer({ store: await deafStore(url), versionCheckMs: 3_600_000 });
+    const b0 = await startTestServer({ store: await deafStore(url), versionCheckMs: 0 });
+    try {
+      const options = { dim: 2, horizon: 40, epsilon: 1, seed: 5 };
+      if (policy === 'adaprivate-ts') {
+        await a.client.createModel('v', { policy, options: { ...options, batchSize: 1 } });
+      } else await a.client.createModel('v', { policy, options });
+      const n = 8;
+      for (let i = 0; i < n; i++) {
+        const t = [a, b, b0][i % 3]!;
+        const d = await t.client.rank('v', { arms: ARMS });
+        const r = await t.client.reward('v', { eventId: d.eventId, reward: i % 2 });
+        assert.equal(r.status, 'recorded');
+        // b0 keeps the policy it just committed in memory; after a's next release its next
+        // decision must come from that release, not from the policy it kept
+        const before = (await a.client.status('v')).modelVersion;
+        if (t === b0) {
+          const d2 = await a.client.rank('v', { arms: ARMS });
+          await a.client.reward('v', { eventId: d2.eventId, reward: 1 });
+          const moved = (await a.client.status('v')).modelVersion;
+          assert.ok(moved > before, "a's reward released");
+          // (at least: a DGS-LinUCB decision after new data releases, one version more)
+          const seen = (await b0.client.rank('v', { arms: ARMS })).modelVersion;
+          assert.ok(seen >= moved, `b0 serves version ${seen}, behind the stored ${moved}`);
+        }
+      }
+      // nothing was committed from a stale policy: one lineage, versions and rounds without gaps or
+      // repeats, and a replica loading the last snapshot counts exactly the ledger's releases
+      const ledger = await a.client.ledger('v');
+      const rows = ledger.releases;
+      assert.deepEqual(
+        rows.map((e) => e.version),
+        rows.map((_, i) => i + 1),
+      );
+      const steps = rows.filter((e) => e.rewards > 0);
+      assert.deepEqual(
+        steps.map((e) => e.rounds),
+        steps.map((_, i) => i + 1),
+        'each reward learned once, on top of every earlier one',
+      );
+      const c = await startTestServer({ store: await PostgresStore.open(url, { migrate: false }) });
+      try {
+        const s = await c.client.status('v');
+        assert.equal(s.modelVersion, rows.length);
+        assert.equal(s.rounds, steps.length);
+        assert.equal(
+          s.privacy.releases,
+          rows.reduce((acc, e) => acc + e.releases, 0),
+          "the stored policy's own count of releases = the ledger's",
+        );
+      } finally {
+        await c.close();
+      }
+    } finally {
+      await a.close();
+      await b.close();
+      await b0.close();
+    }
+  });
+}

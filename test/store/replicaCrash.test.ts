@@ -84,3 +84,63 @@ test('three replica processes, SIGKILLed inside release transactions: every ackn
   assert.equal((await setup.counts('m')).releasedRewards, n);
   await setup.close();
 });
+
+const batcher = fileURLToPath(new URL('../support/storeRewardBatcher.js', import.meta.url));
+
+/** Runs one incarnation of the batching replica; resolves with its acknowledgements. */
+function runBatcher(url: string, killAfter: number, events: readonly string[]) {
+  return new Promise<{
+    acked: string[];
+    largest: number;
+    signal: NodeJS.Signals | null;
+    code: number | null;
+  }>((resolve) => {
+    const child = spawn(process.execPath, [batcher, url, 'b', String(killAfter), ...events], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => {
+      out += c;
+    });
+    child.on('close', (code, signal) => {
+      const lines = out.split('\n').filter((l) => l.startsWith('ack '));
+      resolve({
+        acked: lines.map((l) => l.split(' ')[1]!),
+        largest: Math.max(0, ...lines.map((l) => Number(l.split(' ')[2]))),
+        signal,
+        code,
+      });
+    });
+  });
+}
+
+test('batched reward inserts: a replica SIGKILLed with statements in flight loses no acknowledged reward, and none is stored twice', async () => {
+  const url = await server.createDatabase();
+  const n = 120;
+  const setup = await PostgresStore.open(url);
+  await createSumModel(setup, 'b', n, true);
+  const events = Array.from({ length: n }, (_, i) => `e${i}`);
+  const first = await runBatcher(url, 30, events);
+  assert.equal(first.signal, 'SIGKILL');
+  assert.equal(first.acked.length, 30);
+  // the fast path ran: rewards sent at once shared statements
+  assert.ok(first.largest > 1, `largest batch ${first.largest}: the rewards were not batched`);
+  const afterKill = await setup.loadModelState('b');
+  const pendingIds = new Set(afterKill?.pending.map((p) => p.eventId));
+  for (const e of first.acked) assert.ok(pendingIds.has(e), `acknowledged reward ${e} was lost`);
+  assert.equal(pendingIds.size, afterKill?.pending.length, 'a reward is pending twice');
+  // a restart sends them all again: the committed ones are duplicates, the rest are recorded
+  const second = await runBatcher(url, 0, events);
+  assert.equal(second.code, 0);
+  assert.equal(second.acked.length, n);
+  const state = await setup.loadModelState('b');
+  assert.deepEqual(
+    state?.pending.map((p) => p.eventId).sort(),
+    [...events].sort(),
+    'every reward pending once',
+  );
+  for (const p of state?.pending ?? []) assert.equal(p.reward, rewardOf(p.eventId));
+  const decisions = await setup.exportDecisions('b', { limit: n + 1 });
+  assert.ok(decisions.every((d) => d.rewardState === 'pending' && d.reward === rewardOf(d.eventId)));
+  await setup.close();
+});
