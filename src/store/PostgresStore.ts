@@ -189,6 +189,19 @@ async function readReleased(
   return r.rows[0];
 }
 
+/** The ledger row that committing `release` of `model` at `time`, consuming `rewards` rewards, writes. */
+function ledgerRow(model: string, release: ReleaseInput, time: number, rewards: number): LedgerRow {
+  return {
+    model,
+    version: release.version,
+    time,
+    releases: release.releases,
+    rounds: release.rounds,
+    rewards,
+    spent: release.spent,
+  };
+}
+
 /** Reads the schema version (0 when the database has no adaprivate tables). */
 async function readVersion(client: pg.PoolClient): Promise<number> {
   const exists = await client.query<{ t: string | null }>("SELECT to_regclass('meta')::text AS t");
@@ -702,15 +715,7 @@ export class PostgresStore implements ReplicaStore {
     if (alsoDelete !== undefined) await alsoDelete();
     const eventIds = pending.map((p) => p.eventId);
     await this.commitRelease(client, model, release, time, eventIds, 'rewards');
-    return {
-      model,
-      version: release.version,
-      time,
-      releases: release.releases,
-      rounds: release.rounds,
-      rewards: eventIds.length,
-      spent: release.spent,
-    };
+    return ledgerRow(model, release, time, eventIds.length);
   }
 
   private async commitRelease(
@@ -914,15 +919,7 @@ export class PostgresStore implements ReplicaStore {
           : null,
     );
     if (answer === 'stale' || answer === 'gone') return answer;
-    return {
-      model,
-      version: release.version,
-      time,
-      releases: release.releases,
-      rounds: release.rounds,
-      rewards: n,
-      spent: release.spent,
-    };
+    return ledgerRow(model, release, time, n);
   }
 
   /** See {@link ReplicaStore.stepReward}. */
@@ -1388,15 +1385,7 @@ export class PostgresStore implements ReplicaStore {
           );
         }
         await this.commitRelease(client, model, r, time, [], 'decision');
-        release = {
-          model,
-          version: r.version,
-          time,
-          releases: r.releases,
-          rounds: r.rounds,
-          rewards: 0,
-          spent: r.spent,
-        };
+        release = ledgerRow(model, r, time, 0);
       }
       await client.query('COMMIT');
       return { inserted: true, release };

@@ -455,3 +455,102 @@ test('PostgresStore: the release hook fires in every transaction that commits a 
     await store.close();
   }
 });
+
+test('PostgresStore.recordPending: concurrent rewards share statements; each answered recorded, duplicate or unknown', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  try {
+    await createSumModel(a, 'm', 20);
+    // sent at once: the first goes out alone, the others wait for it and share the next statement
+    const ids = [...Array.from({ length: 20 }, (_, i) => `e${i}`), 'e3', 'nope'];
+    const outs = await Promise.all(ids.map((e, i) => a.recordPending(reward('m', e, i % 2))));
+    assert.deepEqual(
+      outs.map((o) => o.outcome),
+      [...ids.slice(0, 20).map(() => 'recorded'), 'duplicate', 'unknown-event'],
+    );
+    const st = a.stats();
+    assert.ok(st.largestRewardBatch > 1 && st.rewardStatements < ids.length, JSON.stringify(st));
+    assert.equal(st.rewardsBatched, ids.length);
+    const state = await a.loadModelState('m');
+    assert.deepEqual(
+      state?.pending.map((p) => [p.eventId, p.reward]),
+      ids.slice(0, 20).map((e, i) => [e, i % 2]),
+      'each once, with its own value, in arrival order',
+    );
+    assert.equal(Math.max(...outs.map((o) => o.pending)), 20);
+  } finally {
+    await a.close();
+  }
+});
+
+test('PostgresStore.releasePending, stepReward, decideAt: computed at version v, committed once in one call; at a moved version nothing is written', async () => {
+  const url = await server.createDatabase();
+  const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url, { migrate: false })]);
+  try {
+    await createSumModel(a, 'm', 8);
+    for (const e of ['e0', 'e1']) await a.recordPending(reward('m', e, 1));
+    // two replicas compute the release of the same batch: one commits, the other is stale
+    const [ba, bb] = await Promise.all([a.pendingBatch('m', 2), b.pendingBatch('m', 2)]);
+    assert.deepEqual(
+      ba?.pending.map((p) => p.eventId),
+      ['e0', 'e1'],
+    );
+    const rel = (v: number, rounds: number) => ({
+      version: v,
+      snapshot: `s${v}`,
+      spent: {},
+      releases: 1,
+      rounds,
+    });
+    const outs = await Promise.all([
+      a.releasePending('m', ba!, rel(1, 2), 5),
+      b.releasePending('m', bb!, rel(1, 2), 5),
+    ]);
+    assert.equal(outs.filter((o) => o === 'stale').length, 1);
+    assert.equal(outs.filter((o) => typeof o === 'object' && o.version === 1 && o.rewards === 2).length, 1);
+    assert.equal(await a.pendingCount('m'), 0);
+    assert.deepEqual(
+      (await a.ledger('m')).map((l) => [l.version, l.rewards, l.rounds]),
+      [[1, 2, 2]],
+    );
+    assert.equal((await a.getDecision('m', 'e1'))?.rewardState, 'released');
+    await assert.rejects(a.releasePending('m', ba!, rel(3, 2), 5), StoreConflictError);
+
+    // a step: stale at an old version, unknown and duplicate events, then recorded once
+    assert.equal(await a.stepReward(reward('m', 'e2', 1), 0, null, rel(1, 1)), 'stale');
+    assert.equal(await a.stepReward(reward('m', 'nope', 1), 1, null, rel(2, 3)), 'unknown-event');
+    assert.equal(await a.stepReward(reward('m', 'e0', 1), 1, null, rel(2, 3)), 'duplicate');
+    assert.equal(await a.stepReward(reward('m', 'e2', 1), 1, 2, rel(2, 3)), 'horizon-exhausted');
+    assert.equal(await a.stepReward(reward('m', 'e2', 1), 1, null, rel(2, 2)), 'stale', 'rounds checked too');
+    const steps = await Promise.all([
+      a.stepReward(reward('m', 'e2', 1), 1, null, rel(2, 3)),
+      b.stepReward(reward('m', 'e3', 1), 1, null, rel(2, 3)),
+    ]);
+    assert.deepEqual([...steps].sort(), ['recorded', 'stale']);
+    // with a reward pending, a step is refused ('pending': the older reward goes first)
+    await a.recordPending(reward('m', 'e4', 0));
+    assert.equal(await a.stepReward(reward('m', 'e5', 1), 2, null, rel(3, 4)), 'pending');
+    assert.equal((await a.getDecision('m', 'e5'))?.rewardState, 'none');
+
+    // a decision with its release: stale, then inserted with the release, then the event exists
+    const d = { ...oneArmDecision('m', 'd1'), modelVersion: 3 };
+    assert.equal(await a.decideAt(1, d, rel(2, 3)), 'stale');
+    assert.equal(await a.decideAt(2, d, { ...rel(3, 3), releases: 1 }), 'inserted');
+    assert.equal(await b.decideAt(3, d, rel(4, 3)), 'exists');
+    assert.equal(await b.decideAt(3, { ...oneArmDecision('m', 'd2'), modelVersion: 3 }, null), 'inserted');
+    assert.equal(await a.decideAt(3, oneArmDecision('gone', 'd3'), null), 'gone');
+    const ledger = await a.ledger('m');
+    assert.deepEqual(
+      ledger.map((l) => [l.version, l.rewards]),
+      [
+        [1, 2],
+        [2, 1],
+        [3, 0],
+      ],
+    );
+    assert.equal((await a.releasedState('m'))?.snapshot, 's3');
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
