@@ -18,7 +18,14 @@ const arg = (name, dflt) => {
 const outCore = arg('--out-core', join(root, 'packages/core/dist/adaprivate-core.browser.js'));
 const outSite = arg('--out-site', join(root, 'site/playground'));
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-const SWAPPED = ['src/version.ts', 'src/policies/loadPolicyFile.ts', 'src/policies/savePolicyFile.ts'];
+const SWAPPED = [
+  'src/version.ts',
+  'src/policies/loadPolicyFile.ts',
+  'src/policies/savePolicyFile.ts',
+  // the WebAssembly kernels' bytes (the JavaScript paths give the same numbers)
+  'src/random/xoshiroPolarWasm.ts',
+  'src/linalg/kernelsWasm.ts',
+];
 
 const browserTwins = {
   name: 'browser-twins',
