@@ -8,6 +8,9 @@ import { test } from 'node:test';
 const root = new URL('../../../', import.meta.url);
 
 test('the generated WebAssembly modules match their .wat sources', () => {
-  const r = spawnSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], { cwd: root, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['scripts/build-wasm.mjs', '--check'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   assert.equal(r.status, 0, r.stderr);
 });
