@@ -48,7 +48,13 @@ export { pairedRatio } from './pairedRatio.js';
 export { privateDoublyRobust } from './privateDoublyRobust.js';
 export { type PrivateEstimate, type PrivateEstimatesOptions, privateEstimates } from './privateEstimates.js';
 export { type PrivateRewardModelOptions, privateRewardModel } from './privateRewardModel.js';
+export { privateUnitDoublyRobust } from './privateUnitDoublyRobust.js';
 export { type PrivateUnitEstimatesOptions, privateUnitEstimates } from './privateUnitEstimates.js';
+export {
+  type PrivateUnitRewardModelOptions,
+  privateUnitRewardModel,
+  unitRewardModelCoordinates,
+} from './privateUnitRewardModel.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';

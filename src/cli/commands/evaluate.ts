@@ -134,9 +134,15 @@ async function privateCommand(
         `evaluate: --private cannot evaluate ${info.displayName}: it learns from the raw logged rewards, so its probabilities (and any estimate from them) are not private. Evaluate a private policy or a --target file.`,
       );
     }
+    const userLevel = f.unit === 'user';
+    if (userLevel && info.userLevelRefusal !== null) {
+      throw new UsageError(
+        `evaluate: --unit user cannot evaluate ${info.displayName}: ${info.userLevelRefusal}.`,
+      );
+    }
     for (const e of f.epsilon ?? []) {
       settings.push({
-        label: `${info.displayName} epsilon=${e}`,
+        label: `${info.displayName} epsilon=${e}${userLevel ? ' (user level)' : ''}`,
         policy: id,
         epsilon: e,
         target: null,
@@ -149,6 +155,14 @@ async function privateCommand(
             ...(f.delta === undefined ? {} : { delta: f.delta }),
             ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed + run }),
             ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
+            // user level: each unit's rewards enter at most k releases, one per release
+            ...(userLevel
+              ? {
+                  privacyUnit: 'user' as const,
+                  contributionsPerRelease: 1,
+                  releasesPerEpoch: f.contributions ?? 1,
+                }
+              : {}),
           }),
       });
     }
@@ -840,11 +854,11 @@ export function registerEvaluate(program: Command): void {
     )
     .option(
       '--unit <unit>',
-      "privacy unit of --private: 'event' (one logged reward; the default) or 'user' (all decisions of one value of the log's unit field; --target only)",
+      "privacy unit of --private: 'event' (one logged reward; the default) or 'user' (a --target: all decisions of one value of the log's unit field; a private policy: all its rewards, the policy then runs with user-level privacy)",
     )
     .option(
       '--contributions <k>',
-      'with --unit user: decisions kept per unit, its first k evaluable ones in log order (default 1)',
+      'with --unit user: decisions kept per unit, its first k evaluable ones in log order (default 1); a private policy then learns at most k rewards of a unit, one per release',
       parsePositiveInt('--contributions'),
     )
     .option(
