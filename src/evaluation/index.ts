@@ -62,6 +62,7 @@ export { readJsonlDecisions } from './readJsonlDecisions.js';
 export { replay } from './replay.js';
 export { replayTarget, type SelectingPolicy } from './replayTarget.js';
 export { type LearningMode, type RunPolicyOptions, runPolicyOnLog } from './runPolicyOnLog.js';
+export { combineSlotRuns } from './combineSlotRuns.js';
 export { type SlotEstimate, type SlotIpwResult, slotIpw } from './slotIpw.js';
 export { snipw } from './snipw.js';
 export type { SyntheticLogging, SyntheticLogOptions } from './syntheticDecisions.js';

@@ -279,24 +279,32 @@ export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): st
 }
 
 /**
- * Position-wise IPW of the `--target` setting on a log with slots (docs/evaluation.md, "Display
- * positions"): per slot, per row and per impression, with the logged reward rate per slot beside.
+ * Position-wise IPW of one setting on a log with slots (docs/evaluation.md, "Display positions"):
+ * per slot, per row and per impression, with the logged reward rate per slot beside. `targets`: the
+ * setting's distribution per run (one for a `--target`; R runs of a randomised or private policy,
+ * combined with their between-run variance by `combineSlotRuns`). A built-in policy's distribution
+ * at a row is its probability of each candidate at that row's slot (it fills the slot from the row's
+ * candidates), read before it learns the row.
  */
 function slotwise(
   ev: typeof import('../../evaluation/index.js'),
   log: import('../../evaluation/index.js').DecisionLog,
-  target: Float64Array | undefined,
+  label: string,
+  targets: readonly Float64Array[],
   f: EvaluateFlags,
-): { json: unknown; lines: string[] } | null {
-  if (log.slot === null || target === undefined) return null;
+): { json: Record<string, unknown>; lines: string[] } | null {
+  if (log.slot === null || targets.length === 0) return null;
   const rounds = ev.evaluableRounds(log);
   const slots = Int32Array.from(rounds, (t) => log.slot![t]!);
   const z = normalQuantile((1 + f.level) / 2, 0, 1);
   let res: import('../../evaluation/index.js').SlotIpwResult;
   try {
-    res = ev.slotIpw(ev.opeInputFromLog(log, target), slots, z);
+    res = ev.combineSlotRuns(
+      targets.map((target) => ev.slotIpw(ev.opeInputFromLog(log, target), slots, z)),
+      z,
+    );
   } catch (err) {
-    if (err instanceof RangeError) {
+    if (err instanceof RangeError && /round (\d+)/.test(err.message)) {
       const t = rounds[Number(/round (\d+)/.exec(err.message)?.[1] ?? 0)] ?? 0;
       throw new UsageError(
         `evaluate: ${log.source}:${log.lines[t]}: this log has display positions (slot) but this decision has none; a log is slotted throughout or not at all.`,
@@ -313,7 +321,7 @@ function slotwise(
   }
   const fmt = (v: number) => v.toFixed(4);
   const lines = [
-    `Position-wise IPW of target ${f.target} (each row one (impression, slot) decision, weighted by the target's probability at that slot, as Open Bandit Pipeline): per row ${fmt(res.perRow)}; per impression (sum over ${res.slots.length} slots) ${fmt(res.perImpression)} [${fmt(res.perImpressionInterval[0])}, ${fmt(res.perImpressionInterval[1])}].`,
+    `Position-wise IPW of ${label} (each row one (impression, slot) decision, weighted by ${label.startsWith('target ') ? "the target's" : "the policy's"} probability at that slot, as Open Bandit Pipeline${targets.length > 1 ? `; ${targets.length} runs pooled` : ''}): per row ${fmt(res.perRow)}; per impression (sum over ${res.slots.length} slots) ${fmt(res.perImpression)} [${fmt(res.perImpressionInterval[0])}, ${fmt(res.perImpressionInterval[1])}].`,
     ...res.slots.map((s) => {
       const l = logged.get(s.slot)!;
       return `slot ${s.slot}: ${fmt(s.value)} [${fmt(s.interval[0])}, ${fmt(s.interval[1])}] over ${s.rows} rows (logged reward rate ${fmt(l.s / l.n)})`;
@@ -321,8 +329,9 @@ function slotwise(
   ];
   return {
     json: {
-      target: f.target,
+      ...(label.startsWith('target ') ? { target: f.target } : { policy: label }),
       estimator: 'position-wise IPW',
+      runs: targets.length,
       perRow: res.perRow,
       perImpression: res.perImpression,
       perImpressionInterval: res.perImpressionInterval,
@@ -441,6 +450,8 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   }
   let logging: { value: number; interval: readonly [number, number]; note?: string } | null = null;
   let evaluable = 0;
+  // position-wise IPW lines of the built-in policies on a slotted log (the --target's come first)
+  const policySlotLines: string[] = [];
   for (const [i, s] of settings.entries()) {
     // --target: a fixed distribution from elsewhere, evaluated as given (one run, no learning)
     const info =
@@ -493,6 +504,17 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     }
     const first = perRun[0]!;
     for (const r of perRun) for (const w of r.warnings) warnings.add(w);
+    const bySlot =
+      s.id === null
+        ? null
+        : slotwise(
+            ev,
+            log,
+            label,
+            perRun.flatMap((r) => (r.target === null ? [] : [r.target])),
+            f,
+          );
+    if (bySlot !== null) policySlotLines.push(...bySlot.lines);
     const loggingRep = ev.repeatReplicates(first.logging, runs);
     logging = {
       value: first.logging.value,
@@ -527,9 +549,15 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
           ...(e.value < 0 || e.value > 1 ? { outsideRewardRange: true } : {}),
         };
       }),
+      ...(bySlot === null ? {} : { slots: bySlot.json }),
     });
   }
-  const slotReport = slotwise(ev, log, fixedTarget, f);
+  const targetSlots =
+    fixedTarget === undefined ? null : slotwise(ev, log, `target ${f.target}`, [fixedTarget], f);
+  const slotReport =
+    targetSlots === null && policySlotLines.length === 0
+      ? null
+      : { json: targetSlots?.json, lines: [...(targetSlots?.lines ?? []), ...policySlotLines] };
   const finding = indistinguishableFinding(results);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
@@ -565,7 +593,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     },
     logging,
     results,
-    ...(slotReport === null ? {} : { slots: slotReport.json }),
+    ...(targetSlots === null ? {} : { slots: targetSlots.json }),
     findings: finding === null ? [] : [finding],
     warnings: [...warnings],
     timing: { wallSeconds, cpuSeconds },
