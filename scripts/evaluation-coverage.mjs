@@ -192,7 +192,7 @@ for (let l = 0; l < (USER_ONLY || !PRIVATE_ONLY ? LOGS : 0); l++) {
     ...syntheticDecisions({ env: ENV, seed: envSeed, rounds: USER_N, logging: { kind: 'uniform' } }),
   ];
   const log = decisionLogFromRecords(records.map((rec, t) => ({ ...rec, unit: `u${t % (USER_N / 3)}` })));
-  const valueOf = (target, rounds) => {
+  const exactValue = (target, rounds) => {
     let v = 0;
     for (const t of rounds) {
       records[t].arms.forEach((arm, a) => {
@@ -225,7 +225,7 @@ for (let l = 0; l < (USER_ONLY || !PRIVATE_ONLY ? LOGS : 0); l++) {
         ...privateUnitEstimates(input, mechanism, { ...opts, round: 1 }),
         privateUnitDoublyRobust(input, mechanism, { ...opts, round: 2 }),
       ],
-      valueOf(fixed, kept1.rounds),
+      exactValue(fixed, kept1.rounds),
     );
   }
   // learning private policy at user level, rewards relation, k = 2
@@ -248,7 +248,7 @@ for (let l = 0; l < (USER_ONLY || !PRIVATE_ONLY ? LOGS : 0); l++) {
       evaluatedFromPolicy(make(USER_TS, 100_000 + 100 * l + s, USER_N), { samples: SAMPLES }),
       { units: true },
     );
-    truth += valueOf(tgt, kept2.rounds) / TRUTH_RUNS;
+    truth += exactValue(tgt, kept2.rounds) / TRUTH_RUNS;
   }
   {
     const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 3, {

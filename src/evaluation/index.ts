@@ -2,6 +2,7 @@
 // off-policy estimators with bootstrap intervals, and running an evaluated policy over a log.
 
 export { combineRuns, repeatReplicates } from './combineRuns.js';
+export { combineSlotRuns } from './combineSlotRuns.js';
 export { crossFitRewardModel, fitRidgeRewardModel, type RewardModelOptions } from './crossFitRewardModel.js';
 export type { DecisionLog } from './DecisionLog.js';
 export { DecisionLogBuilder } from './DecisionLogBuilder.js';
@@ -62,7 +63,6 @@ export { readJsonlDecisions } from './readJsonlDecisions.js';
 export { replay } from './replay.js';
 export { replayTarget, type SelectingPolicy } from './replayTarget.js';
 export { type LearningMode, type RunPolicyOptions, runPolicyOnLog } from './runPolicyOnLog.js';
-export { combineSlotRuns } from './combineSlotRuns.js';
 export { type SlotEstimate, type SlotIpwResult, slotIpw } from './slotIpw.js';
 export { snipw } from './snipw.js';
 export type { SyntheticLogging, SyntheticLogOptions } from './syntheticDecisions.js';

@@ -199,6 +199,20 @@ describe('adaprivate evaluate refuses bad input with exit code 2 and one line', 
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--out FILE is required/);
   });
+
+  it('logs synthetic --units N gives decision t the unit u(t mod N); refused for CSV', () => {
+    const file = join(dir, 'units.jsonl');
+    const r = run(['logs', 'synthetic', '--out', file, '--rounds', '7', '--dim', '2', '--units', '3']);
+    assert.equal(r.status, 0, r.stderr);
+    const units = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { unit: string }).unit);
+    assert.deepEqual(units, ['u0', 'u1', 'u2', 'u0', 'u1', 'u2', 'u0']);
+    const csv = run(['logs', 'synthetic', '--out', join(dir, 'units.csv'), '--rounds', '3', '--units', '2']);
+    assert.equal(csv.status, 2);
+    assert.match(csv.stderr, /--units needs a \.jsonl output/);
+  });
 });
 
 describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {

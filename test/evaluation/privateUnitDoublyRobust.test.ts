@@ -8,8 +8,8 @@
 // - hand values at a huge budget and coverage on small synthetic logs.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decisionLogFromRecords } from '../../src/evaluation/decisionLogFromRecords.js';
 import type { DecisionLog } from '../../src/evaluation/DecisionLog.js';
+import { decisionLogFromRecords } from '../../src/evaluation/decisionLogFromRecords.js';
 import { evaluationMechanism } from '../../src/evaluation/evaluationMechanism.js';
 import { firstContributions } from '../../src/evaluation/firstContributions.js';
 import { evaluableRounds, opeInputFromLog } from '../../src/evaluation/opeInputFromLog.js';

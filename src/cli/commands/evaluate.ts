@@ -57,6 +57,7 @@ interface LogsFlags {
   link?: string;
   format?: string;
   json?: boolean;
+  units?: number;
 }
 
 function parseNonNegativeInt(name: string): (raw: string) => number {
@@ -706,9 +707,21 @@ async function logsCommand(f: LogsFlags): Promise<void> {
     throw new UsageError(`logs synthetic: ${(err as Error).message}`);
   }
   const fileFormat = format ?? ev.decisionLogFormatOf(f.out);
+  if (f.units !== undefined && fileFormat !== 'jsonl') {
+    throw new UsageError(
+      'logs synthetic: --units needs a .jsonl output (the CSV log form has no unit column on write).',
+    );
+  }
+  const units = f.units;
+  const decisions = ev.syntheticDecisions({ env, seed: f.seed, rounds: f.rounds, logging });
   const written = ev.writeDecisionLog(
     f.out,
-    ev.syntheticDecisions({ env, seed: f.seed, rounds: f.rounds, logging }),
+    units === undefined
+      ? decisions
+      : (function* () {
+          let t = 0;
+          for (const d of decisions) yield { ...d, unit: `u${t++ % units}` };
+        })(),
     fileFormat,
     (n) => {
       if (n % 100_000 === 0) process.stderr.write(`logs synthetic: ${n} decisions written\n`);
@@ -931,6 +944,11 @@ export function registerEvaluate(program: Command): void {
       'uniform exploration share of the softmax logging policy (default 0.2)',
       parseNumber('--explore'),
       0.2,
+    )
+    .option(
+      '--units <n>',
+      "give decision t the unit (user id) 'u' + (t mod n), for user-level evaluation (.jsonl only; default: no unit)",
+      parsePositiveInt('--units'),
     )
     .option('--dim <d>', 'feature dimension (default 20)', parsePositiveInt('--dim'))
     .option('--arms <n>', 'arm pool size (default 100)', parsePositiveInt('--arms'))

@@ -4,12 +4,16 @@
  * what was released: no raw estimate, no bootstrap interval computed from the raw rewards.
  *
  * Event level (one logged reward; contexts, arms, propensities public, as for the policies), or
- * user level (`--unit user`: all of one unit's rows, each unit bounded to its first k). A
+ * user level (`--unit user`, each unit bounded to its first k evaluable rows): for `--target` files
+ * all of one unit's rows (contexts included: `privateUnitEstimates`, `privateUnitRewardModel`,
+ * `privateUnitDoublyRobust`), for private policies all of one unit's rewards (contexts public, as
+ * in the policies' user-level model; the policy runs with user-level privacy and the event-level
+ * statistics are released at k times their sensitivity). One command evaluates one kind. A
  * setting is a fixed `--target` distribution or a private policy (its distributions are
  * post-processing of its own releases, whose ledgers compose with the evaluation's: basic
  * composition of (epsilon, delta)); a non-private learning policy reads the raw rewards and is
  * refused. A private policy runs R times (`--runs`) and its distributions are averaged before the
- * one release, so the estimate is of the run-averaged value.
+ * releases, so the estimate is of the run-averaged value.
  */
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import type { DecisionLog } from '../../evaluation/index.js';
