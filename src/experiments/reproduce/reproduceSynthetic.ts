@@ -15,6 +15,7 @@ import { formatNumber } from '../report/format.js';
 import { buildHtmlReport, type ReportSection } from '../report/htmlReport.js';
 import { markdownSection, markdownTable } from '../report/markdownTable.js';
 import { markedSections } from '../report/markedSections.js';
+import { withExactAccountingLine } from './exactAccounting/withExactAccountingLine.js';
 import type { ReportTable } from '../report/ReportTable.js';
 import { renderSvg } from '../report/renderSvg.js';
 import { runExperiment } from '../runExperiment.js';
@@ -408,7 +409,11 @@ async function reproduceOnPool(
     // keep the sections other commands own (e.g. `reproduce jester`'s real-data section)
     const kept = existsSync(options.docPath) ? markedSections(readFileSync(options.docPath, 'utf8')) : [];
     const doc = reproductionMarkdown({ ...docInput, imgDir: relative(docDir, imgDir) });
-    write(options.docPath, kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`);
+    // the exact-accounting sections kept at the end give the paragraph after the bottom line
+    write(
+      options.docPath,
+      withExactAccountingLine(kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`),
+    );
   }
 
   const svgBlock = (name: string) => {

@@ -20,6 +20,7 @@ import { runExperiment } from '../../runExperiment.js';
 import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
 import { bottomLine, claimMarkdown, claimsTable } from '../reproductionMarkdown.js';
+import { withExactAccountingLine } from '../exactAccounting/withExactAccountingLine.js';
 import { realDataBaseConfig } from './realDataBaseConfig.js';
 import { findSetting, realDataClaims } from './realDataClaims.js';
 import { realDataCommand } from './realDataCommand.js';
@@ -331,7 +332,9 @@ export async function runRealDataReproduction(
       const kept = existsSync(o.docPath) ? markedSections(await readFile(o.docPath, 'utf8')) : [];
       await writeFile(
         o.docPath,
-        kept.length === 0 ? docSection : `${docSection.trimEnd()}\n\n${kept.join('\n')}`,
+        withExactAccountingLine(
+          kept.length === 0 ? docSection : `${docSection.trimEnd()}\n\n${kept.join('\n')}`,
+        ),
       );
     } else if (!existsSync(reproductionDoc)) await writeFile(reproductionDoc, '# Reproduction\n');
     upsertSectionInFile(reproductionDoc, `real-data-${o.dataset}`, docSection);
