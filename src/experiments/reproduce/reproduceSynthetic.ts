@@ -15,7 +15,6 @@ import { formatNumber } from '../report/format.js';
 import { buildHtmlReport, type ReportSection } from '../report/htmlReport.js';
 import { markdownSection, markdownTable } from '../report/markdownTable.js';
 import { markedSections } from '../report/markedSections.js';
-import { withExactAccountingLine } from './exactAccounting/withExactAccountingLine.js';
 import type { ReportTable } from '../report/ReportTable.js';
 import { renderSvg } from '../report/renderSvg.js';
 import { runExperiment } from '../runExperiment.js';
@@ -24,6 +23,7 @@ import { writeAtomic } from '../writeAtomic.js';
 import { writeResultsCsv } from '../writeResultsCsv.js';
 import { writeResultsJson } from '../writeResultsJson.js';
 import { claimCharts } from './claimCharts.js';
+import { withExactAccountingLine } from './exactAccounting/withExactAccountingLine.js';
 import {
   claimPartsTable,
   claimsTable,

@@ -6,7 +6,8 @@
  * document calls this last, so the paragraph follows the sections whoever wrote them.
  */
 
-const EXACT_BLOCK = /<!-- section:(exact-accounting-[a-z0-9-]+):start -->\n([\s\S]*?)<!-- section:\1:end -->/g;
+const EXACT_BLOCK =
+  /<!-- section:(exact-accounting-[a-z0-9-]+):start -->\n([\s\S]*?)<!-- section:\1:end -->/g;
 const PARAGRAPH = /\*\*Exact accounting \(not in the paper\)\.\*\*[^\n]*\n\n/;
 
 /** The first sentence of a section's `**Bottom line.**` paragraph (null: none). */

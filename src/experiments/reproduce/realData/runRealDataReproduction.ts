@@ -19,8 +19,8 @@ import { markedSections, upsertSectionInFile } from '../../report/markedSections
 import { runExperiment } from '../../runExperiment.js';
 import { summarise } from '../../summarise.js';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../types.js';
-import { bottomLine, claimMarkdown, claimsTable } from '../reproductionMarkdown.js';
 import { withExactAccountingLine } from '../exactAccounting/withExactAccountingLine.js';
+import { bottomLine, claimMarkdown, claimsTable } from '../reproductionMarkdown.js';
 import { realDataBaseConfig } from './realDataBaseConfig.js';
 import { findSetting, realDataClaims } from './realDataClaims.js';
 import { realDataCommand } from './realDataCommand.js';
