@@ -31,7 +31,7 @@ test('the exact-accounting headline follows the opening bottom line, from the se
   assert.equal(changed.match(/\*\*Exact accounting/g)?.length, 1);
   assert.match(changed.split('\n')[4]!, /earns \+2\.0% \[\+1\.0%, \+3\.0%\]/);
   const gone = withExactAccountingLine(out.replace(exact, ''));
-  assert.equal(gone, top + '\n');
+  assert.equal(gone, `${top}\n`);
 });
 
 test('a document without an exact-accounting section is unchanged', () => {
