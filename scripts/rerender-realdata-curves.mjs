@@ -117,7 +117,7 @@ async function main() {
     writeFileSync(file, svg);
     const means = summaries.map((s) => `${s.policy} ${s.meanReward.mean.toFixed(4)}`).join(', ');
     console.log(
-      `${file}: ${d.horizon} logged steps, seeds ${d.seeds.join(', ')}, ${result.cells.length} cells, ${((performance.now() - t0) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (main thread); mean CTR ${means}`,
+      `${file}: ${d.horizon} logged steps, seeds ${d.seeds.join(', ')}, ${result.cells.length} cells, ${((performance.now() - t0) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (the process, worker threads included); mean CTR ${means}`,
     );
   }
 }
