@@ -112,6 +112,8 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     const text = run([...base, '--unit', 'user', '--estimators', 'ipw,snipw', '--noise-seed', '3']);
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /Guarantee \(user level: protects all the decisions of one unit/);
+    // one release: "1 Gaussian release", not "1 Gaussian releases"
+    assert.match(text.stdout, /the evaluation's ledger \(1 Gaussian release, /);
     assert.match(
       text.stdout,
       /Contribution bound: 60 of 300 evaluable decisions kept from 60 units \(240 left out/,

@@ -181,11 +181,11 @@ export async function privateEvaluation(
   };
   const floorNote = relation !== 'rows' ? clipUnbiased(log, modelRounds, f.weightClip) : null;
   lines.push(
-    `Guarantee (${words}): the released estimates are (${guarantee.epsilon.toPrecision(4)}, ${guarantee.delta.toPrecision(3)})-DP: the evaluation's ledger (${spent.releases} Gaussian releases, ${f.accountant} accountant, epsilon ${spent.epsilon.toPrecision(4)} at delta ${spent.delta}, noise ${spent.noise ?? 'secure'})${policyEpsilon > 0 ? ` plus the private policies' own releases while evaluated (epsilon ${policyEpsilon.toPrecision(4)}, delta ${policyDelta.toPrecision(3)} over all runs)` : ''}, by basic composition. Weights clipped at ${f.weightClip}: ${floorNote ?? 'estimates are biased where a weight exceeds it (IPW and SNIPW downwards, DR either way)'}; intervals cover the sampling and the privacy noise.`,
+    `Guarantee (${words}): the released estimates are (${guarantee.epsilon.toPrecision(4)}, ${guarantee.delta.toPrecision(3)})-DP: the evaluation's ledger (${spent.releases} Gaussian release${spent.releases === 1 ? '' : 's'}, ${f.accountant} accountant, epsilon ${spent.epsilon.toPrecision(4)} at delta ${spent.delta}, noise ${spent.noise ?? 'secure'})${policyEpsilon > 0 ? ` plus the private policies' own releases while evaluated (epsilon ${policyEpsilon.toPrecision(4)}, delta ${policyDelta.toPrecision(3)} over all runs)` : ''}, by basic composition. Weights clipped at ${f.weightClip}: ${floorNote ?? 'estimates are biased where a weight exceeds it (IPW and SNIPW downwards, DR either way)'}; intervals cover the sampling and the privacy noise.`,
   );
   if (kept !== null) {
     lines.push(
-      `Contribution bound: ${kept.rounds.length} of ${evaluable.length} evaluable decisions kept from ${kept.units} units (${kept.dropped} left out: past the first ${f.contributions} of their unit).`,
+      `Contribution bound: ${kept.rounds.length} of ${evaluable.length} evaluable decision${evaluable.length === 1 ? '' : 's'} kept from ${kept.units} unit${kept.units === 1 ? '' : 's'} (${kept.dropped} left out: past the first ${f.contributions} of their unit).`,
     );
   }
   return {

@@ -23,6 +23,7 @@ import { writeAtomic } from '../writeAtomic.js';
 import { writeResultsCsv } from '../writeResultsCsv.js';
 import { writeResultsJson } from '../writeResultsJson.js';
 import { claimCharts } from './claimCharts.js';
+import { withExactAccountingLine } from './exactAccounting/withExactAccountingLine.js';
 import {
   claimPartsTable,
   claimsTable,
@@ -408,7 +409,11 @@ async function reproduceOnPool(
     // keep the sections other commands own (e.g. `reproduce jester`'s real-data section)
     const kept = existsSync(options.docPath) ? markedSections(readFileSync(options.docPath, 'utf8')) : [];
     const doc = reproductionMarkdown({ ...docInput, imgDir: relative(docDir, imgDir) });
-    write(options.docPath, kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`);
+    // the exact-accounting sections kept at the end give the paragraph after the bottom line
+    write(
+      options.docPath,
+      withExactAccountingLine(kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`),
+    );
   }
 
   const svgBlock = (name: string) => {
