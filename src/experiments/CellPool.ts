@@ -4,8 +4,9 @@
  * and JIT warm-up per study, and no idle worker at the end of each study).
  *
  * Scheduling: cells wait in this pool's own queue and are handed to tinypool only when a thread
- * is free, the most expensive waiting cell first (`cellCost`), so that the workers finish
- * together. Cells submitted in the same tick (for example every study started at once) are
+ * is free, the most expensive waiting cell first (`cellCost`; among equal costs the lowest seed,
+ * so that a seed's cells run together while its environment stream is kept), so that the workers
+ * finish together. Cells submitted in the same tick (for example every study started at once) are
  * ordered together. A cell key already in this pool (waiting, running or finished) is not run
  * again: its result is shared, since a cell's result depends only on its config and the code. Nor
  * is a cell whose run key (`cellRunKey`: the resolved policy configuration instead of the params as
@@ -170,9 +171,13 @@ export class CellPool {
 
   private dispatch(): void {
     while (!this.destroyed && this.running < this.threads && this.waiting.length > 0) {
+      // equal costs: the lowest seed first, so that the cells of one seed run together and find
+      // its environment stream still kept by the thread (cellEnvironment)
       let best = 0;
       for (let i = 1; i < this.waiting.length; i++) {
-        if (this.waiting[i]!.cost > this.waiting[best]!.cost) best = i;
+        const x = this.waiting[i]!;
+        const b = this.waiting[best]!;
+        if (x.cost > b.cost || (x.cost === b.cost && x.cell.seed < b.cell.seed)) best = i;
       }
       const w = this.waiting.splice(best, 1)[0]!;
       this.running++;
