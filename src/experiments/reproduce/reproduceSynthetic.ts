@@ -247,6 +247,7 @@ async function reproduceOnPool(
   const wallSeconds = (performance.now() - t0) / 1000;
   let cellsRun = 0;
   let cellsCached = 0;
+  let cellsShared = 0;
   let rounds = 0;
   const seen = new Set<string>();
   for (const study of STUDIES) {
@@ -255,6 +256,7 @@ async function reproduceOnPool(
       if (seen.has(t.key)) return;
       seen.add(t.key);
       if (t.cached) cellsCached++;
+      else if (t.shared === true) cellsShared++;
       else {
         cellsRun++;
         rounds += r.cells[i]!.config.horizon;
@@ -272,6 +274,7 @@ async function reproduceOnPool(
     wallSeconds,
     cellsRun,
     cellsCached,
+    ...(cellsShared > 0 ? { cellsShared } : {}),
     rounds,
     roundsPerSecond: wallSeconds > 0 ? rounds / wallSeconds : 0,
     workers,
