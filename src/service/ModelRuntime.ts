@@ -20,7 +20,7 @@ import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResp
 import { countClipped } from './countClipped.js';
 import { DefaultRewardSweep } from './DefaultRewardSweep.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
-import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
+import { boundedByHorizon, decide, decideFrozen, displaySamples, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
@@ -253,7 +253,7 @@ export class ModelRuntime implements ServedModel {
       ) {
         throw eventExists(this.row, req.eventId);
       }
-      const samples = this.row.settings.probabilitySamples;
+      const samples = displaySamples(this.row.settings, req.withProbabilities);
       const learning = this.learning;
       const p = this.policy;
       const before = p.privacy().releases;
@@ -282,8 +282,9 @@ export class ModelRuntime implements ServedModel {
         eventId,
         chosen: dec.arm,
         chosenId: req.arms[dec.arm]!.id,
-        probabilities: row.probabilities,
-        probabilitySamples: dec.samples,
+        ...(row.probabilities === null
+          ? {}
+          : { probabilities: row.probabilities, probabilitySamples: dec.samples }),
         modelVersion: row.modelVersion,
       };
     });
