@@ -1,0 +1,28 @@
+// The compiled test files (dist/test/**/*.test.js), shared by run-tests.mjs and test-timings.mjs.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = 'dist/test';
+
+/** Every compiled test file whose path contains one of `filters` (all when empty). Exits on none. */
+export function listTestFiles(filters = []) {
+  if (!existsSync(root)) {
+    console.error('run-tests: dist/test does not exist; run `npm run build` first.');
+    process.exit(2);
+  }
+  const files = [];
+  const walk = (dir) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (name.endsWith('.test.js')) files.push(p);
+    }
+  };
+  walk(root);
+  const chosen = filters.length ? files.filter((f) => filters.some((s) => f.includes(s))) : files;
+  if (chosen.length === 0) {
+    console.error(`run-tests: no test files matched ${filters.join(', ') || '(all)'}.`);
+    process.exit(2);
+  }
+  return chosen;
+}
