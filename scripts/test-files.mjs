@@ -1,10 +1,16 @@
 // The compiled test files (dist/test/**/*.test.js), shared by run-tests.mjs and test-timings.mjs.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = 'dist/test';
 
-/** Every compiled test file whose path contains one of `filters` (all when empty). Exits on none. */
+/** CPU-seconds per file (path under dist/test), measured by scripts/test-timings.mjs --write-times. */
+export const timesFile = new URL('test-times.json', import.meta.url);
+
+/**
+ * Every compiled test file whose path contains one of `filters` (all when empty), longest first by
+ * scripts/test-times.json (a file not listed there counts as 2 s; ties keep the path order). Exits on none.
+ */
 export function listTestFiles(filters = []) {
   if (!existsSync(root)) {
     console.error('run-tests: dist/test does not exist; run `npm run build` first.');
@@ -24,5 +30,7 @@ export function listTestFiles(filters = []) {
     console.error(`run-tests: no test files matched ${filters.join(', ') || '(all)'}.`);
     process.exit(2);
   }
-  return chosen;
+  const times = JSON.parse(readFileSync(timesFile, 'utf8')).cpuSeconds;
+  const cost = (f) => times[f.slice(root.length + 1)] ?? 2;
+  return chosen.sort((a, b) => cost(b) - cost(a));
 }

@@ -1,20 +1,24 @@
 #!/usr/bin/env node
 // Measures every compiled test file on its own: wall time and CPU time (user + system, the file's
 // process and every child it waited for: servers, PostgreSQL, npm, tsc), via /usr/bin/time (Linux).
-// Usage: node scripts/test-timings.mjs [--out file.tsv] [--concurrency N] [substring ...]
-// Files run N at a time (default 2, like `npm test` on 2 cores), longest first as run-tests.mjs orders
+// Usage: node scripts/test-timings.mjs [--out file.tsv] [--write-times] [--concurrency N] [substring ...]
+// Files run N at a time (default 2, like `npm test` on 2 cores), in the order run-tests.mjs gives
 // them. Output: one line per file, sorted by CPU, and the totals; --out also writes a TSV
-// (file, wall_s, user_s, sys_s, cpu_s, rc). On a loaded machine compare CPU, not wall.
+// (file, wall_s, user_s, sys_s, cpu_s, rc); --write-times puts the measured CPU-seconds of the files run
+// into scripts/test-times.json (the order of run-tests.mjs). On a loaded machine compare CPU, not wall.
+// Each file's figure includes ~0.3-0.5 CPU-s of one extra `node --test` parent process.
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
-import { listTestFiles } from './test-files.mjs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { listTestFiles, timesFile } from './test-files.mjs';
 
 const args = process.argv.slice(2);
 let out;
+let writeTimes = false;
 let concurrency = 2;
 const filters = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--out') out = args[++i];
+  else if (args[i] === '--write-times') writeTimes = true;
   else if (args[i] === '--concurrency') concurrency = Number(args[++i]);
   else filters.push(args[i]);
 }
@@ -79,5 +83,12 @@ if (out) {
   const lines = ['file\twall_s\tuser_s\tsys_s\tcpu_s\trc'];
   for (const r of rows) lines.push([r.file, r.wall, r.user, r.sys, r.cpu.toFixed(2), r.rc].join('\t'));
   writeFileSync(out, `${lines.join('\n')}\n`);
+}
+if (writeTimes) {
+  const doc = JSON.parse(readFileSync(timesFile, 'utf8'));
+  for (const r of rows)
+    if (r.rc === 0) doc.cpuSeconds[r.file.replace(/^dist\/test\//, '')] = Math.round(r.cpu * 10) / 10;
+  doc.cpuSeconds = Object.fromEntries(Object.entries(doc.cpuSeconds).sort((a, b) => b[1] - a[1]));
+  writeFileSync(timesFile, `${JSON.stringify(doc, null, 2)}\n`);
 }
 process.exit(rows.some((r) => r.rc !== 0) ? 1 : 0);
