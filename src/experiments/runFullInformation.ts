@@ -20,14 +20,16 @@ export interface CellPrior {
 export const NO_PRIOR: CellPrior = { mean: null, weight: null };
 
 /**
- * The cell's policy: its params, dim, horizon and seed; the noise stream seeded by the cell's seed
- * for private policies (research mode: `privacy().noise` is 'seeded'); the prior's mean and weight
- * unless the params set them; the cell's epsilon and delta.
+ * The options the cell's policy is created with: its params, dim, horizon and seed; the noise
+ * stream seeded by the cell's seed for private policies (research mode: `privacy().noise` is
+ * 'seeded'); the prior's mean and weight unless the params set them; the paper's accountant unless
+ * the params name one; the cell's epsilon and delta. The policy is a function of
+ * `resolveConfig(cell.policy, these options)` alone (createPolicy), which `cellRunKey` relies on.
  *
  * @example
- * cellPolicy(cell, 20, NO_PRIOR).privacy().noise; // returns 'seeded' for a private policy
+ * cellPolicyOptions(cell, 20, NO_PRIOR).noiseSeed; // returns cell.seed for a private policy
  */
-export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Policy {
+export function cellPolicyOptions(cell: CellConfig, dim: number, prior: CellPrior): Record<string, unknown> {
   if (!isPolicyId(cell.policy))
     throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
   const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
@@ -42,7 +44,17 @@ export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Pol
   if (cell.params.lambda === undefined && prior.weight !== null) options.lambda = prior.weight;
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
-  const spec = parsePolicySpec(cell.policy, options, `cell ${cell.policy}`);
+  return options;
+}
+
+/**
+ * The cell's policy, created from {@link cellPolicyOptions}.
+ *
+ * @example
+ * cellPolicy(cell, 20, NO_PRIOR).privacy().noise; // returns 'seeded' for a private policy
+ */
+export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Policy {
+  const spec = parsePolicySpec(cell.policy, cellPolicyOptions(cell, dim, prior), `cell ${cell.policy}`);
   return createPolicy(spec.id, spec.options);
 }
 

@@ -121,10 +121,9 @@ const settingsProperties = {
     description:
       'Keep reward values for the decision export (default false: rewards are deleted at release).',
   }),
-  probabilitySamples: Type.Integer({
-    minimum: 1,
-    maximum: 100_000,
-    description: 'Monte Carlo draws for the arm probabilities of Thompson-sampling policies (default 200).',
+  probabilitySamples: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()], {
+    description:
+      'Monte Carlo draws for the arm probabilities of Thompson-sampling policies; when set, every rank answers `probabilities`. null (default): only ranks with `withProbabilities: true` answer them (200 draws).',
   }),
 };
 
@@ -377,6 +376,12 @@ export function rankBody(limits: ServiceLimits) {
         }),
       ),
       unit: Type.Optional(unit),
+      withProbabilities: Type.Optional(
+        Type.Boolean({
+          description:
+            "true: answer every arm's probability (`probabilities`, a Monte Carlo of the model's probabilitySamples, default 200, for Thompson-sampling policies). Default false: omitted unless the model was created with probabilitySamples. The decision log's inverse propensity is logged either way.",
+        }),
+      ),
       arms: Type.Array(armInput(limits), {
         minItems: 1,
         maxItems: limits.arms,
@@ -393,10 +398,17 @@ export const RankResponse = Type.Object({
   eventId: Type.String(),
   chosen: Type.Integer({ description: 'Index of the chosen arm in `arms`.' }),
   chosenId: Type.String(),
-  probabilities: Type.Array(Type.Number(), {
-    description: 'Probability of every arm under the policy when it decided (same order as `arms`).',
-  }),
-  probabilitySamples: Type.Integer({ description: 'Monte Carlo draws behind the probabilities (0: exact).' }),
+  probabilities: Type.Optional(
+    Type.Array(Type.Number(), {
+      description:
+        'Probability of every arm under the policy when it decided (same order as `arms`); present when the rank asked for it (`withProbabilities`) or the model sets probabilitySamples.',
+    }),
+  ),
+  probabilitySamples: Type.Optional(
+    Type.Integer({
+      description: 'Monte Carlo draws behind the probabilities (0: exact); with `probabilities`.',
+    }),
+  ),
   modelVersion: Type.Integer({
     description:
       'Releases committed when the decision was made (a policy that releases in its select, DGS-LinUCB, commits that release with this decision and answers its version).',
@@ -424,7 +436,8 @@ export type ExportQuery = Static<typeof ExportQuery>;
 /**
  * One line of the NDJSON decision export (the decision-log format read by off-policy evaluation,
  * docs/evaluation.md): eventId, ISO time, arms with their features as given, chosen index,
- * propensity (probability of the chosen arm), every arm's probability, the logged inverse propensity
+ * propensity (probability of the chosen arm) and every arm's probability when the decision answered
+ * them, the logged inverse propensity
  * (what off-policy evaluation weights by), the reward only when the model logs rewards and one was
  * recorded, the privacy unit when one was named, model and version, and the line's paging cursor.
  */
@@ -433,8 +446,18 @@ export const DecisionLogLine = Type.Object({
   time: Type.String({ format: 'date-time' }),
   arms: Type.Array(Type.Object({ id: Type.String(), features: Type.Array(Type.Number()) })),
   chosen: Type.Integer(),
-  propensity: Type.Number(),
-  probabilities: Type.Array(Type.Number()),
+  propensity: Type.Optional(
+    Type.Number({
+      description:
+        'Probability of the chosen arm (display; a Monte Carlo estimate for Thompson sampling): with `probabilities` only. Off-policy evaluation weights by `inversePropensity`.',
+    }),
+  ),
+  probabilities: Type.Optional(
+    Type.Array(Type.Number(), {
+      description:
+        "Every arm's probability when the decision answered them (the rank asked, or the model sets probabilitySamples); absent otherwise.",
+    }),
+  ),
   inversePropensity: Type.Optional(
     Type.Number({
       description:
