@@ -5,31 +5,14 @@
 // Files run in parallel processes, as many as the machine has cores (at most 4; node's own default
 // leaves one core idle, which on 2 cores means one file at a time); TEST_CONCURRENCY overrides.
 // Many files wait on child processes (servers, PostgreSQL), so 2 at a time on 2 cores saves wall time.
+// The longest files start first (CPU-seconds measured by scripts/test-timings.mjs, kept in
+// scripts/test-times.json; a file not listed counts as 2 s), so the run does not end on one long file
+// while the other core idles. The order changes no result: each file runs in its own process.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { listTestFiles } from './test-files.mjs';
 
-const root = 'dist/test';
-if (!existsSync(root)) {
-  console.error('run-tests: dist/test does not exist; run `npm run build` first.');
-  process.exit(2);
-}
-const files = [];
-const walk = (dir) => {
-  for (const name of readdirSync(dir).sort()) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) walk(p);
-    else if (name.endsWith('.test.js')) files.push(p);
-  }
-};
-walk(root);
-const filters = process.argv.slice(2);
-const chosen = filters.length ? files.filter((f) => filters.some((s) => f.includes(s))) : files;
-if (chosen.length === 0) {
-  console.error(`run-tests: no test files matched ${filters.join(', ') || '(all)'}.`);
-  process.exit(2);
-}
+const chosen = listTestFiles(process.argv.slice(2));
 const requested = process.env.TEST_CONCURRENCY;
 const concurrency =
   requested !== undefined && /^[1-9][0-9]*$/.test(requested)

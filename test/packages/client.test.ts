@@ -2,7 +2,7 @@
 // project offline (its one dependency, typebox, whose types the API types are written in, comes from
 // the npm cache `npm ci` filled), checks what it installs (no native package, no install script, no
 // engine warning on this Node, the installed size), compiles a strict TypeScript file against its
-// types (createModel typed per policy id) with the repository's own typescript, and runs it in a
+// types (createModel typed per policy id) with the repository's own typescript (in this process: test/packages/compileConsumer.ts), and runs it in a
 // plain Node process with no service: a stand-in fetch answers.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -20,6 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { compileConsumer } from './compileConsumer.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url)); // dist/test/packages -> repo root
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -258,7 +259,8 @@ test('the packed client installs offline without native packages or engine warni
       files: ['main.ts'],
     }),
   );
-  run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
+  // type-checks main.ts and every declaration file of adaprivate-client (skipLibCheck: false for ours)
+  assert.deepEqual(compileConsumer(app, ['adaprivate-client']), [], 'the consumer compiles');
   assert.ok(existsSync(join(app, 'out', 'main.js')));
   const out = JSON.parse(run(process.execPath, [join(app, 'out', 'main.js')], app));
   assert.deepEqual(out, {

@@ -1,6 +1,6 @@
 // The consumer test: packs the light package (packages/core), installs the tarball into a fresh
 // project offline (its one dependency, csv-parse, comes from the npm cache `npm ci` filled), compiles a strict
-// TypeScript file that uses the public API with the repository's own typescript, and runs it.
+// TypeScript file that uses the public API with the repository's own typescript (in this process: test/packages/compileConsumer.ts), and runs it.
 // Also checks what the tarball holds: no source maps, no install-time scripts, under 5 MB installed.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { compileConsumer } from './compileConsumer.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url)); // dist/test/packages -> repo root
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -253,7 +254,8 @@ test('the packed core installs offline, compiles strictly against its types and 
       files: ['main.ts'],
     }),
   );
-  run(process.execPath, [join(repo, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], app);
+  // type-checks main.ts and every declaration file of adaprivate-core (skipLibCheck: false for ours)
+  assert.deepEqual(compileConsumer(app, ['adaprivate-core']), [], 'the consumer compiles');
   const out = JSON.parse(run(process.execPath, [join(app, 'out', 'main.js')], app)) as Record<string, number>;
   assert.equal(out.batchSize, 20);
   assert.equal(out.scores, 4);

@@ -19,7 +19,7 @@ import { type ServeExit, startServeChild } from '../support/serveChild.js';
 
 const KEY = 'crash-test-key-0123456789abcdefghijk';
 const BATCH = 4;
-const LIVES = 21;
+const LIVES = 9;
 const ARMS = [
   { id: 'a', features: [0.5, 0.1, 0.2] },
   { id: 'b', features: [0.1, 0.6, 0.1] },
@@ -159,7 +159,7 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
   const last = await srv.exited;
   assert.equal(last.code, 0, `graceful exit: ${last.stderr}`);
 
-  assert.ok(kills >= 20, `kills: ${kills}`);
+  assert.equal(kills, LIVES, `kills: ${kills}`);
   assert.ok(releaseKills >= 3, `kills inside a release transaction: ${releaseKills}`);
 
   const sql = new Database(db, { readonly: true });
@@ -211,8 +211,8 @@ test('crash test: SIGKILL at random points and inside releases; every acknowledg
       assert.equal(recorded.filter((r) => r.release === row.version).length, BATCH);
     }
     assert.equal(recorded.length, V * BATCH + pendingRows.length);
-    assert.ok(V >= 7, `releases: ${V}`);
-    assert.ok(batchAcked >= 10, `rewards acknowledged in batches: ${batchAcked}`);
+    assert.ok(V >= 4, `releases: ${V}`);
+    assert.ok(batchAcked >= 4, `rewards acknowledged in batches: ${batchAcked}`);
     t.diagnostic(
       `${kills} SIGKILLs (${releaseKills} inside release transactions), ${acked.size} acknowledged rewards (${batchAcked} in batches), ${V} releases of ${BATCH}, ${pendingRows.length} pending`,
     );

@@ -18,7 +18,7 @@ import { createRng } from '../../src/random/index.js';
 import { startServeChild } from '../support/serveChild.js';
 
 const KEY = 'crash-test-key-0123456789abcdefghijklmn';
-const LIVES = 9;
+const LIVES = 6;
 const M = 3;
 const UNITS = ['u0', 'u1', 'u2', 'u3', 'u4', 'u5', 'u6'];
 const ARMS = [
