@@ -1,17 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import { runCli } from './runCli.js';
 
-const here = fileURLToPath(import.meta.url);
-const cli = here.endsWith('.ts')
-  ? fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
-  : fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const nodeArgs = here.endsWith('.ts') ? ['--import', 'tsx', cli] : [cli];
-const run = (args: string[]) => spawnSync(process.execPath, [...nodeArgs, ...args], { encoding: 'utf8' });
+// in-process (the spawned program's exit code and stderr are test/cli/main.test.ts's)
+const run = runCli;
+type Run = Awaited<ReturnType<typeof run>>;
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-evaluate-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,10 +38,14 @@ const evalFlags = ['--bootstrap', '100', '--samples', '50', '--batch', '50', '--
 describe('adaprivate logs synthetic + evaluate, end to end', () => {
   const jsonl = join(dir, 'logs.jsonl');
   const csv = join(dir, 'logs.csv');
-  const gen = run(['logs', 'synthetic', '--out', jsonl, ...small, '--json']);
-  const genCsv = run(['logs', 'synthetic', '--out', csv, ...small]);
+  let gen: Run;
+  let genCsv: Run;
+  before(async () => {
+    gen = await run(['logs', 'synthetic', '--out', jsonl, ...small, '--json']);
+    genCsv = await run(['logs', 'synthetic', '--out', csv, ...small]);
+  });
 
-  it('logs synthetic writes the decisions and reports the logging policy and its expected value', () => {
+  it('logs synthetic writes the decisions and reports the logging policy and its expected value', async () => {
     assert.equal(gen.status, 0, gen.stderr);
     const s = JSON.parse(gen.stdout) as {
       decisions: number;
@@ -60,9 +60,9 @@ describe('adaprivate logs synthetic + evaluate, end to end', () => {
     assert.match(genCsv.stdout, /wrote 600 decisions/);
   });
 
-  it('evaluate --json: every setting has the five estimates with intervals, ESS and the ledger; files are written', () => {
+  it('evaluate --json: every setting has the five estimates with intervals, ESS and the ledger; files are written', async () => {
     const out = join(dir, 'report');
-    const r = run([
+    const r = await run([
       'evaluate',
       '--logs',
       jsonl,
@@ -113,11 +113,11 @@ describe('adaprivate logs synthetic + evaluate, end to end', () => {
     assert.match(readFileSync(join(out, 'report.md'), 'utf8'), /\| AdaPrivate-TS \| 1 \|/);
   });
 
-  it('the CSV form of the same log gives the same estimates, and a seeded run repeats exactly', () => {
+  it('the CSV form of the same log gives the same estimates, and a seeded run repeats exactly', async () => {
     const args = ['--policy', 'lints', '--estimators', 'ipw,dr', ...evalFlags];
-    const a = JSON.parse(run(['evaluate', '--logs', jsonl, ...args]).stdout) as EvalJson;
-    const b = JSON.parse(run(['evaluate', '--logs', csv, ...args]).stdout) as EvalJson;
-    const c = JSON.parse(run(['evaluate', '--logs', jsonl, ...args]).stdout) as EvalJson;
+    const a = JSON.parse((await run(['evaluate', '--logs', jsonl, ...args])).stdout) as EvalJson;
+    const b = JSON.parse((await run(['evaluate', '--logs', csv, ...args])).stdout) as EvalJson;
+    const c = JSON.parse((await run(['evaluate', '--logs', jsonl, ...args])).stdout) as EvalJson;
     assert.deepEqual(b.results, a.results);
     assert.deepEqual(c.results, a.results);
     assert.deepEqual(
@@ -126,7 +126,7 @@ describe('adaprivate logs synthetic + evaluate, end to end', () => {
     );
   });
 
-  it('reads a service export (contract 4, with model fields, a decision whose reward never came, unnormalised features)', () => {
+  it('reads a service export (contract 4, with model fields, a decision whose reward never came, unnormalised features)', async () => {
     const p = join(dir, 'export.jsonl');
     const arms = [
       { id: 'a', features: [0.5, 0.1] },
@@ -146,7 +146,7 @@ describe('adaprivate logs synthetic + evaluate, end to end', () => {
       }),
     );
     writeFileSync(p, `${lines.join('\n')}\n`);
-    const r = run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']);
+    const r = await run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout) as EvalJson;
     assert.equal(j.log.evaluableDecisions, 39);
@@ -159,14 +159,14 @@ describe('adaprivate logs synthetic + evaluate, end to end', () => {
 });
 
 describe('adaprivate evaluate refuses bad input with exit code 2 and one line', () => {
-  it('a log with propensity 0, naming the line', () => {
+  it('a log with propensity 0, naming the line', async () => {
     const p = join(dir, 'bad.jsonl');
     const ok = { eventId: 'e', arms: [{ id: 'a', features: [1] }], chosen: 0, propensity: 1, reward: 1 };
     writeFileSync(
       p,
       `${JSON.stringify(ok)}\n${JSON.stringify({ ...ok, eventId: 'f' })}\n${JSON.stringify({ ...ok, propensity: 0 })}\n`,
     );
-    const r = run(['evaluate', '--logs', p, '--policy', 'linucb']);
+    const r = await run(['evaluate', '--logs', p, '--policy', 'linucb']);
     assert.equal(r.status, 2);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, /bad\.jsonl:3: propensity must be a number in \(0, 1\]\. Got 0\./);
@@ -186,30 +186,39 @@ describe('adaprivate evaluate refuses bad input with exit code 2 and one line', 
     ],
     ['a missing file', ['--policy', 'linucb', '--logs', '/nonexistent/x.jsonl'], /does not exist/],
   ] as const) {
-    it(name, () => {
-      const r = run(['evaluate', '--logs', join(dir, 'logs.jsonl'), ...args]);
+    it(name, async () => {
+      const r = await run(['evaluate', '--logs', join(dir, 'logs.jsonl'), ...args]);
       assert.equal(r.status, 2, r.stderr);
       assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
       assert.match(r.stderr, pattern);
     });
   }
 
-  it('logs synthetic without --out', () => {
-    const r = run(['logs', 'synthetic']);
+  it('logs synthetic without --out', async () => {
+    const r = await run(['logs', 'synthetic']);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--out FILE is required/);
   });
 
-  it('logs synthetic --units N gives decision t the unit u(t mod N); refused for CSV', () => {
+  it('logs synthetic --units N gives decision t the unit u(t mod N); refused for CSV', async () => {
     const file = join(dir, 'units.jsonl');
-    const r = run(['logs', 'synthetic', '--out', file, '--rounds', '7', '--dim', '2', '--units', '3']);
+    const r = await run(['logs', 'synthetic', '--out', file, '--rounds', '7', '--dim', '2', '--units', '3']);
     assert.equal(r.status, 0, r.stderr);
     const units = readFileSync(file, 'utf8')
       .trim()
       .split('\n')
       .map((l) => (JSON.parse(l) as { unit: string }).unit);
     assert.deepEqual(units, ['u0', 'u1', 'u2', 'u0', 'u1', 'u2', 'u0']);
-    const csv = run(['logs', 'synthetic', '--out', join(dir, 'units.csv'), '--rounds', '3', '--units', '2']);
+    const csv = await run([
+      'logs',
+      'synthetic',
+      '--out',
+      join(dir, 'units.csv'),
+      '--rounds',
+      '3',
+      '--units',
+      '2',
+    ]);
     assert.equal(csv.status, 2);
     assert.match(csv.stderr, /--units needs a \.jsonl output/);
   });
@@ -217,7 +226,22 @@ describe('adaprivate evaluate refuses bad input with exit code 2 and one line', 
 
 describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
   const jsonl = join(dir, 'out-logs.jsonl');
-  run(['logs', 'synthetic', '--out', jsonl, '--dim', '4', '--arms', '20', '--rounds', '300', '--seed', '5']);
+  before(async () => {
+    await run([
+      'logs',
+      'synthetic',
+      '--out',
+      jsonl,
+      '--dim',
+      '4',
+      '--arms',
+      '20',
+      '--rounds',
+      '300',
+      '--seed',
+      '5',
+    ]);
+  });
   const twoArms = (features: number[][], reward: (t: number) => number | undefined, n = 60) =>
     Array.from({ length: n }, (_, t) => {
       const r = reward(t);
@@ -230,9 +254,9 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
       });
     }).join('\n');
 
-  it('report files: DM marked model-based, results.csv with intervals, the command reproduces (--noise-seed), the band is named, runs pooled, the undecidable log said', () => {
+  it('report files: DM marked model-based, results.csv with intervals, the command reproduces (--noise-seed), the band is named, runs pooled, the undecidable log said', async () => {
     const out = join(dir, 'report-27');
-    const r = run([
+    const r = await run([
       'evaluate',
       '--logs',
       jsonl,
@@ -287,7 +311,7 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
     assert.equal(j.findings.length, separated ? 0 : 1);
   });
 
-  it('zero clicks: an exact one-sided interval and a sentence that the log cannot decide (not 0.0000 [0.0000, 0.0000])', () => {
+  it('zero clicks: an exact one-sided interval and a sentence that the log cannot decide (not 0.0000 [0.0000, 0.0000])', async () => {
     const p = join(dir, 'zero.jsonl');
     writeFileSync(
       p,
@@ -299,23 +323,23 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
         () => 0,
       )}\n`,
     );
-    const r = run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50']);
+    const r = await run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50']);
     assert.equal(r.status, 0, r.stderr);
     assert.ok(!r.stdout.includes('0.0000 [0.0000, 0.0000]'), r.stdout);
     assert.match(r.stdout, /one-sided: the log cannot decide/);
     assert.match(r.stdout, /cannot decide the value, only bound it from above/);
     // logging: 0 successes in 60 rounds, exact upper bound 1 - 0.05^(1/60)
     const j = JSON.parse(
-      run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']).stdout,
+      (await run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json'])).stdout,
     ) as EvalJson;
     assert.ok(Math.abs(j.logging.interval[1] - (1 - 0.05 ** (1 / 60))) < 1e-12, String(j.logging.interval));
   });
 
-  it('unit vectors normalised in float32 are not called clipped; vectors above 1 are named as rescaled', () => {
+  it('unit vectors normalised in float32 are not called clipped; vectors above 1 are named as rescaled', async () => {
     const p = join(dir, 'f32.jsonl');
     const unit32 = (a: number) => [Math.fround(Math.cos(a)), Math.fround(Math.sin(a))];
     writeFileSync(p, `${twoArms([unit32(0.3), unit32(1.1)], (t) => (t % 3 === 0 ? 1 : 0))}\n`);
-    const r = run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']);
+    const r = await run(['evaluate', '--logs', p, '--policy', 'linucb', '--bootstrap', '50', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout) as EvalJson & { findings: string[] };
     assert.ok(!j.warnings.some((w) => /clipped|norm above 1/.test(w)), j.warnings.join('\n'));
@@ -332,7 +356,7 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
       )}\n`,
     );
     const big = JSON.parse(
-      run(['evaluate', '--logs', q, '--policy', 'linucb', '--bootstrap', '50', '--json']).stdout,
+      (await run(['evaluate', '--logs', q, '--policy', 'linucb', '--bootstrap', '50', '--json'])).stdout,
     ) as EvalJson;
     assert.ok(
       big.warnings.some((w) => /60 of 120 candidate feature vectors have a norm above 1/.test(w)),
@@ -341,9 +365,9 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
     assert.ok(!big.warnings.some((w) => /clipped/.test(w)));
   });
 
-  it('a log too small to separate any policy from the logging one says so', () => {
+  it('a log too small to separate any policy from the logging one says so', async () => {
     const p = join(dir, 'tiny.jsonl');
-    run([
+    await run([
       'logs',
       'synthetic',
       '--out',
@@ -360,7 +384,25 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
       'uniform',
     ]);
     const j = JSON.parse(
-      run([
+      (
+        await run([
+          'evaluate',
+          '--logs',
+          p,
+          '--policy',
+          'linucb',
+          '--estimators',
+          'ipw,snipw,dr',
+          '--bootstrap',
+          '200',
+          '--json',
+        ])
+      ).stdout,
+    ) as EvalJson & { findings: string[] };
+    assert.equal(j.findings.length, 1, JSON.stringify(j.results));
+    assert.match(j.findings[0]!, /No evaluated policy is distinguishable from the logging policy/);
+    const text = (
+      await run([
         'evaluate',
         '--logs',
         p,
@@ -370,26 +412,12 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
         'ipw,snipw,dr',
         '--bootstrap',
         '200',
-        '--json',
-      ]).stdout,
-    ) as EvalJson & { findings: string[] };
-    assert.equal(j.findings.length, 1, JSON.stringify(j.results));
-    assert.match(j.findings[0]!, /No evaluated policy is distinguishable from the logging policy/);
-    const text = run([
-      'evaluate',
-      '--logs',
-      p,
-      '--policy',
-      'linucb',
-      '--estimators',
-      'ipw,snipw,dr',
-      '--bootstrap',
-      '200',
-    ]).stdout;
+      ])
+    ).stdout;
     assert.match(text, /No evaluated policy is distinguishable from the logging policy/);
   });
 
-  it('a log without rewards exits 2 with a clear message, not an internal function name', () => {
+  it('a log without rewards exits 2 with a clear message, not an internal function name', async () => {
     const p = join(dir, 'norewards.jsonl');
     writeFileSync(
       p,
@@ -401,7 +429,7 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
         () => undefined,
       )}\n`,
     );
-    const r = run(['evaluate', '--logs', p, '--policy', 'linucb']);
+    const r = await run(['evaluate', '--logs', p, '--policy', 'linucb']);
     assert.equal(r.status, 2, r.stderr);
     assert.equal(
       r.stderr
@@ -415,8 +443,8 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
     assert.ok(!r.stderr.includes('evaluateOnLog'), r.stderr);
   });
 
-  it('--logs DIR exits 2 with a clear message, not a raw EISDIR', () => {
-    const r = run(['evaluate', '--logs', dir, '--policy', 'linucb']);
+  it('--logs DIR exits 2 with a clear message, not a raw EISDIR', async () => {
+    const r = await run(['evaluate', '--logs', dir, '--policy', 'linucb']);
     assert.equal(r.status, 2, r.stderr);
     assert.match(r.stderr, /--logs .* is a directory/);
     assert.ok(!r.stderr.includes('EISDIR'), r.stderr);
@@ -424,7 +452,7 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
 });
 
 describe('adaprivate evaluate of a built-in policy on a log with slots', () => {
-  it('prints position-wise IPW for the policy (its probability at each slot): LinUCB, by hand', () => {
+  it('prints position-wise IPW for the policy (its probability at each slot): LinUCB, by hand', async () => {
     // 3 impressions x 2 slots, candidates a = [1, 0] and b = [0, 0.1], p 0.5; LinUCB puts 1 on a at
     // every row (test/evaluation/slotIpw.test.ts): w r = 2, 0, 0 at slot 0 and 0, 2, 0 at slot 1
     const shown = [
@@ -454,7 +482,7 @@ describe('adaprivate evaluate of a built-in policy on a log with slots', () => {
         )
         .join('\n')}\n`,
     );
-    const r = run([
+    const r = await run([
       'evaluate',
       '--logs',
       file,
@@ -500,7 +528,7 @@ describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
     const targetFile = join(dir, 'target.jsonl');
     writeFileSync(logFile, `${TARGET_LOG.map((l) => JSON.stringify(l)).join('\n')}\n`);
     writeFileSync(targetFile, `${TARGET_LINES.map((l) => JSON.stringify(l)).join('\n')}\n`);
-    const r = run([
+    const r = await run([
       'evaluate',
       '--logs',
       logFile,
@@ -521,7 +549,7 @@ describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
     }
     const bad = join(dir, 'target-bad.jsonl');
     writeFileSync(bad, `${JSON.stringify({ eventId: 'e1', probabilities: [1] })}\n`);
-    const b = run(['evaluate', '--logs', logFile, '--target', bad]);
+    const b = await run(['evaluate', '--logs', logFile, '--target', bad]);
     assert.equal(b.status, 2);
     assert.match(b.stderr, /target-bad\.jsonl:1: probabilities must be an array of 2 numbers/);
   });
@@ -529,25 +557,28 @@ describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
 
 describe('adaprivate evaluate --private', () => {
   const p = join(dir, 'private-logs.jsonl');
-  run([
-    'logs',
-    'synthetic',
-    '--out',
-    p,
-    '--dim',
-    '4',
-    '--arms',
-    '20',
-    '--rounds',
-    '400',
-    '--seed',
-    '8',
-    '--logging',
-    'uniform',
-  ]);
+  before(async () => {
+    const g = await run([
+      'logs',
+      'synthetic',
+      '--out',
+      p,
+      '--dim',
+      '4',
+      '--arms',
+      '20',
+      '--rounds',
+      '400',
+      '--seed',
+      '8',
+      '--logging',
+      'uniform',
+    ]);
+    assert.equal(g.status, 0, g.stderr);
+  });
 
-  it('releases IPW and SNIPW through a ledger and states the unit and the guarantee (composed with the policy runs)', () => {
-    const r = run([
+  it('releases IPW and SNIPW through a ledger and states the unit and the guarantee (composed with the policy runs)', async () => {
+    const r = await run([
       'evaluate',
       '--logs',
       p,
@@ -596,7 +627,7 @@ describe('adaprivate evaluate --private', () => {
     for (const e of pe.results[0]!.estimates)
       assert.ok(e.noiseSd > 0 && e.interval[0] < e.value && e.value < e.interval[1]);
     assert.match(j.command, /--private --private-epsilon 0\.5/);
-    const text = run([
+    const text = await run([
       'evaluate',
       '--logs',
       p,
@@ -679,8 +710,8 @@ describe('adaprivate evaluate --private', () => {
       /--private needs the evaluation's own budget/,
     ],
   ] as const) {
-    it(`refuses ${name} with exit code 2`, () => {
-      const r = run(['evaluate', '--logs', p, ...args]);
+    it(`refuses ${name} with exit code 2`, async () => {
+      const r = await run(['evaluate', '--logs', p, ...args]);
       assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, pattern);
     });
