@@ -1,20 +1,15 @@
 // `adaprivate evaluate --private` (issue 27): private DR, --unit user, the exact accountant by
 // default, --accountant zcdp, and --out with the ledger, seeds and version.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { createRng } from '../../src/random/index.js';
+import { runCli } from './runCli.js';
 
-const here = fileURLToPath(import.meta.url);
-const cli = here.endsWith('.ts')
-  ? fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
-  : fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-const nodeArgs = here.endsWith('.ts') ? ['--import', 'tsx', cli] : [cli];
-const run = (args: string[]) => spawnSync(process.execPath, [...nodeArgs, ...args], { encoding: 'utf8' });
+// in-process (the spawned program's exit code and stderr are test/cli/main.test.ts's)
+const run = runCli;
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-evaluate-private-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,8 +55,8 @@ interface PrivateJson {
 const base = ['evaluate', '--logs', logFile, '--target', targetFile, '--private', '--private-epsilon', '1'];
 
 describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
-  it('releases IPW, SNIPW and DR through the exact accountant: the reward model and two releases per setting', () => {
-    const r = run([...base, '--noise-seed', '3', '--json']);
+  it('releases IPW, SNIPW and DR through the exact accountant: the reward model and two releases per setting', async () => {
+    const r = await run([...base, '--noise-seed', '3', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const pe = (JSON.parse(r.stdout) as PrivateJson).privateEvaluation;
     assert.equal(pe.accountant, 'exact');
@@ -77,9 +72,9 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.match(pe.clipBias ?? '', /no clipping bias/);
   });
 
-  it('--accountant zcdp calibrates larger noise for the same budget', () => {
-    const exact = JSON.parse(run([...base, '--noise-seed', '3', '--json']).stdout) as PrivateJson;
-    const z = run([...base, '--noise-seed', '3', '--accountant', 'zcdp', '--json']);
+  it('--accountant zcdp calibrates larger noise for the same budget', async () => {
+    const exact = JSON.parse((await run([...base, '--noise-seed', '3', '--json'])).stdout) as PrivateJson;
+    const z = await run([...base, '--noise-seed', '3', '--accountant', 'zcdp', '--json']);
     assert.equal(z.status, 0, z.stderr);
     const zj = JSON.parse(z.stdout) as PrivateJson;
     assert.equal(zj.privateEvaluation.accountant, 'zcdp');
@@ -87,8 +82,8 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.ok(sd(zj) > sd(exact) * 1.1, `${sd(zj)} vs ${sd(exact)}`);
   });
 
-  it("--unit user --contributions 2 keeps each unit's first 2 decisions, releases once, and states the unit", () => {
-    const r = run([
+  it("--unit user --contributions 2 keeps each unit's first 2 decisions, releases once, and states the unit", async () => {
+    const r = await run([
       ...base,
       '--unit',
       'user',
@@ -109,7 +104,7 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     );
     assert.equal(pe.ledger.releases, 1);
     assert.match(pe.guarantee.words, /^user level: protects all the decisions of one unit/);
-    const text = run([...base, '--unit', 'user', '--estimators', 'ipw,snipw', '--noise-seed', '3']);
+    const text = await run([...base, '--unit', 'user', '--estimators', 'ipw,snipw', '--noise-seed', '3']);
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /Guarantee \(user level: protects all the decisions of one unit/);
     // one release: "1 Gaussian release", not "1 Gaussian releases"
@@ -120,8 +115,8 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     );
   });
 
-  it('--unit user releases DR too: the reward model (Gram matrix and rewards) and DR through the same ledger', () => {
-    const r = run([...base, '--unit', 'user', '--weight-clip', '3', '--noise-seed', '3', '--json']);
+  it('--unit user releases DR too: the reward model (Gram matrix and rewards) and DR through the same ledger', async () => {
+    const r = await run([...base, '--unit', 'user', '--weight-clip', '3', '--noise-seed', '3', '--json']);
     assert.equal(r.status, 0, r.stderr);
     const pe = (JSON.parse(r.stdout) as PrivateJson).privateEvaluation;
     assert.equal(pe.ledger.releases, 3);
@@ -134,8 +129,8 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.match((pe as unknown as { rewardModel: string }).rewardModel, /Gram matrix and reward statistic/);
   });
 
-  it("--unit user with a private policy runs it with user-level privacy and protects a unit's rewards; mixing with --target is refused", () => {
-    const r = run([
+  it("--unit user with a private policy runs it with user-level privacy and protects a unit's rewards; mixing with --target is refused", async () => {
+    const r = await run([
       'evaluate',
       '--logs',
       logFile,
@@ -169,15 +164,15 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
       { ...pe.contributions, rule: undefined },
       { perUnit: 2, units: 60, kept: 120, dropped: 180, rule: undefined },
     );
-    const mixed = run([...base, '--policy', 'adaprivate-ts', '--epsilon', '1', '--unit', 'user']);
+    const mixed = await run([...base, '--policy', 'adaprivate-ts', '--epsilon', '1', '--unit', 'user']);
     assert.equal(mixed.status, 2);
     assert.match(mixed.stderr, /either --target files .* or private policies/);
   });
 
-  it('--unit user refuses a log without units, naming the reason', () => {
+  it('--unit user refuses a log without units, naming the reason', async () => {
     const noUnits = join(dir, 'no-units.jsonl');
     writeFileSync(noUnits, readFileSync(logFile, 'utf8').replace(/,"unit":"u[0-9]+"/g, ''));
-    const r = run([
+    const r = await run([
       'evaluate',
       '--logs',
       noUnits,
@@ -195,8 +190,8 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.match(r.stderr, /needs the unit of every decision/);
   });
 
-  it('a released estimate outside [0, 1] (tiny budget: large noise) says the noise moved it there', () => {
-    const r = run([
+  it('a released estimate outside [0, 1] (tiny budget: large noise) says the noise moved it there', async () => {
+    const r = await run([
       'evaluate',
       '--logs',
       logFile,
@@ -222,9 +217,9 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     assert.ok(outside > 0, r.stdout);
   });
 
-  it('--out writes results.json (version, seeds, config, ledger) and report.md', () => {
+  it('--out writes results.json (version, seeds, config, ledger) and report.md', async () => {
     const out = join(dir, 'private-out');
-    const r = run([...base, '--noise-seed', '7', '--seed', '4', '--out', out]);
+    const r = await run([...base, '--noise-seed', '7', '--seed', '4', '--out', out]);
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as PrivateJson & {
       version: string;

@@ -7,13 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runCli } from './runCli.js';
 
 const here = fileURLToPath(import.meta.url);
 const cli = here.endsWith('.ts')
   ? fileURLToPath(new URL('../../src/cli/main.ts', import.meta.url))
   : fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const nodeArgs = here.endsWith('.ts') ? ['--import', 'tsx', cli] : [cli];
-const run = (args: string[]) => spawnSync(process.execPath, [...nodeArgs, ...args], { encoding: 'utf8' });
+// in-process (the spawned program's exit code and stderr are test/cli/main.test.ts's)
+const run = runCli;
 // the fixture lives in the source tree (test/fixtures), also when the compiled test runs from dist/
 const fixture = (name: string) =>
   fileURLToPath(
@@ -31,8 +33,8 @@ describe('adaprivate logs import', () => {
   const items = fixture('items.csv');
   const out = join(dir, 'imported.jsonl');
 
-  it('writes one decision per row with every item as a candidate, slots 0..2 and the encoded features', () => {
-    const r = run(['logs', 'import', '--events', events, '--items', items, '--out', out, '--json']);
+  it('writes one decision per row with every item as a candidate, slots 0..2 and the encoded features', async () => {
+    const r = await run(['logs', 'import', '--events', events, '--items', items, '--out', out, '--json']);
     assert.equal(r.status, 0, r.stderr);
     const summary = JSON.parse(r.stdout) as {
       decisions: number;
@@ -71,7 +73,7 @@ describe('adaprivate logs import', () => {
     assert.equal(lines[4].slot, 1);
   });
 
-  it('evaluate --target on the imported log prints position-wise IPW equal to the hand values', () => {
+  it('evaluate --target on the imported log prints position-wise IPW equal to the hand values', async () => {
     const ids = readFileSync(out, 'utf8')
       .trim()
       .split('\n')
@@ -81,7 +83,7 @@ describe('adaprivate logs import', () => {
       target,
       `${ids.map((eventId) => JSON.stringify({ eventId, probabilities: [1, 0, 0, 0] })).join('\n')}\n`,
     );
-    const r = run([
+    const r = await run([
       'evaluate',
       '--logs',
       out,
@@ -112,7 +114,7 @@ describe('adaprivate logs import', () => {
     );
     assert.equal(j.slots.perImpression, 2);
     assert.ok(Math.abs(j.slots.perRow - 8 / 12) < 1e-15);
-    const text = run([
+    const text = await run([
       'evaluate',
       '--logs',
       out,
@@ -133,26 +135,62 @@ describe('adaprivate logs import', () => {
     );
   });
 
-  it('refuses bad input with exit code 2 and a message naming the file, line and column', () => {
+  it('refuses bad input with exit code 2 and a message naming the file, line and column', async () => {
     const badItem = join(dir, 'bad-item.csv');
     writeFileSync(badItem, readFileSync(events, 'utf8').replace('00:00:07,d,2', '00:00:07,z,2'));
-    const a = run(['logs', 'import', '--events', badItem, '--items', items, '--out', join(dir, 'x.jsonl')]);
+    const a = await run([
+      'logs',
+      'import',
+      '--events',
+      badItem,
+      '--items',
+      items,
+      '--out',
+      join(dir, 'x.jsonl'),
+    ]);
     assert.equal(a.status, 2);
     assert.match(a.stderr, /bad-item\.csv:6: item_id "z" is not in the item table/);
     const noClick = join(dir, 'no-click.csv');
     writeFileSync(noClick, readFileSync(events, 'utf8').replace(',click,', ',clicks,'));
-    const b = run(['logs', 'import', '--events', noClick, '--items', items, '--out', join(dir, 'x.jsonl')]);
+    const b = await run([
+      'logs',
+      'import',
+      '--events',
+      noClick,
+      '--items',
+      items,
+      '--out',
+      join(dir, 'x.jsonl'),
+    ]);
     assert.equal(b.status, 2);
     assert.match(b.stderr, /no-click\.csv:1: missing column: one of click \| reward is required/);
     const badP = join(dir, 'bad-p.csv');
     writeFileSync(badP, readFileSync(events, 'utf8').replace('a,1,1,0.25', 'a,1,1,0'));
-    const c = run(['logs', 'import', '--events', badP, '--items', items, '--out', join(dir, 'x.jsonl')]);
+    const c = await run([
+      'logs',
+      'import',
+      '--events',
+      badP,
+      '--items',
+      items,
+      '--out',
+      join(dir, 'x.jsonl'),
+    ]);
     assert.equal(c.status, 2);
     assert.match(c.stderr, /bad-p\.csv:2: propensity_score must be a number in \(0, 1\]\. Got "0"/);
-    const csvOut = run(['logs', 'import', '--events', events, '--items', items, '--out', join(dir, 'x.csv')]);
+    const csvOut = await run([
+      'logs',
+      'import',
+      '--events',
+      events,
+      '--items',
+      items,
+      '--out',
+      join(dir, 'x.csv'),
+    ]);
     assert.equal(csvOut.status, 2);
     assert.match(csvOut.stderr, /--out must be a \.jsonl file/);
-    const missing = run([
+    const missing = await run([
       'logs',
       'import',
       '--events',
@@ -164,7 +202,8 @@ describe('adaprivate logs import', () => {
     ]);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /--events .*nope\.csv does not exist/);
-    const help = run(['logs', 'import', '--help']);
+    // spawned: commander ends the process itself after a nested command's help
+    const help = spawnSync(process.execPath, [...nodeArgs, 'logs', 'import', '--help'], { encoding: 'utf8' });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /--events <file>/);
     assert.match(help.stdout, /item_feature/);

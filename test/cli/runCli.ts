@@ -18,11 +18,18 @@ export async function runCli(args: string[]): Promise<{ status: number; stdout: 
     stderr += s;
     return true;
   }) as typeof process.stderr.write;
+  // a command that ends the process itself (commander does after a nested command's --help) would
+  // end the test file early and silently: fail instead (main reports the throw as status 1)
+  const exit = process.exit;
+  process.exit = ((code?: number) => {
+    throw new Error(`runCli: the command called process.exit(${code ?? ''}) in-process; spawn it instead`);
+  }) as typeof process.exit;
   try {
     const status = await main(args);
     return { status, stdout, stderr };
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
+    process.exit = exit;
   }
 }
