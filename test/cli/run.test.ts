@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runCli } from './runCli.js';
 
 const here = fileURLToPath(import.meta.url);
 // compiled: dist/test/cli/run.test.js -> dist/src/cli/main.js; from source (tsx): src/cli/main.ts
@@ -90,7 +91,8 @@ test('run without --json prints a readable table', () => {
   assert.match(r.stdout, /6 cells \(0 from cache\)/);
 });
 
-test('bad input gives a one-line error and exit code 2', () => {
+// in-process: the spawned program's exit code and stderr are covered above and by test/cli/main.test.ts
+test('bad input gives a one-line error and exit code 2', async () => {
   const cases: [string[], RegExp][] = [
     [['--policy', 'nope', '--seeds', '1', '--horizon', '10'], /--policy "nope" is not a policy id/],
     [['--policy', 'lints', '--seeds', '0', '--horizon', '10'], /--seeds must be a positive integer/],
@@ -106,7 +108,7 @@ test('bad input gives a one-line error and exit code 2', () => {
     [['--config', 'x.yaml', '--policy', 'lints'], /--config cannot be combined/],
   ];
   for (const [args, re] of cases) {
-    const r = run(args);
+    const r = await runCli(['run', ...args]);
     assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
     assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, re);
