@@ -8,10 +8,13 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { SCHEMA_VERSION, SqliteStore } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
+import { runCli } from './runCli.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
+// in-process (runCli) except where another process is the point
+const run = runCli;
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+function spawnCli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [cli, ...args]);
     let stdout = '';
@@ -66,7 +69,8 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     assert.equal(again.status, 0, again.stderr);
     assert.match(again.stdout, new RegExp(`schema is at version ${SCHEMA_VERSION}; nothing to do`));
     const s = SqliteStore.open(fixture, { lock: true });
-    const held = await run(['migrate', '--db', fixture]);
+    // spawned: the lock is held by this process
+    const held = await spawnCli(['migrate', '--db', fixture]);
     await s.close();
     assert.equal(held.status, 2);
     assert.match(held.stderr, /in use by another server/);
