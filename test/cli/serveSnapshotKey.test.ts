@@ -5,7 +5,7 @@
  * is the explicit step for a 0.1.0 snapshot file. Nothing here waits on a timer.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadPolicyFile } from '../../src/policies/index.js';
+import { runCli } from './runCli.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 const fixtures = new URL('../../../test/fixtures/snapshots-0.1.0/', import.meta.url);
@@ -139,13 +140,12 @@ test('serve refuses a short snapshot key, a missing key file, and PostgreSQL wit
   );
 });
 
-test('migrate snapshot: a 0.1.0 file becomes a signed one that loads with the key file', () => {
+test('migrate snapshot: a 0.1.0 file becomes a signed one that loads with the key file', async () => {
   const file = join(dir, 'ts.json');
   const keyFile = join(dir, 'ts.key');
   copyFileSync(new URL('adaprivate-ts.snapshot.json', fixtures), file);
-  const r = spawnSync(process.execPath, [cli, 'migrate', 'snapshot', file, '--key-file', keyFile], {
-    encoding: 'utf8',
-  });
+  // in-process (runCli): the command, not the program's start, is tested here
+  const r = await runCli(['migrate', 'snapshot', file, '--key-file', keyFile]);
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stdout,
@@ -161,13 +161,7 @@ test('migrate snapshot: a 0.1.0 file becomes a signed one that loads with the ke
   // a wrong key file: refused, nothing written, the file unchanged
   const before = readFileSync(file, 'utf8');
   writeFileSync(join(dir, 'other.key'), `${'a'.repeat(64)}\n`, { mode: 0o600 });
-  const bad = spawnSync(
-    process.execPath,
-    [cli, 'migrate', 'snapshot', file, '--key-file', join(dir, 'other.key')],
-    {
-      encoding: 'utf8',
-    },
-  );
+  const bad = await runCli(['migrate', 'snapshot', file, '--key-file', join(dir, 'other.key')]);
   assert.equal(bad.status, 2);
   assert.match(
     bad.stderr,
@@ -175,21 +169,16 @@ test('migrate snapshot: a 0.1.0 file becomes a signed one that loads with the ke
   );
   assert.equal(readFileSync(file, 'utf8'), before);
   // rotation: verified under the previous key, signed under the new one
-  const rot = spawnSync(
-    process.execPath,
-    [
-      cli,
-      'migrate',
-      'snapshot',
-      file,
-      '--key-file',
-      join(dir, 'other.key'),
-      '--previous-key-file',
-      keyFile,
-      '--json',
-    ],
-    { encoding: 'utf8' },
-  );
+  const rot = await runCli([
+    'migrate',
+    'snapshot',
+    file,
+    '--key-file',
+    join(dir, 'other.key'),
+    '--previous-key-file',
+    keyFile,
+    '--json',
+  ]);
   assert.equal(rot.status, 0, rot.stderr);
   assert.equal((JSON.parse(rot.stdout) as { from: number }).from, 3);
   assert.equal(loadPolicyFile(file, { key: 'a'.repeat(64) }).roundsLearned, 47);
