@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { benchPolicy } from '../../src/cli/commands/bench.js';
+import { runCli } from './runCli.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -47,11 +48,12 @@ test('bench without --json prints one human-readable line', () => {
   assert.match(r.stdout, /^LinUCB: [\d,]+ rounds\/s \(d=3, K=5, T=500/);
 });
 
-test('bench refuses an unknown policy and a bad dimension with exit code 2', () => {
-  const r = run(['bench', '--policy', 'nope', '--horizon', '10']);
+// in-process (runCli): the spawned program's exit code is test/cli/main.test.ts's
+test('bench refuses an unknown policy and a bad dimension with exit code 2', async () => {
+  const r = await runCli(['bench', '--policy', 'nope', '--horizon', '10']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /--policy must be one of adaprivate-ts/);
-  const r2 = run(['bench', '--policy', 'lints', '--dim', '0']);
+  const r2 = await runCli(['bench', '--policy', 'lints', '--dim', '0']);
   assert.equal(r2.status, 2);
   assert.match(r2.stderr, /--dim must be a positive integer/);
 });
