@@ -16,6 +16,7 @@ export { pairedTTest } from './pairedTTest.js';
 export type { PercentOf } from './percentOf.js';
 export { percentOf } from './percentOf.js';
 export { runCell } from './runCell.js';
+export { cellPolicySpec, NO_PRIOR } from './runFullInformation.js';
 export { runExperiment } from './runExperiment.js';
 export { seedStats } from './seedStats.js';
 export { settingId } from './settingId.js';

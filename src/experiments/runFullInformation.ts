@@ -5,7 +5,7 @@
  * `runCell` (CLI, experiments) and in a browser (site/playground): same seeds, same numbers.
  */
 import type { Environment } from '../envs/Environment.js';
-import type { Policy } from '../policies/index.js';
+import type { Policy, PolicySpec } from '../policies/index.js';
 import { createPolicy, isPolicyId, paperAccountant, parsePolicySpec, policyInfo } from '../policies/index.js';
 import type { CellConfig, Checkpoint } from './types.js';
 import { UnitTally } from './UnitTally.js';
@@ -28,6 +28,19 @@ export const NO_PRIOR: CellPrior = { mean: null, weight: null };
  * cellPolicy(cell, 20, NO_PRIOR).privacy().noise; // returns 'seeded' for a private policy
  */
 export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Policy {
+  const spec = cellPolicySpec(cell, dim, prior);
+  return createPolicy(spec.id, spec.options);
+}
+
+/**
+ * The spec of {@link cellPolicy}'s policy, parsed by `parsePolicySpec` (a `RangeError` naming the
+ * policy, the option, the value and the rule when the cell's options are refused): `adaprivate run`
+ * checks every cell with it before it runs any.
+ *
+ * @example
+ * cellPolicySpec(cell, 20, NO_PRIOR).options.dim; // returns 20
+ */
+export function cellPolicySpec(cell: CellConfig, dim: number, prior: CellPrior): PolicySpec {
   if (!isPolicyId(cell.policy))
     throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
   const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
@@ -42,8 +55,7 @@ export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Pol
   if (cell.params.lambda === undefined && prior.weight !== null) options.lambda = prior.weight;
   if (cell.epsilon !== null) options.epsilon = cell.epsilon;
   if (cell.delta !== null) options.delta = cell.delta;
-  const spec = parsePolicySpec(cell.policy, options, `cell ${cell.policy}`);
-  return createPolicy(spec.id, spec.options);
+  return parsePolicySpec(cell.policy, options, `cell ${cell.policy}`);
 }
 
 function isCheckpoint(t: number, cell: CellConfig): boolean {
