@@ -6,8 +6,8 @@
 import { type Command, Option } from 'commander';
 import { policyInfo } from '../../policies/index.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
-import { stageProgress } from '../progress.js';
 import { policyIdFromFlag } from '../policySpecFromFlags.js';
+import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
 import { locate } from './reproduceRealData.js';
 import { reproduceScaleAndDoc } from './reproduceScaleAndDoc.js';
