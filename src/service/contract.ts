@@ -124,6 +124,10 @@ const settingsProperties = {
     maximum: 100_000,
     description: 'Monte Carlo draws for the arm probabilities of Thompson-sampling policies (default 200).',
   }),
+  retainDecisionsDays: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 36_500 }), Type.Null()], {
+    description:
+      "Days this model's decisions (features, chosen arm, probabilities, unit) are kept, overriding the server's --retain-decisions-days for this model; null (default): the server's. Deleting raw decisions releases nothing and spends no budget (docs/serving.md, Retention).",
+  }),
 };
 
 /** The settings of a model (every one present in answers; each optional in a create request). */

@@ -15,6 +15,11 @@ export interface ModelSettings {
   readonly logRewards: boolean;
   /** Monte Carlo draws for the arm probabilities of Thompson-sampling policies. */
   readonly probabilitySamples: number;
+  /**
+   * Days this model's decisions are kept (see the server's retention), overriding the server's
+   * `retainDecisionsDays` for this model; null: the server's (rows written before the setting read null).
+   */
+  readonly retainDecisionsDays: number | null;
 }
 
 export interface NewModelRow {
