@@ -15,7 +15,8 @@
  *
  * Options: --duration <s> (10), --connections <n> (default 8 for single events, 4 for batches),
  * --amount <requests> (400000), --batch <n,...> (1,10),
- * --policy <id> (adaprivate-ts), --samples <n> (probabilitySamples, 200), --synchronous normal|full,
+ * --policy <id> (adaprivate-ts), --samples <n> (the model's probabilitySamples: every rank then answers
+ * the Monte Carlo arm probabilities; default unset: ranks answer without them), --synchronous normal|full,
  * --group-commit on|off (on), --checkpoint background|auto (background), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
  */
@@ -35,7 +36,7 @@ const duration = Number(flag('duration', '10'));
 const connections = Number(flag('connections', '8'));
 const amount = Number(flag('amount', '400000'));
 const policy = flag('policy', 'adaprivate-ts');
-const samples = Number(flag('samples', '200'));
+const samples = flag('samples', '') === '' ? null : Number(flag('samples', ''));
 const synchronous = flag('synchronous', 'normal');
 const json = process.argv.includes('--json');
 const cpuProfDir = flag('cpu-prof', '');
@@ -141,7 +142,7 @@ async function main(): Promise<void> {
             horizon: 100_000_000,
             ...(policyInfo(policy as PolicyId).isPrivate ? { epsilon: 1 } : {}),
           },
-          probabilitySamples: samples,
+          ...(samples === null ? {} : { probabilitySamples: samples }),
         }),
       });
       if (!res.ok) throw new Error(`create ${model}: ${res.status} ${await res.text()}`);

@@ -42,8 +42,6 @@ async function child(mode: Mode, dir: string): Promise<void> {
       eventId: req.eventId ?? 'e',
       chosen: 0,
       chosenId: req.arms[0]!.id,
-      probabilities: req.arms.map(() => 1 / req.arms.length),
-      probabilitySamples: 0,
       modelVersion: 0,
     });
     ModelRuntime.prototype.reward = async (eventId) => ({

@@ -1,6 +1,8 @@
 // AdaPrivate-TS hot loop against a native C -O2 reference of the same round (bench/native/).
 // Usage (after `npm run build`): node dist/bench/nativeRound.bench.js [--dims 20,50] [--repeat 7]
-//   [--horizon T] [--block B] [--json]
+//   [--horizon T] [--block B] [--json] [--with-js]
+// --with-js also times the library with its WebAssembly kernels switched off (the JavaScript
+// kernels, bit-identical), as a third side in the same alternation: the before/after of issue 29.
 //
 // Both sides run the same pre-generated stream (the stream of `adaprivate bench`: unit-norm Gaussian
 // features, Bernoulli rewards of a logistic model; K = 5, seed 1, epsilon 1, seeded noise) from the
@@ -20,8 +22,10 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchStream } from '../src/cli/benchStream.js';
+import { setLinalgKernel } from '../src/linalg/index.js';
 import { createPolicy } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
+import { setPolarKernel } from '../src/random/xoshiroPolarKernel.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);
@@ -32,6 +36,7 @@ const dims = (arg('--dims') ?? '20,50').split(',').map(Number);
 const repeat = Number(arg('--repeat') ?? 7);
 const blockRounds = Number(arg('--block') ?? 256);
 const json = process.argv.includes('--json');
+const withJs = process.argv.includes('--with-js');
 const K = 5;
 const SEED = 1;
 const STREAM_ROUNDS = 1024;
@@ -66,8 +71,31 @@ function policyOptions(d: number, horizon: number) {
   return { dim: d, horizon, seed: SEED, epsilon: 1, noiseSeed: SEED };
 }
 
-function runTs(d: number, horizon: number, stream: ReturnType<typeof makeStream>, side: Side): void {
-  const policy = createPolicy('adaprivate-ts', policyOptions(d, horizon));
+function runTs(
+  d: number,
+  horizon: number,
+  stream: ReturnType<typeof makeStream>,
+  side: Side,
+  kernels = true,
+): void {
+  // the kernels are chosen when the factor is made (linalg) and at each draw (normals)
+  const wasLinalg = setLinalgKernel(kernels);
+  const wasPolar = setPolarKernel(kernels);
+  try {
+    runPolicy(createPolicy('adaprivate-ts', policyOptions(d, horizon)), d, horizon, stream, side);
+  } finally {
+    setLinalgKernel(wasLinalg);
+    setPolarKernel(wasPolar);
+  }
+}
+
+function runPolicy(
+  policy: ReturnType<typeof createPolicy>,
+  d: number,
+  horizon: number,
+  stream: ReturnType<typeof makeStream>,
+  side: Side,
+): void {
   const views: Float64Array[] = [];
   for (let r = 0; r < STREAM_ROUNDS; r++) views.push(stream.features.subarray(r * K * d, (r + 1) * K * d));
   const decisions = new Int32Array(horizon);
@@ -153,8 +181,10 @@ try {
     const nb = Math.ceil(horizon / blockRounds);
     const ts: Side = { blocks: new Float64Array(nb).fill(Number.POSITIVE_INFINITY), cpuSeconds: 0, hash: '' };
     const c: Side = { blocks: new Float64Array(nb).fill(Number.POSITIVE_INFINITY), cpuSeconds: 0, hash: '' };
+    const js: Side = { blocks: new Float64Array(nb).fill(Number.POSITIVE_INFINITY), cpuSeconds: 0, hash: '' };
     for (let rep = 0; rep < repeat; rep++) {
       runTs(d, horizon, stream, ts);
+      if (withJs) runTs(d, horizon, stream, js, false);
       if (exe !== null) {
         const out = JSON.parse(execFileSync(exe, [file, '1'], { encoding: 'utf8' })) as {
           cpuSeconds: number;
@@ -173,6 +203,8 @@ try {
     const cRate = exe === null ? null : horizon / sum(c.blocks);
     const same = exe === null ? null : ts.hash === c.hash;
     if (same === false) failed = true;
+    const jsRate = withJs ? horizon / sum(js.blocks) : null;
+    if (withJs && js.hash !== ts.hash) failed = true;
     const row = {
       d,
       arms: K,
@@ -188,6 +220,14 @@ try {
       nativeWallSecondsPerRunBestBlocks: exe === null ? null : Number(sum(c.blocks).toFixed(4)),
       decisionsHash: ts.hash,
       sameDecisions: same,
+      ...(withJs
+        ? {
+            jsKernelsRoundsPerSecond: Math.round(jsRate!),
+            jsKernelsRatio: cRate === null ? null : Number((jsRate! / cRate).toFixed(3)),
+            jsKernelsCpuSecondsPerRun: Number((js.cpuSeconds / repeat).toFixed(4)),
+            jsKernelsSameDecisions: js.hash === ts.hash,
+          }
+        : {}),
     };
     results.push(row);
     if (!json) {
@@ -197,6 +237,13 @@ try {
             ? 'no native reference\n'
             : `C -O2 ${row.nativeRoundsPerSecond} rounds/s (${row.nativeCpuSecondsPerRun} CPU-s/run), ratio ${row.ratio}, decisions ${same ? 'identical' : 'DIFFER'} (${ts.hash} / ${c.hash})\n`),
       );
+      if (withJs) {
+        process.stderr.write(
+          `d=${d}: TypeScript without the WebAssembly kernels ${Math.round(jsRate!)} rounds/s (${(js.cpuSeconds / repeat).toFixed(4)} CPU-s/run)` +
+            (cRate === null ? '' : `, ratio ${(jsRate! / cRate).toFixed(3)}`) +
+            `, decisions ${js.hash === ts.hash ? 'identical' : 'DIFFER'}\n`,
+        );
+      }
     }
   }
   const load1 = loadavg()[0]!;

@@ -1,6 +1,7 @@
 // Browser builds with esbuild (pinned in package.json): the ESM bundle of adaprivate-core
 // (packages/core/dist/adaprivate-core.browser.js, from src/index.ts) and the live page's worker
-// (site/playground/study-worker.js). Three modules that need Node are swapped for their
+// (site/playground/study-worker.js). Three modules that need Node, and the three WebAssembly kernel
+// loaders (the JavaScript kernels give the same numbers), are swapped for their
 // `.browser.ts` twins (version from package.json at build time; the file-based save/load throw),
 // and the build fails if any other Node built-in is reached. Prints each output's size, raw and
 // gzipped. Usage: node scripts/build-browser.mjs [--out-core FILE] [--out-site DIR] [--quiet]
@@ -18,7 +19,15 @@ const arg = (name, dflt) => {
 const outCore = arg('--out-core', join(root, 'packages/core/dist/adaprivate-core.browser.js'));
 const outSite = arg('--out-site', join(root, 'site/playground'));
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-const SWAPPED = ['src/version.ts', 'src/policies/loadPolicyFile.ts', 'src/policies/savePolicyFile.ts'];
+const SWAPPED = [
+  'src/version.ts',
+  'src/policies/loadPolicyFile.ts',
+  'src/policies/savePolicyFile.ts',
+  // no WebAssembly kernels in the browser bundle (the JavaScript paths give the same numbers)
+  'src/random/xoshiroPolarKernel.ts',
+  'src/linalg/linalgKernel.ts',
+  'src/linalg/kernelArena.ts',
+];
 
 const browserTwins = {
   name: 'browser-twins',

@@ -35,7 +35,9 @@ import {
   privateDoublyRobust,
   privateEstimates,
   privateRewardModel,
+  privateUnitDoublyRobust,
   privateUnitEstimates,
+  privateUnitRewardModel,
   runPolicyOnLog,
   syntheticDecisions,
 } from '../dist/src/evaluation/index.js';
@@ -46,6 +48,10 @@ const LOGS = Number(process.argv[2] ?? 40);
 // runs only them
 const PRIVATE_LOGS = Number(process.argv[process.argv.indexOf('--private-logs') + 1] ?? 200) || 200;
 const PRIVATE_ONLY = process.argv.includes('--private-only');
+// `--user-only`: only the user-level cases with DR and a learning policy (on LOGS logs)
+const USER_ONLY = process.argv.includes('--user-only');
+// decisions per log of the user-level cases (`--user-rounds N`, default 600, a multiple of 3)
+const USER_N = Number(process.argv[process.argv.indexOf('--user-rounds') + 1] ?? 600) || 600;
 const N = 600;
 const R = 5;
 const TRUTH_RUNS = 10;
@@ -71,6 +77,7 @@ function make(target, seed, horizon) {
     seed,
     ...target.options,
     ...(target.id === 'lints' ? {} : { noiseSeed: seed }),
+    // the user-level policy is offered all N rewards (kept or dropped by its bounds)
   });
 }
 
@@ -121,7 +128,7 @@ function privateEvent(log, target, seed) {
   ];
 }
 // fixed target (as a --target file): one LinTS run's distributions on the log, exact value known
-for (let l = 0; l < PRIVATE_LOGS; l++) {
+for (let l = 0; l < (USER_ONLY ? 0 : PRIVATE_LOGS); l++) {
   const envSeed = 1000 + l;
   const env = createSyntheticEnvironment(ENV, envSeed);
   const records = [
@@ -159,7 +166,114 @@ for (let l = 0; l < PRIVATE_LOGS; l++) {
   if ((l + 1) % 20 === 0)
     process.stderr.write(`coverage: fixed target (private) log ${l + 1}/${PRIVATE_LOGS}\n`);
 }
-for (const target of PRIVATE_ONLY ? [] : TARGETS) {
+// User level with DR and a learning private policy (docs/evaluation.md, section 4), on LOGS logs of
+// USER_N decisions, units t mod USER_N / 3 (3 decisions per unit).
+// - fixed target (one LinTS run), a unit's rows removed (contexts included), k = 1, clip 4: the
+//   private reward model (Gram matrix and reward statistic), IPW/SNIPW and DR, 3 releases;
+// - AdaPrivate-TS eps 1 run with user-level privacy (each unit's rewards in at most 2 releases, one
+//   per release), R runs' distributions averaged, a unit's rewards protected (contexts public),
+//   k = 2 kept per unit: reward model, IPW/SNIPW and DR with sensitivity 2x the event level's;
+//   truth: mean over TRUTH_RUNS other seeds of the user-level policy's exact value on the kept rows.
+const USER_TS = {
+  label: 'AdaPrivate-TS eps 1 (user level)',
+  id: 'adaprivate-ts',
+  options: {
+    epsilon: 1,
+    batchSize: 100,
+    privacyUnit: 'user',
+    contributionsPerRelease: 1,
+    releasesPerEpoch: 2,
+  },
+};
+for (let l = 0; l < (USER_ONLY || !PRIVATE_ONLY ? LOGS : 0); l++) {
+  const envSeed = 1000 + l;
+  const env = createSyntheticEnvironment(ENV, envSeed);
+  const records = [
+    ...syntheticDecisions({ env: ENV, seed: envSeed, rounds: USER_N, logging: { kind: 'uniform' } }),
+  ];
+  const log = decisionLogFromRecords(records.map((rec, t) => ({ ...rec, unit: `u${t % (USER_N / 3)}` })));
+  const exactValue = (target, rounds) => {
+    let v = 0;
+    for (const t of rounds) {
+      records[t].arms.forEach((arm, a) => {
+        v += target[log.armOffsets[t] + a] * env.poolMeans[Number(arm.id)];
+      });
+    }
+    return v / rounds.length;
+  };
+  // fixed target, rows relation, k = 1
+  const fixed = runPolicyOnLog(
+    log,
+    evaluatedFromPolicy(make(TARGETS[0], 300_000 + l, USER_N), { samples: SAMPLES }),
+  );
+  const kept1 = firstContributions(log, evaluableRounds(log), 1);
+  {
+    const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 3, {
+      noiseSeed: 8000 + l,
+      coordinates: 40,
+    });
+    const q = privateUnitRewardModel(log, kept1.rounds, mechanism, {
+      contributions: 1,
+      round: 0,
+      label: 'model',
+    });
+    const input = opeInputFromLog(log, fixed, q, kept1.rounds);
+    const opts = { clip: 4, contributions: 1, z: Z, label: 'coverage user' };
+    privateCase(
+      'fixed target, user level with DR (k = 1 of 3 per unit, clip 4, 3 releases)',
+      [
+        ...privateUnitEstimates(input, mechanism, { ...opts, round: 1 }),
+        privateUnitDoublyRobust(input, mechanism, { ...opts, round: 2 }),
+      ],
+      exactValue(fixed, kept1.rounds),
+    );
+  }
+  // learning private policy at user level, rewards relation, k = 2
+  const kept2 = firstContributions(log, evaluableRounds(log), 2);
+  const avg = new Float64Array(log.armOffsets[USER_N]);
+  for (let r = 0; r < R; r++) {
+    const t = runPolicyOnLog(
+      log,
+      evaluatedFromPolicy(make(USER_TS, 10 * l + r + 1, USER_N), { samples: SAMPLES }),
+      {
+        units: true,
+      },
+    );
+    for (let j = 0; j < avg.length; j++) avg[j] += t[j] / R;
+  }
+  let truth = 0;
+  for (let s = 0; s < TRUTH_RUNS; s++) {
+    const tgt = runPolicyOnLog(
+      log,
+      evaluatedFromPolicy(make(USER_TS, 100_000 + 100 * l + s, USER_N), { samples: SAMPLES }),
+      { units: true },
+    );
+    truth += exactValue(tgt, kept2.rounds) / TRUTH_RUNS;
+  }
+  {
+    const { mechanism } = evaluationMechanism({ epsilon: 1, delta: 1e-5 }, 3, {
+      noiseSeed: 9000 + l,
+      coordinates: log.dim + 1,
+    });
+    const q = privateRewardModel(log, kept2.rounds, mechanism, {
+      contributions: 2,
+      round: 0,
+      label: 'model',
+    });
+    const input = opeInputFromLog(log, avg, q, kept2.rounds);
+    const opts = { clip: 20, contributions: 2, z: Z, label: 'coverage user policy' };
+    privateCase(
+      `${USER_TS.label}, ${R} runs averaged, a unit's rewards (k = 2 of 3 per unit, 3 releases)`,
+      [
+        ...privateEstimates(input, mechanism, { ...opts, round: 1 }),
+        privateDoublyRobust(input, mechanism, { ...opts, round: 2 }),
+      ],
+      truth,
+    );
+  }
+  if ((l + 1) % 10 === 0) process.stderr.write(`coverage: user level log ${l + 1}/${LOGS}\n`);
+}
+for (const target of PRIVATE_ONLY || USER_ONLY ? [] : TARGETS) {
   const hits = Object.fromEntries(
     ESTIMATORS.map((e) => [e, { pooled: 0, single: 0, width: 0, singleWidth: 0 }]),
   );
@@ -254,5 +368,5 @@ for (const [key, h] of privateHits) {
   );
 }
 console.log(
-  `\n${PRIVATE_ONLY ? 0 : LOGS} logs x ${N} decisions per learning target, ${PRIVATE_LOGS} logs for the fixed target; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
+  `\n${PRIVATE_ONLY || USER_ONLY ? 0 : LOGS} logs x ${N} decisions per learning target, ${USER_ONLY ? 0 : PRIVATE_LOGS} logs for the fixed target, ${PRIVATE_ONLY ? 0 : LOGS} logs x ${USER_N} decisions for the user-level cases; ${((performance.now() - started) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU`,
 );

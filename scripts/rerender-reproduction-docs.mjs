@@ -16,6 +16,7 @@ import { RULE_TEXT } from '../dist/src/experiments/reproduce/claims/evaluateClai
 import { REAL_DATA_CLAIM_SPECS } from '../dist/src/experiments/reproduce/claims/realDataClaimSpecs.js';
 import { SYNTHETIC_CLAIM_SPECS } from '../dist/src/experiments/reproduce/claims/syntheticClaimSpecs.js';
 import { storedExactClaims } from '../dist/src/experiments/reproduce/exactAccounting/exactAccountingChart.js';
+import { withExactAccountingLine } from '../dist/src/experiments/reproduce/exactAccounting/withExactAccountingLine.js';
 import { parseClaimSections } from '../dist/src/experiments/reproduce/parseClaimSections.js';
 import { bottomLine, claimsTable } from '../dist/src/experiments/reproduce/reproductionMarkdown.js';
 import {
@@ -139,9 +140,12 @@ for (const ds of ['jester', 'movielens']) {
   const ownText = readFileSync(own, 'utf8');
   const mark = ownText.indexOf('<!-- section:');
   const head = mark < 0 ? ownText : ownText.slice(0, mark);
-  writeFileSync(own, rerender(head, 'real').text + (mark < 0 ? '' : ownText.slice(mark)));
+  writeFileSync(
+    own,
+    withExactAccountingLine(rerender(head, 'real').text + (mark < 0 ? '' : ownText.slice(mark))),
+  );
 }
-writeFileSync(syntheticPath, synthetic.text + rest);
+writeFileSync(syntheticPath, withExactAccountingLine(synthetic.text + rest));
 
 // charts of the claims: the paired differences with their 95% CI by epsilon (with the claims of the
 // exact-accounting sections, `reproduce exact` / `reproduce movielens-exact`)

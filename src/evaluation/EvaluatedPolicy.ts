@@ -15,7 +15,9 @@ export interface EvaluatedPolicy {
   readonly distribution: ActionDistribution;
   /**
    * Learns one logged round (the logged arm's d features and its reward); absent for a frozen policy.
-   * A library policy learns through `observe` (same batching, noise and ledger as `update`).
+   * A library policy learns through `observe` (same batching, noise and ledger as `update`). `unit`:
+   * the round's unit (user or device id), given only with `runPolicyOnLog(.., { units: true })`, for a
+   * policy with user-level privacy.
    */
-  readonly learn?: (chosen: Float64Array, reward: number) => void;
+  readonly learn?: (chosen: Float64Array, reward: number, unit?: string) => void;
 }

@@ -67,6 +67,12 @@ export interface OffPolicyEvaluation {
   /** Decisions in the log / used by the estimators. */
   readonly rounds: number;
   readonly evaluableRounds: number;
+  /**
+   * The evaluated distributions pi_t(a | x_t) the weighted estimators used, for every arm of the log
+   * (aligned with `log.features`; zeros on rounds without a reward), e.g. for position-wise IPW
+   * (`slotIpw`); null when only replay was asked.
+   */
+  readonly target: Float64Array | null;
 }
 
 function relativeTo(e: Estimate, base: Estimate, level: number): RelativeEstimate {
@@ -108,8 +114,9 @@ export function evaluateOnLog(
   const warnings = logWarnings(log, options.tinyPropensity ?? DEFAULT_TINY_PROPENSITY);
   const needsDistribution = estimators.some((e) => e !== 'replay') || source.replaying === undefined;
   let input: OpeInput | null = null;
+  let target: Float64Array | null = null;
   if (needsDistribution) {
-    const target =
+    target =
       source.target ?? runPolicyOnLog(log, source.evaluated(), { learning: options.learning ?? 'logged' });
     input = opeInputFromLog(log, target, options.rewardModel);
   }
@@ -178,6 +185,7 @@ export function evaluateOnLog(
     warnings,
     rounds: log.rounds,
     evaluableRounds: n,
+    target,
   });
 }
 

@@ -31,6 +31,7 @@ export function evaluatedFromPolicy(
     distribution: (features, k, out) => {
       out.set(policy.probabilities(features, k, opts).probabilities.subarray(0, k));
     },
-    learn: (chosen, reward) => policy.observe(chosen, reward),
+    learn: (chosen, reward, unit) =>
+      unit === undefined ? policy.observe(chosen, reward) : policy.observe(chosen, reward, unit),
   };
 }

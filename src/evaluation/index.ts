@@ -2,6 +2,7 @@
 // off-policy estimators with bootstrap intervals, and running an evaluated policy over a log.
 
 export { combineRuns, repeatReplicates } from './combineRuns.js';
+export { combineSlotRuns } from './combineSlotRuns.js';
 export { crossFitRewardModel, fitRidgeRewardModel, type RewardModelOptions } from './crossFitRewardModel.js';
 export type { DecisionLog } from './DecisionLog.js';
 export { DecisionLogBuilder } from './DecisionLogBuilder.js';
@@ -48,7 +49,13 @@ export { pairedRatio } from './pairedRatio.js';
 export { privateDoublyRobust } from './privateDoublyRobust.js';
 export { type PrivateEstimate, type PrivateEstimatesOptions, privateEstimates } from './privateEstimates.js';
 export { type PrivateRewardModelOptions, privateRewardModel } from './privateRewardModel.js';
+export { privateUnitDoublyRobust } from './privateUnitDoublyRobust.js';
 export { type PrivateUnitEstimatesOptions, privateUnitEstimates } from './privateUnitEstimates.js';
+export {
+  type PrivateUnitRewardModelOptions,
+  privateUnitRewardModel,
+  unitRewardModelCoordinates,
+} from './privateUnitRewardModel.js';
 export { percentileInterval, ratioBootstrap, sortedQuantile } from './ratioBootstrap.js';
 export { readCsvDecisions } from './readCsvDecisions.js';
 export type { LocatedDecision, ReadDecisionsOptions } from './readJsonlDecisions.js';

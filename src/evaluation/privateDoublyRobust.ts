@@ -12,7 +12,8 @@
  *
  * carries the rest. Sensitivity to one reward in [0, 1]: D moves by at most w~_t <= c; d_t lies in
  * [-c, 1 + c] and moves by at most c, so d_t^2 moves by at most 2 c (1 + c), and the scaled DQ by at
- * most c: Delta = c sqrt(2).
+ * most c: Delta = c sqrt(2); with `contributions` k (all the rewards of one unit, at most k rows,
+ * protected together) k c sqrt(2).
  *
  * Bias: the clip biases DR by (1/n) sum_t (w~_t - w_t) (r_t - q(x_t, a_t)) in expectation, of either
  * sign and small where q fits (the clip's bias on IPW is the same sum with q = 0, always downward).
@@ -26,6 +27,7 @@ import {
   type PrivateEstimate,
   type PrivateEstimatesOptions,
   privateEstimate,
+  rewardsPerUnit,
 } from './privateEstimates.js';
 
 /**
@@ -62,7 +64,7 @@ export function privateDoublyRobust(
     stat[0] = stat[0]! + correction;
     stat[1] = stat[1]! + (d * d) / scale;
   }
-  const sensitivity = c * Math.SQRT2;
+  const sensitivity = rewardsPerUnit(options, 'privateDoublyRobust') * c * Math.SQRT2;
   const noisy = new Float64Array(2);
   mechanism.release(stat, 0, 2, sensitivity, noisy, 0, options.round, 0, options.label);
   const sigma = mechanism.calibration.sigma(sensitivity);

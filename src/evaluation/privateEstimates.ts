@@ -8,7 +8,8 @@
  *   w~_t = min(w_t, clip),
  *
  * with c = max_t w~_t (public: it depends on the weights only). One reward in [0, 1] moves each
- * coordinate by at most c, so the L2 sensitivity is Delta = c sqrt(3) (scaling Q and U by 1/c keeps
+ * coordinate by at most c, so the L2 sensitivity is Delta = c sqrt(3) (k c sqrt(3) when a unit's
+ * k rewards are protected together: `contributions`) (scaling Q and U by 1/c keeps
  * the noise on S at c sqrt(3) sigma instead of about c^2 sqrt(2) sigma for the unscaled vector).
  * From it: IPW = S~ / n and SNIPW = S~ / W (W = sum w~, public), each with a normal interval whose
  * variance adds the sampling variance estimated from the released (Q~, U~) and the privacy noise's
@@ -46,6 +47,23 @@ export interface PrivateEstimatesOptions {
   /** Ledger labels: the release's round and label. */
   readonly round: number;
   readonly label: string;
+  /**
+   * Rewards per protected unit k (positive integer, default 1: event level). With k > 1 the
+   * neighbouring logs differ in all the rewards of one unit, at most k rows of the input (the caller
+   * keeps at most k rows per unit, e.g. {@link firstContributions}); contexts, arms, propensities and
+   * the units stay public, as in the policies' user-level model. Each row moves the statistic by at
+   * most its per-row bound, so the sensitivity is k times the event-level one.
+   */
+  readonly contributions?: number;
+}
+
+/** The rewards-per-unit factor k of the options (validated). */
+export function rewardsPerUnit(options: { readonly contributions?: number }, who: string): number {
+  const k = options.contributions ?? 1;
+  if (!Number.isSafeInteger(k) || k < 1) {
+    throw new RangeError(`${who}: contributions must be a positive integer. Got ${k}.`);
+  }
+  return k;
 }
 
 /** Clipped weights of the input and their largest value (the clip is checked). */
@@ -112,7 +130,7 @@ export function privateEstimates(
     stat[1] = stat[1]! + (wt * r * (wt * r)) / c;
     stat[2] = stat[2]! + (wt * wt * r) / c;
   }
-  const sensitivity = c * Math.sqrt(3);
+  const sensitivity = rewardsPerUnit(options, 'privateEstimates') * c * Math.sqrt(3);
   const noisy = new Float64Array(3);
   mechanism.release(stat, 0, 3, sensitivity, noisy, 0, options.round, 0, options.label);
   const sigma = mechanism.calibration.sigma(sensitivity);

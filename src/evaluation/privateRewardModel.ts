@@ -18,6 +18,11 @@ export interface PrivateRewardModelOptions {
   readonly lambda?: number;
   readonly round: number;
   readonly label: string;
+  /**
+   * Rewards per protected unit k (default 1): with k > 1 all the rewards of one unit, at most k of
+   * `rounds`, are protected together (features and units public) and the sensitivity is k max ||z||.
+   */
+  readonly contributions?: number;
 }
 
 /**
@@ -40,7 +45,11 @@ export function privateRewardModel(
   const p = d + 1;
   const { a, b, largestNorm } = ridgeSystem(log, rounds, lambda);
   const noisy = new Float64Array(p);
-  mechanism.release(b, 0, p, Math.max(largestNorm, 1), noisy, 0, options.round, 0, options.label);
+  const k = options.contributions ?? 1;
+  if (!Number.isSafeInteger(k) || k < 1) {
+    throw new RangeError(`privateRewardModel: contributions must be a positive integer. Got ${k}.`);
+  }
+  mechanism.release(b, 0, p, k * Math.max(largestNorm, 1), noisy, 0, options.round, 0, options.label);
   const l = new Float64Array(p * p);
   if (!cholesky(a, p, l))
     throw new Error('privateRewardModel: the ridge system is not positive definite (non-finite features?).');

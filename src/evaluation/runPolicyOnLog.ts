@@ -25,6 +25,12 @@ export interface RunPolicyOptions {
   readonly onProgress?: (round: number, rounds: number) => void;
   /** Default 10,000. */
   readonly progressEvery?: number;
+  /**
+   * Pass each logged round's unit (the log's `unit` field) to `learn`, for a policy with user-level
+   * privacy (it bounds every unit's contributions); default false. Every round with a reward must
+   * then have a unit.
+   */
+  readonly units?: boolean;
 }
 
 const SUM_TOLERANCE = 1e-6;
@@ -46,6 +52,12 @@ export function runPolicyOnLog(
   if (learning === 'logged' && policy.learn === undefined) {
     throw new RangeError(
       "runPolicyOnLog: learning 'logged' needs a policy that can learn (learn is missing).",
+    );
+  }
+  const withUnits = options.units === true;
+  if (withUnits && log.units === null) {
+    throw new RangeError(
+      `${log.source}: a user-level policy needs the unit of every decision (the 'unit' field); no decision has one.`,
     );
   }
   const d = log.dim;
@@ -76,7 +88,16 @@ export function runPolicyOnLog(
     }
     if (learning === 'logged') {
       const c = from + log.chosen[t]!;
-      policy.learn!(log.features.subarray(c * d, (c + 1) * d), r);
+      const chosen = log.features.subarray(c * d, (c + 1) * d);
+      if (withUnits) {
+        const u = log.units![t];
+        if (u === null || u === undefined) {
+          throw new RangeError(
+            `${log.source}:${log.lines[t]}: a user-level policy needs the unit of every decision (the 'unit' field); this decision has none.`,
+          );
+        }
+        policy.learn!(chosen, r, u);
+      } else policy.learn!(chosen, r);
     }
   }
   return target;

@@ -4,14 +4,21 @@
  * and JIT warm-up per study, and no idle worker at the end of each study).
  *
  * Scheduling: cells wait in this pool's own queue and are handed to tinypool only when a thread
- * is free, the most expensive waiting cell first (`cellCost`), so that the workers finish
- * together. Cells submitted in the same tick (for example every study started at once) are
+ * is free, the most expensive waiting cell first (`cellCost`; among equal costs the lowest seed,
+ * so that a seed's cells run together while its environment stream is kept), so that the workers
+ * finish together. Cells submitted in the same tick (for example every study started at once) are
  * ordered together. A cell key already in this pool (waiting, running or finished) is not run
- * again: its result is shared, since a cell's result depends only on its config and the code.
+ * again: its result is shared, since a cell's result depends only on its config and the code. Nor
+ * is a cell whose run key (`cellRunKey`: the resolved policy configuration instead of the params as
+ * written) is already in the pool under another cell key, e.g. a tuning grid's cell that spells out
+ * the policy's defaults and the main study's cell that leaves them out: it gets that cell's result
+ * with its own `key` and `config` (`sharedFrom` names the cell that was run).
  * The order of execution never changes a result; only the timings.
  */
 import { setMaxListeners } from 'node:events';
 import type { CachedCell } from './cellCache.js';
+import { cellRunKey } from './cellRunKey.js';
+import { cacheVersion } from './codeFingerprint.js';
 import type { CellConfig } from './types.js';
 
 /**
@@ -69,7 +76,9 @@ export class CellPool {
   readonly threads: number;
   private pool: Promise<TinypoolInstance> | null = null;
   private readonly waiting: Waiting[] = [];
+  /** Every cell key submitted (not failed), and each run key with the cell key that runs it. */
   private readonly known = new Map<string, Promise<CachedCell>>();
+  private readonly byRun = new Map<string, { readonly key: string; readonly promise: Promise<CachedCell> }>();
   private running = 0;
   private dispatchQueued = false;
   private destroyed = false;
@@ -96,6 +105,23 @@ export class CellPool {
     if (this.destroyed) return Promise.reject(new Error('CellPool: the pool was destroyed.'));
     const known = this.known.get(key);
     if (known !== undefined) return known;
+    const runKey = cellRunKey(cell, cacheVersion());
+    const same = runKey === null ? undefined : this.byRun.get(runKey);
+    if (same !== undefined) {
+      // the same run under another cell key: its result, relabelled (no CPU spent here)
+      const q = same.promise.then(
+        (c): CachedCell => ({
+          result: { ...c.result, key, config: cell },
+          durationMs: 0,
+          sharedFrom: same.key,
+        }),
+      );
+      this.known.set(key, q);
+      q.catch(() => {
+        if (this.known.get(key) === q) this.known.delete(key);
+      });
+      return q;
+    }
     const p = new Promise<CachedCell>((resolve, reject) => {
       if (signal?.aborted) {
         reject(abortReason());
@@ -116,9 +142,11 @@ export class CellPool {
       );
     });
     this.known.set(key, p);
+    if (runKey !== null) this.byRun.set(runKey, { key, promise: p });
     // a failed or aborted cell may be submitted again
     p.catch(() => {
       if (this.known.get(key) === p) this.known.delete(key);
+      if (runKey !== null && this.byRun.get(runKey)?.promise === p) this.byRun.delete(runKey);
     });
     this.scheduleDispatch();
     return p;
@@ -143,9 +171,13 @@ export class CellPool {
 
   private dispatch(): void {
     while (!this.destroyed && this.running < this.threads && this.waiting.length > 0) {
+      // equal costs: the lowest seed first, so that the cells of one seed run together and find
+      // its environment stream still kept by the thread (cellEnvironment)
       let best = 0;
       for (let i = 1; i < this.waiting.length; i++) {
-        if (this.waiting[i]!.cost > this.waiting[best]!.cost) best = i;
+        const x = this.waiting[i]!;
+        const b = this.waiting[best]!;
+        if (x.cost > b.cost || (x.cost === b.cost && x.cell.seed < b.cell.seed)) best = i;
       }
       const w = this.waiting.splice(best, 1)[0]!;
       this.running++;

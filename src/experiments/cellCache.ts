@@ -13,6 +13,11 @@ import type { CellResult } from './types.js';
 export interface CachedCell {
   readonly result: CellResult;
   readonly durationMs: number;
+  /**
+   * Set when the result was not computed for this cell but taken from the identical run of the cell
+   * with this key (same `cellRunKey`; `CellPool`), relabelled; `durationMs` is then 0.
+   */
+  readonly sharedFrom?: string;
 }
 
 let tmpCounter = 0;

@@ -8,9 +8,10 @@
  * logged reward. Cost per round: the policy's select/update plus O(K d).
  */
 import type { ReplayStream } from '../envs/ReplayStream.js';
+import { cellEnvironment } from './cellEnvironment.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
-import { createEnvironment, createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
+import { createReplay, priorMeanOf, priorWeightOf } from './environmentRegistry.js';
 import { evaluateReplay } from './evaluateReplay.js';
 import { type CellPrior, cellPolicy, runFullInformation } from './runFullInformation.js';
 import type { CellConfig, CellResult } from './types.js';
@@ -59,7 +60,8 @@ export function runCell(cell: CellConfig, version: string = cacheVersion()): Cel
   let environment: Readonly<Record<string, unknown>>;
   let out: ReturnType<typeof runFullInformation> | ReturnType<typeof runReplay>;
   if (cell.protocol === 'full-information') {
-    const env = createEnvironment(cell.env, cell.seed, cell.horizon);
+    // a plain synthetic environment is its seed's shared trace (the same rounds, drawn once per thread)
+    const env = cellEnvironment(cell);
     environment = env.describe();
     out = runFullInformation(cell, env, cellPrior(cell));
   } else {

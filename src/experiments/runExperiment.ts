@@ -67,12 +67,16 @@ export async function runExperiment(
   const version = cacheVersion();
   const done = new Map<string, CachedCell & { cached: boolean }>();
   const pending: { key: string; cell: CellConfig }[] = [];
+  const pendingKeys = new Set<string>();
   for (const cell of cells) {
     const key = cellKey(cell, version);
-    if (done.has(key) || pending.some((p) => p.key === key)) continue;
+    if (done.has(key) || pendingKeys.has(key)) continue;
     const hit = cacheDir === undefined ? null : readCachedCell(cacheDir, key);
     if (hit !== null) done.set(key, { ...hit, cached: true });
-    else pending.push({ key, cell });
+    else {
+      pending.push({ key, cell });
+      pendingKeys.add(key);
+    }
   }
   const cachedCount = done.size;
   const unique = cachedCount + pending.length;
@@ -113,7 +117,12 @@ export async function runExperiment(
   for (const key of keys) {
     const c = done.get(key)!;
     out.push(c.result);
-    timings.push({ key, durationMs: c.durationMs, cached: c.cached });
+    timings.push({
+      key,
+      durationMs: c.durationMs,
+      cached: c.cached,
+      ...(c.sharedFrom !== undefined && !c.cached ? { shared: true as const } : {}),
+    });
   }
   return { version: VERSION, config, cells: out, timings };
 }

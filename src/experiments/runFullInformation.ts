@@ -20,9 +20,35 @@ export interface CellPrior {
 export const NO_PRIOR: CellPrior = { mean: null, weight: null };
 
 /**
- * The cell's policy: its params, dim, horizon and seed; the noise stream seeded by the cell's seed
- * for private policies (research mode: `privacy().noise` is 'seeded'); the prior's mean and weight
- * unless the params set them; the cell's epsilon and delta.
+ * The options the cell's policy is created with: its params, dim, horizon and seed; the noise
+ * stream seeded by the cell's seed for private policies (research mode: `privacy().noise` is
+ * 'seeded'); the prior's mean and weight unless the params set them; the paper's accountant unless
+ * the params name one; the cell's epsilon and delta. The policy is a function of
+ * `resolveConfig(cell.policy, these options)` alone (createPolicy), which `cellRunKey` relies on.
+ *
+ * @example
+ * cellPolicyOptions(cell, 20, NO_PRIOR).noiseSeed; // returns cell.seed for a private policy
+ */
+export function cellPolicyOptions(cell: CellConfig, dim: number, prior: CellPrior): Record<string, unknown> {
+  if (!isPolicyId(cell.policy))
+    throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
+  const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
+  if (cell.params.priorMean === undefined && prior.mean !== null) options.priorMean = prior.mean;
+  // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
+  // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
+  if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
+  // Experiments reproduce the paper: its accounting unless the cell's params name an accountant
+  // (new policies elsewhere default to the exact accountant, docs/policies.md)
+  const paper = paperAccountant(cell.policy);
+  if (paper !== undefined && cell.params.accountant === undefined) options.accountant = paper;
+  if (cell.params.lambda === undefined && prior.weight !== null) options.lambda = prior.weight;
+  if (cell.epsilon !== null) options.epsilon = cell.epsilon;
+  if (cell.delta !== null) options.delta = cell.delta;
+  return options;
+}
+
+/**
+ * The cell's policy, created from {@link cellPolicyOptions}.
  *
  * @example
  * cellPolicy(cell, 20, NO_PRIOR).privacy().noise; // returns 'seeded' for a private policy
@@ -41,21 +67,7 @@ export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Pol
  * cellPolicySpec(cell, 20, NO_PRIOR).options.dim; // returns 20
  */
 export function cellPolicySpec(cell: CellConfig, dim: number, prior: CellPrior): PolicySpec {
-  if (!isPolicyId(cell.policy))
-    throw new RangeError(`runCell: unknown policy ${JSON.stringify(cell.policy)}.`);
-  const options: Record<string, unknown> = { ...cell.params, dim, horizon: cell.horizon, seed: cell.seed };
-  if (cell.params.priorMean === undefined && prior.mean !== null) options.priorMean = prior.mean;
-  // Research runs are reproducible: the noise stream is seeded by the cell's seed (research mode,
-  // reported as privacy().noise = 'seeded'); a deployment leaves noiseSeed out and gets secure noise.
-  if (policyInfo(cell.policy).isPrivate) options.noiseSeed = cell.seed;
-  // Experiments reproduce the paper: its accounting unless the cell's params name an accountant
-  // (new policies elsewhere default to the exact accountant, docs/policies.md)
-  const paper = paperAccountant(cell.policy);
-  if (paper !== undefined && cell.params.accountant === undefined) options.accountant = paper;
-  if (cell.params.lambda === undefined && prior.weight !== null) options.lambda = prior.weight;
-  if (cell.epsilon !== null) options.epsilon = cell.epsilon;
-  if (cell.delta !== null) options.delta = cell.delta;
-  return parsePolicySpec(cell.policy, options, `cell ${cell.policy}`);
+  return parsePolicySpec(cell.policy, cellPolicyOptions(cell, dim, prior), `cell ${cell.policy}`);
 }
 
 function isCheckpoint(t: number, cell: CellConfig): boolean {

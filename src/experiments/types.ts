@@ -167,6 +167,11 @@ export interface CellTiming {
   readonly durationMs: number;
   /** Whether the result came from the cache. */
   readonly cached: boolean;
+  /**
+   * True when the result was taken from another cell of the same run (same `cellRunKey`, e.g. the
+   * defaults written out), relabelled, instead of being computed; absent otherwise.
+   */
+  readonly shared?: true;
 }
 
 /** One policy of a grid and the hyperparameter values to sweep for it (cartesian product). */

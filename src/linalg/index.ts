@@ -21,6 +21,8 @@ export { dot } from './dot.js';
 export { forwardSolve } from './forwardSolve.js';
 export { EIGEN_DEFAULT_MAX_ITER, EIGEN_DEFAULT_TOL, inverseSpectralNorm } from './inverseSpectralNorm.js';
 export { invQuadForm } from './invQuadForm.js';
+export { kernelArenaFreeBytes, kernelArrays } from './kernelArena.js';
+export { type LinalgKernel, linalgKernel, setLinalgKernel } from './linalgKernel.js';
 export { logDetFromCholesky } from './logDetFromCholesky.js';
 export { minEigenvalueSpd } from './minEigenvalueSpd.js';
 export { norm2 } from './norm2.js';

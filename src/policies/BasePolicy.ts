@@ -51,6 +51,7 @@ import type {
   PolicySnapshot,
   ProbabilityOptions,
   RestoreOptions,
+  SelectionWithInversePropensity,
   SelectionWithPropensity,
   SnapshotOptions,
 } from './Policy.js';
@@ -549,6 +550,31 @@ export abstract class BasePolicy implements Policy {
           : EXACT_INVERSE_PROPENSITY
         : Object.freeze({ kind: 'geometric-resampling', value: m, cap, capped: m >= cap });
     return Object.freeze({ arm, propensity, probabilities, inversePropensity, explorationFloor: gamma / k });
+  }
+
+  selectWithInversePropensity(
+    features: Float64Array,
+    k: number,
+    options?: ProbabilityOptions,
+  ): SelectionWithInversePropensity {
+    const cap = this.resamplingCapOption(options);
+    const gamma = this.uniformShareOption(options);
+    const own = this.select(features, k);
+    let arm = own;
+    if (gamma > 0 && this.propensityRng.uniform() < gamma) {
+      arm = this.propensityRng.integer(k);
+      this.keep(0, arm);
+    }
+    const m = this.drawsUntilWin(k, arm, cap, this.propensityRng, gamma);
+    let inversePropensity: InversePropensity;
+    if (m > 0) {
+      inversePropensity = Object.freeze({ kind: 'geometric-resampling', value: m, cap, capped: m >= cap });
+    } else if (gamma > 0) {
+      // deterministic (no Monte Carlo: exact from the scores), mixed with the floor as selectWithPropensity does
+      const p = mixUniform(this.armProbabilities(k, 1, own), gamma, k).probabilities[arm]!;
+      inversePropensity = Object.freeze({ kind: 'exact', value: 1 / p, cap: null, capped: false });
+    } else inversePropensity = EXACT_INVERSE_PROPENSITY;
+    return Object.freeze({ arm, inversePropensity, explorationFloor: gamma / k });
   }
 
   update(reward: number, unit?: string): void {

@@ -106,13 +106,16 @@ export class BatchedRidgePolicy extends BasePolicy {
     // Amp with q < 1: its subsampled RDP accounting is for the continuous Gaussian (docs/privacy.md)
     this.mechanism = batch === null ? null : this.createMechanism(batch.calibration, d, this.q >= 1);
     this.factor = new RidgeFactor(d, this.lambda);
-    this.b = new Float64Array(d);
+    // the vectors of the solves in the factor's memory (the WebAssembly kernels' where available)
+    [this.b, this.theta, this.z, this.pert] = this.factor.vectors(4) as [
+      Float64Array,
+      Float64Array,
+      Float64Array,
+      Float64Array,
+    ];
     const prior = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * prior[i]!;
     this.s = new Float64Array(d);
-    this.theta = new Float64Array(d);
-    this.z = new Float64Array(d);
-    this.pert = new Float64Array(d);
     this.tilde = new Float64Array(d);
     this.released = new Float64Array(d);
     this.pendingSum = new Float64Array(d);

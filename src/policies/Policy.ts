@@ -87,6 +87,18 @@ export interface SelectionWithPropensity {
 }
 
 /**
+ * What `selectWithInversePropensity` returns: `selectWithPropensity` without every arm's
+ * probability (no Monte Carlo for display), with the same chosen arm and logged inverse propensity.
+ */
+export interface SelectionWithInversePropensity {
+  readonly arm: number;
+  /** The unbiased inverse propensity to log (see {@link InversePropensity}). */
+  readonly inversePropensity: InversePropensity;
+  /** The exploration floor gamma / k of this decision (every arm's least probability); 0 without `uniformShare`. */
+  readonly explorationFloor: number;
+}
+
+/**
  * The guarantee from the ledger, plus, once a policy that may go on past its planned horizon has
  * learned from more than `horizon` rounds, a note saying so (absent otherwise).
  */
@@ -164,6 +176,18 @@ export interface Policy<I extends PolicyId = PolicyId> {
     k: number,
     options?: ProbabilityOptions,
   ): SelectionWithPropensity;
+  /**
+   * `selectWithPropensity` without the Monte Carlo of every arm's probability: the same arm (the
+   * exploration stream advances exactly as in `select`) and the same logged inverse propensity
+   * (the resampling generator advances exactly as in `selectWithPropensity`), at the cost of
+   * `select` plus the geometric resampling (about K redraws) instead of `samples` more draws.
+   * `options.samples` is ignored. The round waits for `update` or `discard`.
+   */
+  selectWithInversePropensity(
+    features: Float64Array,
+    k: number,
+    options?: ProbabilityOptions,
+  ): SelectionWithInversePropensity;
   /**
    * Records the reward in [0, 1] of the most recent `select`. `unit`: the user or device id the
    * reward belongs to (a non-empty string), required when privacyUnit is 'user'; a reward past the

@@ -4,6 +4,11 @@
  * per-round factorisation. Also answers ridge solves, TS perturbations, UCB widths and log det.
  * With `keepGram`, it also keeps the running sum A itself (d^2 / 2 more per update), which the
  * certified sensitivity bound (inverseNormBound) then checks directly.
+ *
+ * Where the WebAssembly kernels are available (src/linalg/linalgKernel.ts), L and the scratch live
+ * in their memory and the update and the solves run there (bit-identical to the JavaScript
+ * kernels); vectors from {@link vectors} are then in that memory too, so the solves read and write
+ * them without copies. Elsewhere everything runs in JavaScript.
  */
 import {
   backSolveTransposed,
@@ -14,6 +19,9 @@ import {
   cholUpdate,
   forwardSolve,
   invQuadForm,
+  kernelArrays,
+  type LinalgKernel,
+  linalgKernel,
   logDetFromCholesky,
 } from '../linalg/index.js';
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
@@ -23,6 +31,11 @@ export class RidgeFactor {
   /** The Cholesky factor L of A (lower triangular, full n*n row-major). */
   readonly l: Float64Array;
   private readonly work: Float64Array;
+  /** The WebAssembly kernels when L, work and the two scratch vectors are in their memory; else null. */
+  private readonly kernel: LinalgKernel | null;
+  /** Kernel-memory scratch for right-hand sides that are not in that memory (empty without kernels). */
+  private readonly s1: Float64Array;
+  private readonly s2: Float64Array;
   /** n x n scratch of {@link inverseNormBound}, allocated on its first call (not state). */
   private scratch: Float64Array | null = null;
   /** With `keepGram`: the running sum A (lower triangle, row-major) and how many x x^T it holds. */
@@ -31,8 +44,21 @@ export class RidgeFactor {
   /** Starts from A = lambda I (L = sqrt(lambda) I); `keepGram` also keeps A itself. */
   constructor(n: number, lambda: number, keepGram = false) {
     this.n = n;
-    this.l = new Float64Array(n * n);
-    this.work = new Float64Array(n);
+    const arena = kernelArrays([n * n, n, n, n]);
+    if (arena !== null) {
+      [this.l, this.work, this.s1, this.s2] = arena as [
+        Float64Array,
+        Float64Array,
+        Float64Array,
+        Float64Array,
+      ];
+      this.kernel = linalgKernel();
+    } else {
+      this.l = new Float64Array(n * n);
+      this.work = new Float64Array(n);
+      this.s1 = this.s2 = new Float64Array(0);
+      this.kernel = null;
+    }
     this.gram = keepGram ? { a: new Float64Array(n * n), terms: 0 } : null;
     this.reset(lambda);
   }
@@ -62,17 +88,69 @@ export class RidgeFactor {
       }
       this.gram.terms++;
     }
-    cholUpdate(this.l, n, x, this.work);
+    const k = this.kernel;
+    if (k === null) {
+      cholUpdate(this.l, n, x, this.work);
+      return;
+    }
+    const w = this.work;
+    if (x.buffer === k.buffer) k.cholUpdate(this.l.byteOffset, n, x.byteOffset, w.byteOffset);
+    else {
+      for (let i = 0; i < n; i++) w[i] = x[i]!;
+      k.cholUpdate(this.l.byteOffset, n, w.byteOffset, w.byteOffset);
+    }
+  }
+
+  /**
+   * n-vectors for the callers' right-hand sides and solutions: in the kernels' memory when this
+   * factor uses the kernels (so {@link solve}, {@link perturbation} and {@link solveAndPerturb}
+   * take them without copies), else plain. Zero-filled.
+   */
+  vectors(count: number): Float64Array[] {
+    const lengths = new Array<number>(count).fill(this.n);
+    const arena = this.kernel === null ? null : kernelArrays(lengths);
+    return arena ?? lengths.map((n) => new Float64Array(n));
   }
 
   /** out = A^{-1} b. Cost d^2. */
   solve(b: Float64Array, out: Float64Array): void {
-    cholSolve(this.l, this.n, b, out);
+    const k = this.kernel;
+    if (k === null) {
+      cholSolve(this.l, this.n, b, out);
+      return;
+    }
+    const lo = this.l.byteOffset;
+    if (b.buffer === k.buffer && out.buffer === k.buffer) {
+      k.forwardSolve(lo, this.n, b.byteOffset, out.byteOffset);
+      k.backSolveTransposed(lo, this.n, out.byteOffset, out.byteOffset);
+      return;
+    }
+    const s = this.stage(this.s1, b);
+    k.forwardSolve(lo, this.n, s, s);
+    k.backSolveTransposed(lo, this.n, s, s);
+    out.set(this.s1);
   }
 
   /** out = L^{-T} z (covariance A^{-1} when z ~ N(0, I)). Cost d^2 / 2. */
   perturbation(z: Float64Array, out: Float64Array): void {
-    backSolveTransposed(this.l, this.n, z, out);
+    const k = this.kernel;
+    if (k === null) {
+      backSolveTransposed(this.l, this.n, z, out);
+      return;
+    }
+    if (z.buffer === k.buffer && out.buffer === k.buffer) {
+      k.backSolveTransposed(this.l.byteOffset, this.n, z.byteOffset, out.byteOffset);
+      return;
+    }
+    const s = this.stage(this.s1, z);
+    k.backSolveTransposed(this.l.byteOffset, this.n, s, s);
+    out.set(this.s1);
+  }
+
+  /** Copies v (length n) into the kernel-memory scratch `s`; returns its byte offset. */
+  private stage(s: Float64Array, v: Float64Array): number {
+    for (let i = 0; i < this.n; i++) s[i] = v[i]!;
+    return s.byteOffset;
   }
 
   /**
@@ -81,8 +159,26 @@ export class RidgeFactor {
    * `b`; `pert` must differ from `out`, `b` and (unless it is `z`) from z. Cost 1.5 d^2.
    */
   solveAndPerturb(b: Float64Array, out: Float64Array, z: Float64Array, pert: Float64Array): void {
-    forwardSolve(this.l, this.n, b, out);
-    backSolveTransposedPair(this.l, this.n, out, out, z, pert);
+    const k = this.kernel;
+    if (k === null) {
+      forwardSolve(this.l, this.n, b, out);
+      backSolveTransposedPair(this.l, this.n, out, out, z, pert);
+      return;
+    }
+    const n = this.n;
+    const lo = this.l.byteOffset;
+    const kb = k.buffer;
+    if (b.buffer === kb && out.buffer === kb && z.buffer === kb && pert.buffer === kb) {
+      k.forwardSolve(lo, n, b.byteOffset, out.byteOffset);
+      k.backSolveTransposedPair(lo, n, out.byteOffset, out.byteOffset, z.byteOffset, pert.byteOffset);
+      return;
+    }
+    const s1 = this.stage(this.s1, b);
+    const s2 = this.stage(this.s2, z);
+    k.forwardSolve(lo, n, s1, s1);
+    k.backSolveTransposedPair(lo, n, s1, s1, s2, s2);
+    out.set(this.s1);
+    pert.set(this.s2);
   }
 
   /** x^T A^{-1} x. Cost d^2 / 2. */

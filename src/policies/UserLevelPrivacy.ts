@@ -188,7 +188,7 @@ export function userLevelStatement(r: UserLevelReport): string {
     r.epoch.kind === 'lifetime'
       ? ''
       : `; cumulative over the ${r.epoch.withReleases} epoch${r.epoch.withReleases === 1 ? '' : 's'} with releases so far: (eps ${short(r.cumulative.epsilon)}, delta ${short(r.cumulative.delta)})`;
-  const dropped = `; ${r.dropped.total} of ${r.offered} rewards dropped by the bounds (${r.dropped.perRelease} per release, ${r.dropped.perEpoch} per epoch)`;
+  const dropped = `; ${r.dropped.total} of ${r.offered} reward${r.offered === 1 ? '' : 's'} dropped by the bounds (${r.dropped.perRelease} per release, ${r.dropped.perEpoch} per epoch)`;
   return `${head}${cum}${dropped}. Protects all rewards of one unit; features, chosen arms and stored decisions are not protected.`;
 }
 

@@ -32,6 +32,7 @@ export type {
   PolicySnapshot,
   ProbabilityOptions,
   RestoreOptions,
+  SelectionWithInversePropensity,
   SelectionWithPropensity,
   SnapshotOptions,
 } from './Policy.js';

@@ -1,4 +1,5 @@
 import type { Rng, RngState } from './Rng.js';
+import { type PolarKernel, polarKernel } from './xoshiroPolarKernel.js';
 
 const TWO32 = 4294967296;
 const TWO_M53 = 1 / 9007199254740992;
@@ -189,7 +190,10 @@ export class Xoshiro256 implements Rng {
       this.hasSpare = false;
       out[i++] = this.spare;
     }
-    if (i + 1 < end) {
+    const wasm = i + 1 < end ? polarKernel() : null;
+    if (wasm !== null) {
+      i = this.fillPairsWasm(wasm, out, i, (end - i) >> 1);
+    } else if (i + 1 < end) {
       const st = this.s;
       let s0h = st[0]!;
       let s0l = st[1]!;
@@ -252,6 +256,41 @@ export class Xoshiro256 implements Rng {
       this.lo = ml;
     }
     if (i < end) out[i] = this.normal();
+  }
+
+  /**
+   * `pairs` normal pairs into out[i..), the integer steps and the rejection in WebAssembly (native
+   * 64-bit words), the logarithm here: the values of the JavaScript loop of `fillNormal`, bit for
+   * bit. The state words are (hi, lo) here and little-endian i64 (lo, hi) there. Returns the next i.
+   */
+  private fillPairsWasm(wasm: PolarKernel, out: Float64Array, start: number, pairs: number): number {
+    const st = this.s;
+    const m = wasm.i32;
+    for (let w = 0; w < 4; w++) {
+      m[2 * w] = st[2 * w + 1]!;
+      m[2 * w + 1] = st[2 * w]!;
+    }
+    const f64 = wasm.f64;
+    let i = start;
+    let left = pairs;
+    while (left > 0) {
+      const n = Math.min(left, wasm.maxPairs);
+      wasm.polar(n);
+      for (let p = 8, e = 8 + 3 * n; p < e; p += 3) {
+        const q = f64[p + 2]!;
+        const f = Math.sqrt((-2 * Math.log(q)) / q);
+        out[i] = f64[p]! * f;
+        out[i + 1] = f64[p + 1]! * f;
+        i += 2;
+      }
+      left -= n;
+    }
+    for (let w = 0; w < 4; w++) {
+      st[2 * w + 1] = m[2 * w]!;
+      st[2 * w] = m[2 * w + 1]!;
+    }
+    this.lo = m[8]!;
+    return i;
   }
 
   saveState(): RngState {

@@ -39,7 +39,7 @@ export const MODEL_DEFAULTS = {
   defaultReward: null,
   duplicateRule: 'first',
   logRewards: false,
-  probabilitySamples: 200,
+  probabilitySamples: null,
   retainDecisionsDays: null,
 } as const;
 
@@ -276,16 +276,23 @@ export class ModelRegistry {
         'options.noiseSeed is refused: the server draws privacy noise from a secure source only.',
       );
     }
-    const settings: ModelSettings = {
+    const givenSettings = {
       rewardWindowSeconds: req.rewardWindowSeconds ?? MODEL_DEFAULTS.rewardWindowSeconds,
       defaultReward: req.defaultReward ?? MODEL_DEFAULTS.defaultReward,
       duplicateRule: req.duplicateRule ?? MODEL_DEFAULTS.duplicateRule,
       logRewards: req.logRewards ?? MODEL_DEFAULTS.logRewards,
-      probabilitySamples: req.probabilitySamples ?? MODEL_DEFAULTS.probabilitySamples,
       retainDecisionsDays: req.retainDecisionsDays ?? MODEL_DEFAULTS.retainDecisionsDays,
     };
     const existing = await this.ctx.store.getModel(name);
     await this.ctx.store.durable(); // decide only from a committed row
+    const settings: ModelSettings = {
+      ...givenSettings,
+      // not given: the existing model's (a model stored with the earlier default of 200 keeps it)
+      probabilitySamples:
+        req.probabilitySamples !== undefined
+          ? req.probabilitySamples
+          : (existing?.settings.probabilitySamples ?? MODEL_DEFAULTS.probabilitySamples),
+    };
     if (existing === null) {
       const t = await this.ctx.store.tombstone(name);
       if (t !== null) throw recreateRefused(name);

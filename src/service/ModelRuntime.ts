@@ -19,7 +19,7 @@ import type { ModelRow, Store, UnitCountRow, UnitWrite } from '../store/index.js
 import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
-import { boundedByHorizon, decide, decideFrozen, observe } from './policyDriver.js';
+import { boundedByHorizon, decide, decideFrozen, displaySamples, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
 import type { ServedModel } from './ServedModel.js';
@@ -255,7 +255,7 @@ export class ModelRuntime implements ServedModel {
       ) {
         throw eventExists(this.row, req.eventId);
       }
-      const samples = this.row.settings.probabilitySamples;
+      const samples = displaySamples(this.row.settings, req.withProbabilities);
       const learning = this.learning;
       const p = this.policy;
       const before = p.privacy().releases;
@@ -284,8 +284,9 @@ export class ModelRuntime implements ServedModel {
         eventId,
         chosen: dec.arm,
         chosenId: req.arms[dec.arm]!.id,
-        probabilities: row.probabilities,
-        probabilitySamples: dec.samples,
+        ...(row.probabilities === null
+          ? {}
+          : { probabilities: row.probabilities, probabilitySamples: dec.samples }),
         modelVersion: row.modelVersion,
       };
     });

@@ -55,7 +55,14 @@ import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResp
 import { countClipped } from './countClipped.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
-import { boundedByHorizon, type DriverDecision, decide, decideFrozen, observe } from './policyDriver.js';
+import {
+  boundedByHorizon,
+  type DriverDecision,
+  decide,
+  decideFrozen,
+  displaySamples,
+  observe,
+} from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import { restoreServed } from './restoreServed.js';
@@ -261,8 +268,12 @@ export class ReplicaRuntime implements ServedModel {
    * Decides with `p` (a round, or without one past the horizon); returns the decision and the
    * clipped candidate vectors it adds to the stored decisions.
    */
-  private decideWith(p: Policy, feats: Float64Array, k: number): { dec: DriverDecision; clipped: number } {
-    const samples = this.row.settings.probabilitySamples;
+  private decideWith(
+    p: Policy,
+    feats: Float64Array,
+    k: number,
+    samples: number | null,
+  ): { dec: DriverDecision; clipped: number } {
     if (!this.learnsAt(p.roundsLearned)) {
       return { dec: decideFrozen(p, feats, k, samples), clipped: countClipped(feats, k, this.dim) };
     }
@@ -291,7 +302,12 @@ export class ReplicaRuntime implements ServedModel {
       samples = r.samples;
     } else {
       await this.fresh();
-      const { dec, clipped } = this.decideWith(this.view, feats, k);
+      const { dec, clipped } = this.decideWith(
+        this.view,
+        feats,
+        k,
+        displaySamples(this.row.settings, req.withProbabilities),
+      );
       row = decisionRow(this.row, req, eventId, feats, this.dim, dec, this.version, this.ctx.now());
       samples = dec.samples;
       if (!(await this.store.insertDecision(row))) throw eventExists(this.row, eventId);
@@ -302,8 +318,9 @@ export class ReplicaRuntime implements ServedModel {
       eventId,
       chosen: row.chosen,
       chosenId: req.arms[row.chosen]!.id,
-      probabilities: row.probabilities as number[],
-      probabilitySamples: samples,
+      ...(row.probabilities === null
+        ? {}
+        : { probabilities: [...row.probabilities], probabilitySamples: samples }),
       modelVersion: row.modelVersion,
     };
   }
@@ -328,7 +345,7 @@ export class ReplicaRuntime implements ServedModel {
       out = await this.store.decideSerialised(this.row.name, this.ctx.now(), (state) => {
         const p = this.fromStore(state.snapshot);
         const before = p.privacy().releases;
-        const r = this.decideWith(p, feats, k);
+        const r = this.decideWith(p, feats, k, displaySamples(this.row.settings, req.withProbabilities));
         const made = p.privacy().releases > before;
         const version = made ? state.version + 1 : state.version;
         row = decisionRow(this.row, req, eventId, feats, this.dim, r.dec, version, this.ctx.now());

@@ -119,10 +119,9 @@ const settingsProperties = {
     description:
       'Keep reward values for the decision export (default false: rewards are deleted at release).',
   }),
-  probabilitySamples: Type.Integer({
-    minimum: 1,
-    maximum: 100_000,
-    description: 'Monte Carlo draws for the arm probabilities of Thompson-sampling policies (default 200).',
+  probabilitySamples: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()], {
+    description:
+      'Monte Carlo draws for the arm probabilities of Thompson-sampling policies; when set, every rank answers `probabilities`. null (default): only ranks with `withProbabilities: true` answer them (200 draws).',
   }),
   retainDecisionsDays: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 36_500 }), Type.Null()], {
     description:
@@ -379,6 +378,12 @@ export function rankBody(limits: ServiceLimits) {
         }),
       ),
       unit: Type.Optional(unit),
+      withProbabilities: Type.Optional(
+        Type.Boolean({
+          description:
+            "true: answer every arm's probability (`probabilities`, a Monte Carlo of the model's probabilitySamples, default 200, for Thompson-sampling policies). Default false: omitted unless the model was created with probabilitySamples. The decision log's inverse propensity is logged either way.",
+        }),
+      ),
       arms: Type.Array(armInput(limits), {
         minItems: 1,
         maxItems: limits.arms,
@@ -395,10 +400,17 @@ export const RankResponse = Type.Object({
   eventId: Type.String(),
   chosen: Type.Integer({ description: 'Index of the chosen arm in `arms`.' }),
   chosenId: Type.String(),
-  probabilities: Type.Array(Type.Number(), {
-    description: 'Probability of every arm under the policy when it decided (same order as `arms`).',
-  }),
-  probabilitySamples: Type.Integer({ description: 'Monte Carlo draws behind the probabilities (0: exact).' }),
+  probabilities: Type.Optional(
+    Type.Array(Type.Number(), {
+      description:
+        'Probability of every arm under the policy when it decided (same order as `arms`); present when the rank asked for it (`withProbabilities`) or the model sets probabilitySamples.',
+    }),
+  ),
+  probabilitySamples: Type.Optional(
+    Type.Integer({
+      description: 'Monte Carlo draws behind the probabilities (0: exact); with `probabilities`.',
+    }),
+  ),
   modelVersion: Type.Integer({
     description:
       'Releases committed when the decision was made (a policy that releases in its select, DGS-LinUCB, commits that release with this decision and answers its version).',

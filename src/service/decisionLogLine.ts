@@ -1,7 +1,7 @@
 /**
  * One stored decision as a line of the decision log (contract 4, read by off-policy evaluation):
  * eventId, ISO time, arms with their features as given, chosen index, propensity (probability of the
- * chosen arm), every arm's probability, the logged inverse propensity (`inversePropensity`,
+ * chosen arm) and every arm's probability (when the decision answered them), the logged inverse propensity (`inversePropensity`,
  * `propensityKind`, `resamplingCap`; what off-policy evaluation weights by), the reward only when the
  * model logs rewards and one was recorded, the privacy unit when one was named, model and model
  * version, and the line's paging cursor (`?after=<cursor>` continues after it).
@@ -20,8 +20,9 @@ export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLo
     time: new Date(r.time).toISOString(),
     arms,
     chosen: r.chosen,
-    propensity: r.probabilities[r.chosen]!,
-    probabilities: r.probabilities,
+    ...(r.probabilities === null
+      ? {}
+      : { propensity: r.probabilities[r.chosen]!, probabilities: r.probabilities }),
     ...(r.inversePropensity === undefined
       ? {}
       : {

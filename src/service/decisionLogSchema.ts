@@ -122,7 +122,8 @@ export type DecisionLogRecord = Static<typeof DecisionLogRecord>;
 
 /**
  * One line of the service's NDJSON decision export: eventId, ISO time, arms with their features as
- * given, chosen index, propensity, every arm's probability, the logged inverse propensity (what
+ * given, chosen index, propensity and every arm's probability when the decision answered them, the
+ * logged inverse propensity (what
  * off-policy evaluation weights by) with its kind and cap, the exploration floor of a model that has
  * one, the reward only when the model logs rewards and one was recorded, the privacy unit when one was
  * named, model and version, and the line's paging cursor.
@@ -132,8 +133,10 @@ export const DecisionLogLine = T.Object({
   time: field.time,
   arms: field.arms,
   chosen: field.chosen,
-  propensity: field.propensity,
-  probabilities: field.probabilities,
+  // the service answers (and logs) probabilities only when the rank asked or the model sets
+  // probabilitySamples: off-policy evaluation weights by `inversePropensity`
+  propensity: T.Optional(field.propensity),
+  probabilities: T.Optional(field.probabilities),
   inversePropensity: T.Optional(field.inversePropensity),
   propensityKind: T.Optional(field.propensityKind),
   resamplingCap: T.Optional(field.resamplingCap),

@@ -39,8 +39,8 @@ export function privacyView(policy: Policy, totals: UnitTotals | null = null): P
     totals === null || dropped === undefined
       ? base.statement
       : base.statement.replace(
-          /; \d+ of \d+ rewards dropped by the bounds \(\d+ per release, \d+ per epoch\)/,
-          `; ${dropped.total} rewards dropped by the bounds (${dropped.perRelease} per release, ${dropped.perEpoch} per epoch)`,
+          /; \d+ of \d+ rewards? dropped by the bounds \(\d+ per release, \d+ per epoch\)/,
+          `; ${dropped.total} reward${dropped.total === 1 ? '' : 's'} dropped by the bounds (${dropped.perRelease} per release, ${dropped.perEpoch} per epoch)`,
         );
   return {
     ...base,

@@ -70,7 +70,7 @@ export function decisionRow(
     dim,
     chosen: dec.arm,
     chosenFeatures,
-    probabilities: Array.from(dec.probabilities),
+    probabilities: dec.probabilities === null ? null : Array.from(dec.probabilities),
     inversePropensity: {
       kind: dec.inversePropensity.kind,
       value: dec.inversePropensity.value,

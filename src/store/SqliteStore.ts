@@ -515,9 +515,11 @@ export class SqliteStore implements Store {
       ),
       getModel: db.prepare('SELECT * FROM models WHERE name = ?'),
       listModels: db.prepare('SELECT * FROM models ORDER BY name'),
+      // one statement: the decision, only while its model exists (0 changes: a taken id or no model)
       insertDecision: db.prepare(
         `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (model, event_id) DO NOTHING`,
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM models WHERE name = ?)
+         ON CONFLICT (model, event_id) DO NOTHING`,
       ),
       getDecision: db.prepare(`${DECISION_WITH_UNIT} WHERE d.model = ? AND d.event_id = ?`),
       decisionState: db.prepare(
@@ -527,6 +529,12 @@ export class SqliteStore implements Store {
       ),
       insertPending: db.prepare(
         'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES (?, ?, ?, ?)',
+      ),
+      // the reward's read and first write in one: the chosen features are copied from a decision
+      // that has no reward yet (0 changes: an unknown event or a duplicate, nothing written)
+      pendFromDecision: db.prepare(
+        `INSERT INTO pending_rewards (model, event_id, reward, features)
+         SELECT model, event_id, ?, chosen_features FROM decisions WHERE model = ? AND event_id = ? AND reward_state = 0`,
       ),
       markPending: db.prepare(
         'UPDATE decisions SET reward_state = 1, reward = ?, reward_source = ? WHERE model = ? AND event_id = ?',
@@ -630,9 +638,9 @@ export class SqliteStore implements Store {
 
   /** The decision and, when it names one, its unit (inside the caller's transaction when there is one). */
   private insertDecisionRow(row: DecisionRow): boolean {
+    const ok = this.st.insertDecision.run(...decisionValues(row), row.model).changes === 1;
     // a model deleted while the decision was made stores nothing more
-    if (this.st.modelVersion.get(row.model) === undefined) throw ModelDeletedError.gone(row.model);
-    const ok = this.st.insertDecision.run(...decisionValues(row)).changes === 1;
+    if (!ok && this.st.modelVersion.get(row.model) === undefined) throw ModelDeletedError.gone(row.model);
     if (ok && row.unit != null) this.st.insertUnit.run(row.model, row.eventId, row.unit);
     return ok;
   }
@@ -672,13 +680,24 @@ export class SqliteStore implements Store {
     unit: UnitWrite | null,
   ): RecordRewardOutcome {
     const st = this.st;
+    // a release the policy made before this reward (an epoch boundary) covers only the earlier rewards
+    const before = unit !== null && (unit.count === null || unit.releaseBefore === true);
+    if (!before) {
+      // the common case in two statements: pending reward (with the decision's features), then its state
+      if (st.pendFromDecision.run(input.reward, input.model, input.eventId).changes !== 1) {
+        return st.decisionState.get(input.model, input.eventId) === undefined ? 'unknown-event' : 'duplicate';
+      }
+      st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
+      if (input.unit != null) st.insertUnit.run(input.model, input.eventId, input.unit);
+      if (unit !== null) this.unitInTx(input.model, unit);
+      if (release !== null) this.releaseInTx(input.model, release, input.time);
+      return 'recorded';
+    }
     const d = st.decisionState.get(input.model, input.eventId) as
       | { reward_state: number; chosen_features: Buffer }
       | undefined;
     if (d === undefined) return 'unknown-event';
     if (d.reward_state !== STATE_CODE.none) return 'duplicate';
-    // a release the policy made before this reward (an epoch boundary) covers only the earlier rewards
-    const before = unit !== null && (unit.count === null || unit.releaseBefore === true);
     if (before && release !== null) this.releaseInTx(input.model, release, input.time);
     if (unit === null || unit.count !== null) {
       st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);

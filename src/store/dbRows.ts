@@ -127,16 +127,22 @@ export function toUnitCount(r: UnitCountDb): UnitCountRow {
 
 /**
  * The `probabilities` column: a JSON array of the arm probabilities, or (decisions with a logged
- * inverse propensity) `{"p": [...], "ip": {kind, value, cap}}`; both forms are read.
+ * inverse propensity) `{"p": [...], "ip": {kind, value, cap}}`, without `p` when the decision was
+ * made without the display probabilities; every form is read.
  */
 function decodeProbabilities(text: string): Pick<DecisionRow, 'probabilities' | 'inversePropensity'> {
-  const v = JSON.parse(text) as number[] | { p: number[]; ip: LoggedInversePropensity };
-  return Array.isArray(v) ? { probabilities: v } : { probabilities: v.p, inversePropensity: v.ip };
+  const v = JSON.parse(text) as number[] | { p?: number[]; ip: LoggedInversePropensity };
+  return Array.isArray(v) ? { probabilities: v } : { probabilities: v.p ?? null, inversePropensity: v.ip };
 }
 
 function encodeProbabilities(row: DecisionRow): string {
   const ip = row.inversePropensity;
-  return JSON.stringify(ip === undefined ? row.probabilities : { p: row.probabilities, ip });
+  const p = row.probabilities;
+  if (ip === undefined) {
+    if (p === null) throw new RangeError('decision row: probabilities or inversePropensity is needed.');
+    return JSON.stringify(p);
+  }
+  return JSON.stringify(p === null ? { ip } : { p, ip });
 }
 
 /** A `ledger` row as read. */

@@ -13,8 +13,11 @@ export interface ModelSettings {
   readonly duplicateRule: 'first';
   /** Keep reward values on decision rows for the NDJSON export (off by default). */
   readonly logRewards: boolean;
-  /** Monte Carlo draws for the arm probabilities of Thompson-sampling policies. */
-  readonly probabilitySamples: number;
+  /**
+   * Monte Carlo draws for the arm probabilities of Thompson-sampling policies, answered with every
+   * rank; null (models created without it): probabilities only for ranks that ask for them.
+   */
+  readonly probabilitySamples: number | null;
   /**
    * Days this model's decisions are kept (see the server's retention), overriding the server's
    * `retainDecisionsDays` for this model; null: the server's (rows written before the setting read null).
@@ -83,7 +86,8 @@ export interface DecisionRow {
   readonly chosen: number;
   /** The chosen arm's features after clipping (what the policy learns from). */
   readonly chosenFeatures: Float64Array;
-  readonly probabilities: readonly number[];
+  /** Every arm's probability (display); null when the rank was decided without them. */
+  readonly probabilities: readonly number[] | null;
   /**
    * The logged inverse propensity of the chosen arm (`selectWithPropensity`'s: exact 1, or geometric
    * resampling with its cap); absent on decisions stored before it existed.

@@ -199,6 +199,20 @@ describe('adaprivate evaluate refuses bad input with exit code 2 and one line', 
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--out FILE is required/);
   });
+
+  it('logs synthetic --units N gives decision t the unit u(t mod N); refused for CSV', () => {
+    const file = join(dir, 'units.jsonl');
+    const r = run(['logs', 'synthetic', '--out', file, '--rounds', '7', '--dim', '2', '--units', '3']);
+    assert.equal(r.status, 0, r.stderr);
+    const units = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { unit: string }).unit);
+    assert.deepEqual(units, ['u0', 'u1', 'u2', 'u0', 'u1', 'u2', 'u0']);
+    const csv = run(['logs', 'synthetic', '--out', join(dir, 'units.csv'), '--rounds', '3', '--units', '2']);
+    assert.equal(csv.status, 2);
+    assert.match(csv.stderr, /--units needs a \.jsonl output/);
+  });
 });
 
 describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
@@ -409,6 +423,76 @@ describe('adaprivate evaluate output (issue 27: each defect fixed)', () => {
   });
 });
 
+describe('adaprivate evaluate of a built-in policy on a log with slots', () => {
+  it('prints position-wise IPW for the policy (its probability at each slot): LinUCB, by hand', () => {
+    // 3 impressions x 2 slots, candidates a = [1, 0] and b = [0, 0.1], p 0.5; LinUCB puts 1 on a at
+    // every row (test/evaluation/slotIpw.test.ts): w r = 2, 0, 0 at slot 0 and 0, 2, 0 at slot 1
+    const shown = [
+      ['a', 1, 0],
+      ['b', 0, 1],
+      ['b', 1, 0],
+      ['a', 1, 1],
+      ['a', 0, 0],
+      ['b', 0, 1],
+    ] as const;
+    const file = join(dir, 'slots.jsonl');
+    writeFileSync(
+      file,
+      `${shown
+        .map(([item, click, slot], t) =>
+          JSON.stringify({
+            eventId: `r${t}`,
+            arms: [
+              { id: 'a', features: [1, 0] },
+              { id: 'b', features: [0, 0.1] },
+            ],
+            chosen: item === 'a' ? 0 : 1,
+            propensity: 0.5,
+            reward: click,
+            slot,
+          }),
+        )
+        .join('\n')}\n`,
+    );
+    const r = run([
+      'evaluate',
+      '--logs',
+      file,
+      '--policy',
+      'linucb',
+      '--estimators',
+      'ipw',
+      '--bootstrap',
+      '20',
+      '--json',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as {
+      slots?: unknown;
+      results: {
+        slots: {
+          policy: string;
+          runs: number;
+          perRow: number;
+          perImpression: number;
+          bySlot: { slot: number; value: number; interval: [number, number] }[];
+        };
+      }[];
+    };
+    assert.equal(j.slots, undefined); // no --target
+    const s = j.results[0]!.slots;
+    assert.equal(s.policy, 'LinUCB');
+    assert.equal(s.runs, 1);
+    assert.ok(Math.abs(s.perRow - 2 / 3) < 1e-15);
+    assert.ok(Math.abs(s.perImpression - 4 / 3) < 1e-15);
+    const half = (1.959964 * Math.sqrt(4 / 3)) / Math.sqrt(3);
+    for (const b of s.bySlot) {
+      assert.ok(Math.abs(b.value - 2 / 3) < 1e-15);
+      assert.ok(Math.abs(b.interval[1] - (2 / 3 + half)) < 1e-5);
+    }
+  });
+});
+
 describe('adaprivate evaluate --target (a policy from elsewhere)', () => {
   it('evaluates per-decision probabilities from a file: hand-computed replay, IPW and SNIPW', async () => {
     const { TARGET_LOG, TARGET_LINES, HAND_VALUES } = await import('../fixtures/evaluation/targetInput.js');
@@ -548,7 +632,12 @@ describe('adaprivate evaluate --private', () => {
       /--private cannot evaluate LinTS: it learns from the raw logged rewards/,
     ],
     [
-      '--unit user with a learning policy',
+      '--unit user with a private policy that has no user level',
+      ['--policy', 'jdp-linucb', '--epsilon', '1', '--private', '--private-epsilon', '1', '--unit', 'user'],
+      /--unit user cannot evaluate .*: /,
+    ],
+    [
+      '--unit user with a private policy on a log without units',
       [
         '--policy',
         'adaprivate-ts',
@@ -562,7 +651,7 @@ describe('adaprivate evaluate --private', () => {
         '--estimators',
         'ipw,snipw',
       ],
-      /--unit user evaluates --target files only/,
+      /a user-level evaluation needs the unit of every decision \(the 'unit' field\); no decision has one/,
     ],
     [
       'an unknown unit',

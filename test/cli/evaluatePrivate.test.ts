@@ -112,16 +112,69 @@ describe('adaprivate evaluate --private (DR, unit, accountant, --out)', () => {
     const text = run([...base, '--unit', 'user', '--estimators', 'ipw,snipw', '--noise-seed', '3']);
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /Guarantee \(user level: protects all the decisions of one unit/);
+    // one release: "1 Gaussian release", not "1 Gaussian releases"
+    assert.match(text.stdout, /the evaluation's ledger \(1 Gaussian release, /);
     assert.match(
       text.stdout,
       /Contribution bound: 60 of 300 evaluable decisions kept from 60 units \(240 left out/,
     );
   });
 
-  it('--unit user refuses DR and a log without units, naming the reason', () => {
-    const dr = run([...base, '--unit', 'user']);
-    assert.equal(dr.status, 2);
-    assert.match(dr.stderr, /--unit user releases IPW and SNIPW only/);
+  it('--unit user releases DR too: the reward model (Gram matrix and rewards) and DR through the same ledger', () => {
+    const r = run([...base, '--unit', 'user', '--weight-clip', '3', '--noise-seed', '3', '--json']);
+    assert.equal(r.status, 0, r.stderr);
+    const pe = (JSON.parse(r.stdout) as PrivateJson).privateEvaluation;
+    assert.equal(pe.ledger.releases, 3);
+    assert.ok(Math.abs(pe.ledger.epsilon - 1) < 1e-6, String(pe.ledger.epsilon));
+    assert.deepEqual(
+      pe.results[0]!.estimates.map((e) => e.estimator),
+      ['ipw', 'snipw', 'dr'],
+    );
+    assert.match(pe.guarantee.words, /contexts and propensities included/);
+    assert.match((pe as unknown as { rewardModel: string }).rewardModel, /Gram matrix and reward statistic/);
+  });
+
+  it("--unit user with a private policy runs it with user-level privacy and protects a unit's rewards; mixing with --target is refused", () => {
+    const r = run([
+      'evaluate',
+      '--logs',
+      logFile,
+      '--policy',
+      'adaprivate-ts',
+      '--epsilon',
+      '1',
+      '--private',
+      '--private-epsilon',
+      '1',
+      '--unit',
+      'user',
+      '--contributions',
+      '2',
+      '--runs',
+      '1',
+      '--samples',
+      '50',
+      '--noise-seed',
+      '3',
+      '--json',
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const pe = (JSON.parse(r.stdout) as PrivateJson).privateEvaluation;
+    assert.equal(pe.ledger.releases, 3);
+    assert.match(pe.guarantee.words, /^user level \(rewards\): protects all the rewards of one unit/);
+    assert.match(pe.guarantee.words, /at most 2 rewards to each private policy/);
+    // the policy's own user-level releases compose with the evaluation's: epsilon 1 + at most 1
+    assert.ok(pe.guarantee.epsilon > 1 && pe.guarantee.epsilon <= 2 + 1e-9, String(pe.guarantee.epsilon));
+    assert.deepEqual(
+      { ...pe.contributions, rule: undefined },
+      { perUnit: 2, units: 60, kept: 120, dropped: 180, rule: undefined },
+    );
+    const mixed = run([...base, '--policy', 'adaprivate-ts', '--epsilon', '1', '--unit', 'user']);
+    assert.equal(mixed.status, 2);
+    assert.match(mixed.stderr, /either --target files .* or private policies/);
+  });
+
+  it('--unit user refuses a log without units, naming the reason', () => {
     const noUnits = join(dir, 'no-units.jsonl');
     writeFileSync(noUnits, readFileSync(logFile, 'utf8').replace(/,"unit":"u[0-9]+"/g, ''));
     const r = run([

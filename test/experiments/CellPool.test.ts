@@ -66,6 +66,26 @@ test('most expensive waiting cell first; cells submitted in one tick are ordered
   assert.deepEqual(order, [240, 120, 60, 30]);
 });
 
+test('equal costs: the lowest seed first, so that the cells of one seed run together', async () => {
+  const base = expandGrid(b).find((c) => c.policy === 'lints')!;
+  // submitted seed by seed for two settings (as expandGrid lists them): run setting by setting per seed
+  const cells: CellConfig[] = [1, 0.5].flatMap((v) =>
+    [3, 1, 2].map((seed) => ({ ...base, seed, params: { v } })),
+  );
+  const pool = new CellPool(1);
+  const order: string[] = [];
+  try {
+    await Promise.all(
+      cells.map((cell) =>
+        pool.run(cellKey(cell, 'test'), cell).then(() => order.push(`${cell.seed}/${cell.params.v}`)),
+      ),
+    );
+  } finally {
+    await pool.destroy();
+  }
+  assert.deepEqual(order, ['1/1', '1/0.5', '2/1', '2/0.5', '3/1', '3/0.5']);
+});
+
 test('cellCost: rounds x (d^2 + K d) x policy weight; an aborted waiting cell rejects', async () => {
   const cell = expandGrid(a).find((c) => c.policy === 'adaprivate-ts')!;
   assert.equal(cellCost(cell), 120 * (16 + 12));

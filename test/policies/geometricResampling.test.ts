@@ -114,4 +114,46 @@ describe('selectWithPropensity: inverse propensity by geometric resampling', () 
     const r = ucb.selectWithPropensity(X, 3);
     assert.deepEqual(r.inversePropensity, { kind: 'exact', value: 1, cap: null, capped: false });
   });
+
+  test('selectWithInversePropensity: the same arms and logged inverse propensities as selectWithPropensity, without the Monte Carlo', () => {
+    const cases: [string, () => Policy, number][] = [
+      ['lints', () => frozenLinTs(5), 0],
+      ['lints, floor 0.3', () => frozenLinTs(6), 0.3],
+      [
+        'adaprivate-ts',
+        () =>
+          createPolicy('adaprivate-ts', {
+            dim: 2,
+            horizon: 1000,
+            epsilon: 1,
+            batchSize: 3,
+            seed: 4,
+            noiseSeed: 8,
+          }),
+        0,
+      ],
+      ['linucb, floor 0.3', () => createPolicy('linucb', { dim: 2, horizon: 1000, seed: 2 }), 0.3],
+    ];
+    for (const [name, make, uniformShare] of cases) {
+      const a = make();
+      const b = make();
+      for (let i = 0; i < 300; i++) {
+        const ra = a.selectWithPropensity(X, 3, { samples: 7, uniformShare });
+        const rb = b.selectWithInversePropensity(X, 3, { uniformShare });
+        assert.equal(rb.arm, ra.arm, `${name}, decision ${i}`);
+        assert.deepEqual(rb.inversePropensity, ra.inversePropensity, `${name}, decision ${i}`);
+        assert.equal(rb.explorationFloor, ra.explorationFloor);
+        // learn from half of them: the states (and the streams) stay equal
+        if (i % 2 === 0) {
+          a.update(i % 3 === 0 ? 1 : 0);
+          b.update(i % 3 === 0 ? 1 : 0);
+        } else {
+          a.discard();
+          b.discard();
+        }
+      }
+      assert.deepEqual(b.scores(X, 3), a.scores(X, 3), name);
+      assert.equal(b.privacy().releases, a.privacy().releases);
+    }
+  });
 });

@@ -211,6 +211,17 @@ describe('user-level releases and epochs (adaprivate-ts, batch 4)', () => {
     );
   });
 
+  test('counts in the statement agree in number: one reward offered is "0 of 1 reward dropped"', () => {
+    const p = userPolicy('adaprivate-ts');
+    p.observe(x(0), 1, 'a');
+    assert.match(
+      p.privacy().statement!,
+      /; 0 of 1 reward dropped by the bounds \(0 per release, 0 per epoch\)\./,
+    );
+    p.observe(x(1), 1, 'b');
+    assert.match(p.privacy().statement!, /; 0 of 2 rewards dropped by the bounds/);
+  });
+
   test('epochDays on an injected clock: a unit that used its m releases is kept again in the next 30-day epoch', () => {
     let now = Date.UTC(2026, 0, 1);
     const p = userPolicy(

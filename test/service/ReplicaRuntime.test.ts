@@ -307,8 +307,8 @@ for (const policy of ['jdp-linucb', 'dgs-linucb'] as const) {
         assert.equal(s.budget.learning, false);
         assert.match(s.budget.note, /learns no more/);
         // decisions go on (without a round), and a later reward is refused too
-        const d = await t.client.rank('h', { arms: ARMS3 });
-        assert.equal(d.probabilities.length, 3);
+        const d = await t.client.rank('h', { arms: ARMS3, withProbabilities: true });
+        assert.equal(d.probabilities!.length, 3);
         const late = await t.raw('POST', '/v1/models/h/rewards', { eventId: d.eventId, reward: 1 });
         assert.deepEqual([late.status, late.body.code], [409, 'horizon_exhausted']);
       }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AdaPrivateClientError } from '../../src/client/index.js';
+import { validateDecisionRecord } from '../../src/evaluation/validateDecisionRecord.js';
 import { startTestServer, TEST_KEY, type TestServer } from './testServer.js';
 
 const TS = { policy: 'adaprivate-ts', options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3, seed: 7 } };
@@ -165,12 +166,12 @@ describe('decision service API', () => {
 
   test('rank: a decision with every arm probability; 404, 409, 400 and 413 for bad requests', async () => {
     await t.client.createModel('r', TS);
-    const d = await t.client.rank('r', { eventId: 'ev-1', arms: ARMS });
+    const d = await t.client.rank('r', { eventId: 'ev-1', arms: ARMS, withProbabilities: true });
     assert.equal(d.eventId, 'ev-1');
     assert.ok(d.chosen >= 0 && d.chosen < 3);
     assert.equal(d.chosenId, ARMS[d.chosen]!.id);
-    assert.equal(d.probabilities.length, 3);
-    assert.ok(Math.abs(d.probabilities.reduce((s, p) => s + p, 0) - 1) < 1e-9);
+    assert.equal(d.probabilities!.length, 3);
+    assert.ok(Math.abs(d.probabilities!.reduce((s, p) => s + p, 0) - 1) < 1e-9);
     assert.equal(d.modelVersion, 0);
     const g = await t.client.rank('r', { arms: ARMS });
     assert.match(g.eventId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
@@ -211,13 +212,62 @@ describe('decision service API', () => {
     assert.equal(none.body.code, 'route_not_found');
   });
 
+  test('rank: every arm probability only when asked (withProbabilities) or set on the model; the log keeps the inverse propensity either way', async () => {
+    const q = await t.client.createModel('q', TS);
+    assert.equal(q.settings.probabilitySamples, null);
+    const plain = await t.raw('POST', '/v1/models/q/rank', { eventId: 'q-1', arms: ARMS });
+    assert.equal(plain.status, 200);
+    assert.ok(
+      !('probabilities' in plain.body) && !('probabilitySamples' in plain.body),
+      JSON.stringify(plain.body),
+    );
+    const asked = await t.client.rank('q', { eventId: 'q-2', arms: ARMS, withProbabilities: true });
+    assert.equal(asked.probabilities!.length, 3);
+    assert.equal(asked.probabilitySamples, 201, '200 draws + the decision itself');
+    const lines = await t.client.exportDecisions('q');
+    assert.deepEqual(
+      lines.map((l) => [l.eventId, 'propensity' in l, 'probabilities' in l, l.propensityKind]),
+      [
+        ['q-1', false, false, 'geometric-resampling'],
+        ['q-2', true, true, 'geometric-resampling'],
+      ],
+    );
+    // what off-policy evaluation weights by is logged for both, and its reader takes both lines
+    for (const [i, l] of lines.entries()) {
+      assert.ok(Number.isSafeInteger(l.inversePropensity) && l.inversePropensity! >= 1);
+      const r = validateDecisionRecord(l, { file: 'export', line: i + 1 }, { dim: 2 });
+      assert.equal(r.inversePropensity, l.inversePropensity);
+    }
+    // the same model again without the setting: the same model; a different setting: refused
+    assert.equal((await t.client.createModel('q', TS)).created, false);
+    assert.deepEqual(await codeOf(t.client.createModel('q', { ...TS, probabilitySamples: 200 })), [
+      409,
+      'model_exists',
+    ]);
+    // a model created with probabilitySamples answers them with every rank (as before)
+    const e = await t.client.createModel('q50', { ...TS, probabilitySamples: 50 });
+    assert.equal(e.settings.probabilitySamples, 50);
+    for (const withProbabilities of [undefined, false, true]) {
+      const d = await t.client.rank('q50', {
+        arms: ARMS,
+        ...(withProbabilities === undefined ? {} : { withProbabilities }),
+      });
+      assert.equal(d.probabilitySamples, 51);
+      assert.equal(d.probabilities!.length, 3);
+    }
+    assert.equal((await t.client.createModel('q50', TS)).created, false, 'not given: the stored setting');
+  });
+
   test('limits: body size (413), arms per request and feature length (400)', async () => {
     const small = await startTestServer({ limits: { bodyBytes: 2000, arms: 4, features: 3 } });
     try {
       await small.client.createModel('l', { policy: 'linucb', options: { dim: 3, horizon: 100, seed: 1 } });
       const arms = (n: number, d: number) =>
         Array.from({ length: n }, (_, i) => ({ id: `a${i}`, features: new Array(d).fill(0.1) }));
-      assert.equal((await small.client.rank('l', { arms: arms(4, 3) })).probabilities.length, 4);
+      assert.equal(
+        (await small.client.rank('l', { arms: arms(4, 3), withProbabilities: true })).chosen < 4,
+        true,
+      );
       const many = await small.raw('POST', '/v1/models/l/rank', { arms: arms(5, 3) });
       assert.equal(many.status, 400);
       assert.match(many.body.message, /must NOT have more than 4 items/);
@@ -335,7 +385,7 @@ describe('decision service API', () => {
     await t.client.createModel('x', TS);
     await t.client.createModel('xl', { ...TS, logRewards: true });
     for (const name of ['x', 'xl']) {
-      const d = await t.client.rank(name, { eventId: 'e1', arms: ARMS });
+      const d = await t.client.rank(name, { eventId: 'e1', arms: ARMS, withProbabilities: true });
       await t.client.reward(name, { eventId: d.eventId, reward: 0.75 });
       await t.client.rank(name, { eventId: 'e2', arms: ARMS });
     }
@@ -376,21 +426,21 @@ describe('decision service API', () => {
     for (let i = 0; i < 12; i++) {
       const d = await t.client.rank('p1', { arms: ARMS });
       assert.equal(d.probabilitySamples, 2, '1 draw + the decision itself');
-      assert.ok(d.probabilities[d.chosen]! >= 0.5, `chosen arm ${d.chosen}: ${d.probabilities}`);
+      assert.ok(d.probabilities![d.chosen]! >= 0.5, `chosen arm ${d.chosen}: ${d.probabilities}`);
       await t.client.reward('p1', { eventId: d.eventId, reward: i % 2 });
     }
     const lines = await t.client.exportDecisions('p1');
     assert.equal(lines.length, 12);
     for (const l of lines) {
-      assert.equal(l.propensity, l.probabilities[l.chosen]);
-      assert.ok(l.propensity >= 0.5, `propensity ${l.propensity}`);
+      assert.equal(l.propensity, l.probabilities![l.chosen]);
+      assert.ok(l.propensity! >= 0.5, `propensity ${l.propensity}`);
       // the weight off-policy evaluation uses: an unbiased geometric-resampling count (issue 27)
       assert.equal(l.propensityKind, 'geometric-resampling');
       assert.equal(l.resamplingCap, 100_000);
       assert.ok(Number.isSafeInteger(l.inversePropensity) && l.inversePropensity! >= 1);
     }
     // an estimate: with 2 draws among 3 arms, some arm that can be chosen shows 0
-    assert.ok(lines.some((l) => l.probabilities.some((p) => p === 0)));
+    assert.ok(lines.some((l) => l.probabilities!.some((p) => p === 0)));
   });
 
   test('a horizon-bounded policy stops learning at its horizon, keeps deciding, and says so', async () => {
@@ -405,8 +455,9 @@ describe('decision service API', () => {
     assert.equal(s.budget.roundsLeft, 0);
     assert.equal(s.budget.learning, false);
     assert.match(s.budget.note, /learns no more/);
-    const d = await t.client.rank('h', { arms: ARMS });
-    assert.equal(d.probabilities.length, 3);
+    const d = await t.client.rank('h', { arms: ARMS, withProbabilities: true });
+    assert.equal(d.probabilities!.length, 3);
+    assert.equal((await t.client.rank('h', { arms: ARMS })).probabilities, undefined);
     assert.deepEqual(await codeOf(t.client.reward('h', { eventId: d.eventId, reward: 1 })), [
       409,
       'horizon_exhausted',

@@ -57,6 +57,7 @@ interface LogsFlags {
   link?: string;
   format?: string;
   json?: boolean;
+  units?: number;
 }
 
 function parseNonNegativeInt(name: string): (raw: string) => number {
@@ -135,9 +136,15 @@ async function privateCommand(
         `evaluate: --private cannot evaluate ${info.displayName}: it learns from the raw logged rewards, so its probabilities (and any estimate from them) are not private. Evaluate a private policy or a --target file.`,
       );
     }
+    const userLevel = f.unit === 'user';
+    if (userLevel && info.userLevelRefusal !== null) {
+      throw new UsageError(
+        `evaluate: --unit user cannot evaluate ${info.displayName}: ${info.userLevelRefusal}.`,
+      );
+    }
     for (const e of f.epsilon ?? []) {
       settings.push({
-        label: `${info.displayName} epsilon=${e}`,
+        label: `${info.displayName} epsilon=${e}${userLevel ? ' (user level)' : ''}`,
         policy: id,
         epsilon: e,
         target: null,
@@ -150,6 +157,14 @@ async function privateCommand(
             ...(f.delta === undefined ? {} : { delta: f.delta }),
             ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed + run }),
             ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
+            // user level: each unit's rewards enter at most k releases, one per release
+            ...(userLevel
+              ? {
+                  privacyUnit: 'user',
+                  contributionsPerRelease: 1,
+                  releasesPerEpoch: f.contributions ?? 1,
+                }
+              : {}),
           });
           return createPolicy(spec.id, spec.options);
         },
@@ -268,24 +283,32 @@ export function reproducingCommand(f: EvaluateFlags, ids: readonly string[]): st
 }
 
 /**
- * Position-wise IPW of the `--target` setting on a log with slots (docs/evaluation.md, "Display
- * positions"): per slot, per row and per impression, with the logged reward rate per slot beside.
+ * Position-wise IPW of one setting on a log with slots (docs/evaluation.md, "Display positions"):
+ * per slot, per row and per impression, with the logged reward rate per slot beside. `targets`: the
+ * setting's distribution per run (one for a `--target`; R runs of a randomised or private policy,
+ * combined with their between-run variance by `combineSlotRuns`). A built-in policy's distribution
+ * at a row is its probability of each candidate at that row's slot (it fills the slot from the row's
+ * candidates), read before it learns the row.
  */
 function slotwise(
   ev: typeof import('../../evaluation/index.js'),
   log: import('../../evaluation/index.js').DecisionLog,
-  target: Float64Array | undefined,
+  label: string,
+  targets: readonly Float64Array[],
   f: EvaluateFlags,
-): { json: unknown; lines: string[] } | null {
-  if (log.slot === null || target === undefined) return null;
+): { json: Record<string, unknown>; lines: string[] } | null {
+  if (log.slot === null || targets.length === 0) return null;
   const rounds = ev.evaluableRounds(log);
   const slots = Int32Array.from(rounds, (t) => log.slot![t]!);
   const z = normalQuantile((1 + f.level) / 2, 0, 1);
   let res: import('../../evaluation/index.js').SlotIpwResult;
   try {
-    res = ev.slotIpw(ev.opeInputFromLog(log, target), slots, z);
+    res = ev.combineSlotRuns(
+      targets.map((target) => ev.slotIpw(ev.opeInputFromLog(log, target), slots, z)),
+      z,
+    );
   } catch (err) {
-    if (err instanceof RangeError) {
+    if (err instanceof RangeError && /round (\d+)/.test(err.message)) {
       const t = rounds[Number(/round (\d+)/.exec(err.message)?.[1] ?? 0)] ?? 0;
       throw new UsageError(
         `evaluate: ${log.source}:${log.lines[t]}: this log has display positions (slot) but this decision has none; a log is slotted throughout or not at all.`,
@@ -302,7 +325,7 @@ function slotwise(
   }
   const fmt = (v: number) => v.toFixed(4);
   const lines = [
-    `Position-wise IPW of target ${f.target} (each row one (impression, slot) decision, weighted by the target's probability at that slot, as Open Bandit Pipeline): per row ${fmt(res.perRow)}; per impression (sum over ${res.slots.length} slots) ${fmt(res.perImpression)} [${fmt(res.perImpressionInterval[0])}, ${fmt(res.perImpressionInterval[1])}].`,
+    `Position-wise IPW of ${label} (each row one (impression, slot) decision, weighted by ${label.startsWith('target ') ? "the target's" : "the policy's"} probability at that slot, as Open Bandit Pipeline${targets.length > 1 ? `; ${targets.length} runs pooled` : ''}): per row ${fmt(res.perRow)}; per impression (sum over ${res.slots.length} slots) ${fmt(res.perImpression)} [${fmt(res.perImpressionInterval[0])}, ${fmt(res.perImpressionInterval[1])}].`,
     ...res.slots.map((s) => {
       const l = logged.get(s.slot)!;
       return `slot ${s.slot}: ${fmt(s.value)} [${fmt(s.interval[0])}, ${fmt(s.interval[1])}] over ${s.rows} rows (logged reward rate ${fmt(l.s / l.n)})`;
@@ -310,8 +333,9 @@ function slotwise(
   ];
   return {
     json: {
-      target: f.target,
+      ...(label.startsWith('target ') ? { target: f.target } : { policy: label }),
       estimator: 'position-wise IPW',
+      runs: targets.length,
       perRow: res.perRow,
       perImpression: res.perImpression,
       perImpressionInterval: res.perImpressionInterval,
@@ -425,6 +449,8 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   }
   let logging: { value: number; interval: readonly [number, number]; note?: string } | null = null;
   let evaluable = 0;
+  // position-wise IPW lines of the built-in policies on a slotted log (the --target's come first)
+  const policySlotLines: string[] = [];
   for (const [i, s] of settings.entries()) {
     // --target: a fixed distribution from elsewhere, evaluated as given (one run, no learning)
     const info =
@@ -473,6 +499,17 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     }
     const first = perRun[0]!;
     for (const r of perRun) for (const w of r.warnings) warnings.add(w);
+    const bySlot =
+      s.id === null
+        ? null
+        : slotwise(
+            ev,
+            log,
+            label,
+            perRun.flatMap((r) => (r.target === null ? [] : [r.target])),
+            f,
+          );
+    if (bySlot !== null) policySlotLines.push(...bySlot.lines);
     const loggingRep = ev.repeatReplicates(first.logging, runs);
     logging = {
       value: first.logging.value,
@@ -507,9 +544,15 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
           ...(e.value < 0 || e.value > 1 ? { outsideRewardRange: true } : {}),
         };
       }),
+      ...(bySlot === null ? {} : { slots: bySlot.json }),
     });
   }
-  const slotReport = slotwise(ev, log, fixedTarget, f);
+  const targetSlots =
+    fixedTarget === undefined ? null : slotwise(ev, log, `target ${f.target}`, [fixedTarget], f);
+  const slotReport =
+    targetSlots === null && policySlotLines.length === 0
+      ? null
+      : { json: targetSlots?.json, lines: [...(targetSlots?.lines ?? []), ...policySlotLines] };
   const finding = indistinguishableFinding(results);
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStart);
@@ -545,7 +588,7 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     },
     logging,
     results,
-    ...(slotReport === null ? {} : { slots: slotReport.json }),
+    ...(targetSlots === null ? {} : { slots: targetSlots.json }),
     findings: finding === null ? [] : [finding],
     warnings: [...warnings],
     timing: { wallSeconds, cpuSeconds },
@@ -658,9 +701,21 @@ async function logsCommand(f: LogsFlags): Promise<void> {
     throw new UsageError(`logs synthetic: ${(err as Error).message}`);
   }
   const fileFormat = format ?? ev.decisionLogFormatOf(f.out);
+  if (f.units !== undefined && fileFormat !== 'jsonl') {
+    throw new UsageError(
+      'logs synthetic: --units needs a .jsonl output (the CSV log form has no unit column on write).',
+    );
+  }
+  const units = f.units;
+  const decisions = ev.syntheticDecisions({ env, seed: f.seed, rounds: f.rounds, logging });
   const written = ev.writeDecisionLog(
     f.out,
-    ev.syntheticDecisions({ env, seed: f.seed, rounds: f.rounds, logging }),
+    units === undefined
+      ? decisions
+      : (function* () {
+          let t = 0;
+          for (const d of decisions) yield { ...d, unit: `u${t++ % units}` };
+        })(),
     fileFormat,
     (n) => {
       if (n % 100_000 === 0) process.stderr.write(`logs synthetic: ${n} decisions written\n`);
@@ -838,11 +893,11 @@ export function registerEvaluate(program: Command): void {
     )
     .option(
       '--unit <unit>',
-      "privacy unit of --private: 'event' (one logged reward; the default) or 'user' (all decisions of one value of the log's unit field; --target only)",
+      "privacy unit of --private: 'event' (one logged reward; the default) or 'user' (a --target: all decisions of one value of the log's unit field; a private policy: all its rewards, the policy then runs with user-level privacy)",
     )
     .option(
       '--contributions <k>',
-      'with --unit user: decisions kept per unit, its first k evaluable ones in log order (default 1)',
+      'with --unit user: decisions kept per unit, its first k evaluable ones in log order (default 1); a private policy then learns at most k rewards of a unit, one per release',
       parsePositiveInt('--contributions'),
     )
     .option(
@@ -887,6 +942,11 @@ export function registerEvaluate(program: Command): void {
       'uniform exploration share of the softmax logging policy (default 0.2)',
       parseNumber('--explore'),
       0.2,
+    )
+    .option(
+      '--units <n>',
+      "give decision t the unit (user id) 'u' + (t mod n), for user-level evaluation (.jsonl only; default: no unit)",
+      parsePositiveInt('--units'),
     )
     .option('--dim <d>', 'feature dimension (default 20)', parsePositiveInt('--dim'))
     .option('--arms <n>', 'arm pool size (default 100)', parsePositiveInt('--arms'))

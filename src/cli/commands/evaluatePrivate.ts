@@ -4,12 +4,16 @@
  * what was released: no raw estimate, no bootstrap interval computed from the raw rewards.
  *
  * Event level (one logged reward; contexts, arms, propensities public, as for the policies), or
- * user level (`--unit user`: all of one unit's rows, each unit bounded to its first k). A
+ * user level (`--unit user`, each unit bounded to its first k evaluable rows): for `--target` files
+ * all of one unit's rows (contexts included: `privateUnitEstimates`, `privateUnitRewardModel`,
+ * `privateUnitDoublyRobust`), for private policies all of one unit's rewards (contexts public, as
+ * in the policies' user-level model; the policy runs with user-level privacy and the event-level
+ * statistics are released at k times their sensitivity). One command evaluates one kind. A
  * setting is a fixed `--target` distribution or a private policy (its distributions are
  * post-processing of its own releases, whose ledgers compose with the evaluation's: basic
  * composition of (epsilon, delta)); a non-private learning policy reads the raw rewards and is
  * refused. A private policy runs R times (`--runs`) and its distributions are averaged before the
- * one release, so the estimate is of the run-averaged value.
+ * releases, so the estimate is of the run-averaged value.
  */
 import normalQuantile from '@stdlib/stats-base-dists-normal-quantile';
 import type { DecisionLog } from '../../evaluation/index.js';
@@ -43,10 +47,16 @@ export interface PrivateEvaluationFlags {
 }
 
 /** The guarantee in words, for the report. */
-function guaranteeWords(f: PrivateEvaluationFlags): string {
-  return f.unit === 'user'
-    ? `user level: protects all the decisions of one unit, i.e. every row of one user or device id in the log's 'unit' field, contexts and propensities included; each unit contributes at most its first ${f.contributions} evaluable decision${f.contributions === 1 ? '' : 's'}, the rest are left out`
-    : 'event level: one logged reward; contexts, chosen arms and propensities are public';
+function guaranteeWords(f: PrivateEvaluationFlags, relation: 'event' | 'rows' | 'rewards'): string {
+  const k = f.contributions;
+  const first = `each unit contributes at most its first ${k} evaluable decision${k === 1 ? '' : 's'} to the estimates, the rest are left out`;
+  if (relation === 'rows') {
+    return `user level: protects all the decisions of one unit, i.e. every row of one user or device id in the log's 'unit' field, contexts and propensities included; ${first}`;
+  }
+  if (relation === 'rewards') {
+    return `user level (rewards): protects all the rewards of one unit (user or device id in the log's 'unit' field); contexts, chosen arms, propensities and unit ids are public, as in the policies' user-level model; ${first}, and at most ${k} reward${k === 1 ? '' : 's'} to each private policy (one per release)`;
+  }
+  return 'event level: one logged reward; contexts, chosen arms and propensities are public';
 }
 
 /**
@@ -61,16 +71,15 @@ export async function privateEvaluation(
   const ev = await import('../../evaluation/index.js');
   const wantDr = f.estimators.includes('dr');
   const wantRatio = f.estimators.includes('ipw') || f.estimators.includes('snipw');
-  if (f.unit === 'user' && wantDr) {
+  const learning = settings.some((s) => s.target === null);
+  if (f.unit === 'user' && learning && settings.some((s) => s.target !== null)) {
     throw new UsageError(
-      "evaluate: --unit user releases IPW and SNIPW only: DR's reward model needs the Gram matrix of the contexts, which is not public when a unit's rows are removed. Use --estimators ipw,snipw.",
+      "evaluate: --unit user evaluates either --target files (a unit's rows removed, contexts included) or private policies (a unit's rewards, contexts public, as in the policies' user-level model) in one command, not both: run them separately.",
     );
   }
-  if (f.unit === 'user' && settings.some((s) => s.target === null)) {
-    throw new UsageError(
-      'evaluate: --unit user evaluates --target files only: a policy learning from the log has an event-level ledger, which does not protect a user.',
-    );
-  }
+  // user level: 'rows' (a --target: all of a unit's rows added or removed) or 'rewards' (a learning
+  // private policy: all of a unit's rewards; its Gram matrix reads the contexts, so they stay public)
+  const relation = f.unit === 'event' ? 'event' : learning ? 'rewards' : 'rows';
   const evaluable = ev.evaluableRounds(log);
   let kept: import('../../evaluation/index.js').KeptContributions | null = null;
   if (f.unit === 'user') {
@@ -80,13 +89,14 @@ export async function privateEvaluation(
       throw new UsageError(`evaluate: ${(err as Error).message}`);
     }
   }
+  const modelRounds = kept?.rounds ?? evaluable;
   const perSetting = (wantRatio ? 1 : 0) + (wantDr ? 1 : 0);
   const releases = settings.length * perSetting + (wantDr ? 1 : 0);
   let mech: import('../../evaluation/index.js').EvaluationMechanism;
   try {
     mech = ev.evaluationMechanism({ epsilon: f.privateEpsilon, delta: f.privateDelta }, releases, {
       accountant: f.accountant,
-      coordinates: log.dim + 1,
+      coordinates: relation === 'rows' ? ev.unitRewardModelCoordinates(log.dim) : log.dim + 1,
       ...(f.noiseSeed === undefined ? {} : { noiseSeed: f.noiseSeed }),
     });
   } catch (err) {
@@ -99,9 +109,21 @@ export async function privateEvaluation(
   let policyEpsilon = 0;
   let policyDelta = 0;
   let round = 0;
-  const rewardModel = wantDr
-    ? ev.privateRewardModel(log, evaluable, mechanism, { round: round++, label: 'evaluation reward model' })
-    : undefined;
+  const k = relation === 'event' ? 1 : f.contributions;
+  const modelLabel = 'evaluation reward model';
+  const rewardModel = !wantDr
+    ? undefined
+    : relation === 'rows'
+      ? ev.privateUnitRewardModel(log, modelRounds, mechanism, {
+          contributions: k,
+          round: round++,
+          label: modelLabel,
+        })
+      : ev.privateRewardModel(log, modelRounds, mechanism, {
+          contributions: k,
+          round: round++,
+          label: modelLabel,
+        });
   const rows: Record<string, unknown>[] = [];
   const lines: string[] = [];
   for (const [i, s] of settings.entries()) {
@@ -111,7 +133,9 @@ export async function privateEvaluation(
       const avg = new Float64Array(total);
       for (let run = 0; run < f.runs; run++) {
         const p = s.make!(run);
-        const t = ev.runPolicyOnLog(log, ev.evaluatedFromPolicy(p, { samples: f.samples }));
+        const t = ev.runPolicyOnLog(log, ev.evaluatedFromPolicy(p, { samples: f.samples }), {
+          units: relation === 'rewards',
+        });
         p.finish();
         const spent = p.privacy();
         policyEpsilon += spent.epsilon;
@@ -121,20 +145,16 @@ export async function privateEvaluation(
       target = avg;
     }
     const est: import('../../evaluation/index.js').PrivateEstimate[] = [];
-    if (kept !== null) {
-      const input = ev.opeInputFromLog(log, target, undefined, kept.rounds);
-      est.push(
-        ...ev.privateUnitEstimates(input, mechanism, {
-          clip: f.weightClip,
-          contributions: f.contributions,
-          z,
-          round: round++,
-          label: `evaluation ${s.label}`,
-        }),
-      );
+    const label = `evaluation ${s.label}`;
+    if (relation === 'rows') {
+      const input = ev.opeInputFromLog(log, target, rewardModel, modelRounds);
+      const opts = { clip: f.weightClip, contributions: k, z, label };
+      if (wantRatio) est.push(...ev.privateUnitEstimates(input, mechanism, { ...opts, round: round++ }));
+      if (wantDr) est.push(ev.privateUnitDoublyRobust(input, mechanism, { ...opts, round: round++ }));
     } else {
-      const input = ev.opeInputFromLog(log, target, rewardModel);
-      const opts = { clip: f.weightClip, z, label: `evaluation ${s.label}` };
+      // event level (k = 1), or a unit's k kept rewards together (contexts and weights public)
+      const input = ev.opeInputFromLog(log, target, rewardModel, modelRounds);
+      const opts = { clip: f.weightClip, contributions: k, z, label };
       if (wantRatio) est.push(...ev.privateEstimates(input, mechanism, { ...opts, round: round++ }));
       if (wantDr) est.push(ev.privateDoublyRobust(input, mechanism, { ...opts, round: round++ }));
     }
@@ -147,23 +167,25 @@ export async function privateEvaluation(
     }
   }
   const spent = ledger.spent();
-  const words = guaranteeWords(f);
+  const words = guaranteeWords(f, relation);
   const guarantee = {
     unit: f.unit,
-    ...(f.unit === 'user' ? { contributionsPerUnit: f.contributions } : {}),
+    ...(f.unit === 'user'
+      ? { contributionsPerUnit: f.contributions, protects: relation === 'rows' ? 'rows' : 'rewards' }
+      : {}),
     words,
     epsilon: spent.epsilon + policyEpsilon,
     delta: spent.delta + policyDelta,
     accountant: f.accountant,
     composition: 'basic: the evaluation ledger plus every run of every private policy evaluated',
   };
-  const floorNote = f.unit === 'event' ? clipUnbiased(log, evaluable, f.weightClip) : null;
+  const floorNote = relation !== 'rows' ? clipUnbiased(log, modelRounds, f.weightClip) : null;
   lines.push(
-    `Guarantee (${words}): the released estimates are (${guarantee.epsilon.toPrecision(4)}, ${guarantee.delta.toPrecision(3)})-DP: the evaluation's ledger (${spent.releases} Gaussian releases, ${f.accountant} accountant, epsilon ${spent.epsilon.toPrecision(4)} at delta ${spent.delta}, noise ${spent.noise ?? 'secure'})${policyEpsilon > 0 ? ` plus the private policies' own releases while evaluated (epsilon ${policyEpsilon.toPrecision(4)}, delta ${policyDelta.toPrecision(3)} over all runs)` : ''}, by basic composition. Weights clipped at ${f.weightClip}: ${floorNote ?? 'estimates are biased where a weight exceeds it (IPW and SNIPW downwards, DR either way)'}; intervals cover the sampling and the privacy noise.`,
+    `Guarantee (${words}): the released estimates are (${guarantee.epsilon.toPrecision(4)}, ${guarantee.delta.toPrecision(3)})-DP: the evaluation's ledger (${spent.releases} Gaussian release${spent.releases === 1 ? '' : 's'}, ${f.accountant} accountant, epsilon ${spent.epsilon.toPrecision(4)} at delta ${spent.delta}, noise ${spent.noise ?? 'secure'})${policyEpsilon > 0 ? ` plus the private policies' own releases while evaluated (epsilon ${policyEpsilon.toPrecision(4)}, delta ${policyDelta.toPrecision(3)} over all runs)` : ''}, by basic composition. Weights clipped at ${f.weightClip}: ${floorNote ?? 'estimates are biased where a weight exceeds it (IPW and SNIPW downwards, DR either way)'}; intervals cover the sampling and the privacy noise.`,
   );
   if (kept !== null) {
     lines.push(
-      `Contribution bound: ${kept.rounds.length} of ${evaluable.length} evaluable decisions kept from ${kept.units} units (${kept.dropped} left out: past the first ${f.contributions} of their unit).`,
+      `Contribution bound: ${kept.rounds.length} of ${evaluable.length} evaluable decision${evaluable.length === 1 ? '' : 's'} kept from ${kept.units} unit${kept.units === 1 ? '' : 's'} (${kept.dropped} left out: past the first ${f.contributions} of their unit).`,
     );
   }
   return {
@@ -185,7 +207,12 @@ export async function privateEvaluation(
             },
           }),
       ...(wantDr
-        ? { rewardModel: 'ridge on [x, 1], lambda 1, its reward statistic released through the same ledger' }
+        ? {
+            rewardModel:
+              relation === 'rows'
+                ? 'ridge on [x scaled to norm <= 1, 1] over the kept rows, lambda 1, its Gram matrix and reward statistic released through the same ledger'
+                : `ridge on [x, 1]${relation === 'rewards' ? ' over the kept rows' : ''}, lambda 1, its reward statistic released through the same ledger`,
+          }
         : {}),
       ledger: spent,
       guarantee,

@@ -18,6 +18,8 @@ export interface EvaluatedSetting {
   readonly noise: string;
   /** Runs pooled into the intervals (exploration seeds and noise draws). */
   readonly runs: number;
+  /** A built-in policy on a log with slots: its position-wise IPW (`--json`, results.json). */
+  readonly slots?: Record<string, unknown>;
   readonly estimates: readonly {
     readonly estimator: EstimatorId;
     readonly value: number;

@@ -101,7 +101,7 @@ export function addReproduceSynthetic(reproduce: Command): Command {
       process.stdout.write(`${scaleLine}\n\n${r.tables[0]!.title}\n\n${r.mainTableMarkdown}\n`);
       for (const c of r.claims) process.stdout.write(`${c.verdict.padEnd(15)} ${c.title}\n`);
       process.stdout.write(
-        `\n${r.timing.cellsRun} cells run, ${r.timing.cellsCached} cached, ${r.timing.wallSeconds.toFixed(1)} s (${Math.round(r.timing.roundsPerSecond)} rounds/s). Outputs in ${out}/ (report.html, REPRODUCTION.md, tables.md, svg/, */results.json)${docPath === undefined ? '' : ` and ${docPath}`}.\n`,
+        `\n${r.timing.cellsRun} cells run, ${r.timing.cellsShared === undefined ? '' : `${r.timing.cellsShared} shared with an identical cell, `}${r.timing.cellsCached} cached, ${r.timing.wallSeconds.toFixed(1)} s (${Math.round(r.timing.roundsPerSecond)} rounds/s). Outputs in ${out}/ (report.html, REPRODUCTION.md, tables.md, svg/, */results.json)${docPath === undefined ? '' : ` and ${docPath}`}.\n`,
       );
     });
   cmd.exitOverride();

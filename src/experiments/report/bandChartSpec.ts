@@ -87,9 +87,32 @@ export const SERIES_PALETTE: readonly string[] = [
 ];
 
 /**
+ * Twelve dash patterns (Vega `strokeDash` arrays; [] is solid), one per series in legend order: the
+ * first series is solid and every other one has a pattern of its own, so series stay apart where
+ * their colours do not: the muted ones, which share one grey, lines drawn over one another (a
+ * dashed line lets the one under it show), and a reader who cannot tell the colours apart.
+ */
+export const DASH_PATTERNS: readonly (readonly number[])[] = [
+  [],
+  [7, 3],
+  [2, 2],
+  [10, 3, 2, 3],
+  [16, 5],
+  [5, 2, 1, 2, 1, 2],
+  [1, 4],
+  [14, 3, 4, 3],
+  [4, 6],
+  [6, 2, 2, 2, 2, 2],
+  [22, 4],
+  [2, 8],
+];
+
+/**
  * Builds a Vega-Lite spec with one line (mean) per series, each in its own colour of
- * {@link SERIES_PALETTE}, and a translucent 95% CI band for the first `maxBands` series; the colour
- * legend lists the series in the given order. Non-finite points are dropped.
+ * {@link SERIES_PALETTE} (muted ones grey) and its own dash pattern of {@link DASH_PATTERNS} (the
+ * first series solid), and a translucent 95% CI band for the first `maxBands` series; the legend
+ * shows colour and dash and lists the series in the given order (highlighted ones first).
+ * Non-finite points are dropped.
  *
  * @example
  * const spec = bandChartSpec([{ label: 'TS', points: [{ x: 1, mean: 0.7, lo: 0.69, hi: 0.71 }] }],
@@ -165,6 +188,14 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     scale: { domain: order, range },
     sort: order,
   };
+  // one dash pattern per series, in the same legend as the colours (same field, domain and order)
+  const strokeDash = {
+    field: 'series',
+    type: 'nominal' as const,
+    title: null,
+    scale: { domain: order, range: order.map((_, i) => [...DASH_PATTERNS[i]!]) },
+    sort: order,
+  };
   const yScale = { zero: options.yZero ?? false };
   const band = {
     transform: [{ filter: 'datum.band' }],
@@ -182,9 +213,10 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
       x,
       y: { field: 'mean', type: 'quantitative' as const, title: options.yTitle, scale: yScale },
       color,
+      strokeDash,
       strokeWidth: {
         condition: { test: 'datum.focus', value: highlight.length > 0 ? 2.6 : 1.8 },
-        value: 1.2,
+        value: 1.5,
       },
       // muted lines under the highlighted ones
       order: { field: 'focus', type: 'ordinal' as const },
@@ -204,7 +236,17 @@ export function bandChartSpec(series: readonly ChartSeries[], options: BandChart
     height: options.height ?? 300,
     data: { values },
     layer: [band, line],
-    // legend symbols drawn as opaque as the lines, whatever the band opacity
-    config: { legend: { labelLimit: 400, symbolOpacity: 1, symbolStrokeWidth: 2.5 }, font: 'sans-serif' },
+    // legend symbols: short strokes with each series' colour and dash, as opaque as the lines
+    // whatever the band opacity
+    config: {
+      legend: {
+        labelLimit: 400,
+        symbolType: 'stroke',
+        symbolSize: 500,
+        symbolOpacity: 1,
+        symbolStrokeWidth: 2.5,
+      },
+      font: 'sans-serif',
+    },
   } as TopLevelSpec;
 }

@@ -23,6 +23,7 @@ import { writeAtomic } from '../writeAtomic.js';
 import { writeResultsCsv } from '../writeResultsCsv.js';
 import { writeResultsJson } from '../writeResultsJson.js';
 import { claimCharts } from './claimCharts.js';
+import { withExactAccountingLine } from './exactAccounting/withExactAccountingLine.js';
 import {
   claimPartsTable,
   claimsTable,
@@ -246,6 +247,7 @@ async function reproduceOnPool(
   const wallSeconds = (performance.now() - t0) / 1000;
   let cellsRun = 0;
   let cellsCached = 0;
+  let cellsShared = 0;
   let rounds = 0;
   const seen = new Set<string>();
   for (const study of STUDIES) {
@@ -254,6 +256,7 @@ async function reproduceOnPool(
       if (seen.has(t.key)) return;
       seen.add(t.key);
       if (t.cached) cellsCached++;
+      else if (t.shared === true) cellsShared++;
       else {
         cellsRun++;
         rounds += r.cells[i]!.config.horizon;
@@ -271,6 +274,7 @@ async function reproduceOnPool(
     wallSeconds,
     cellsRun,
     cellsCached,
+    ...(cellsShared > 0 ? { cellsShared } : {}),
     rounds,
     roundsPerSecond: wallSeconds > 0 ? rounds / wallSeconds : 0,
     workers,
@@ -408,7 +412,11 @@ async function reproduceOnPool(
     // keep the sections other commands own (e.g. `reproduce jester`'s real-data section)
     const kept = existsSync(options.docPath) ? markedSections(readFileSync(options.docPath, 'utf8')) : [];
     const doc = reproductionMarkdown({ ...docInput, imgDir: relative(docDir, imgDir) });
-    write(options.docPath, kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`);
+    // the exact-accounting sections kept at the end give the paragraph after the bottom line
+    write(
+      options.docPath,
+      withExactAccountingLine(kept.length === 0 ? doc : `${doc.trimEnd()}\n\n${kept.join('\n')}`),
+    );
   }
 
   const svgBlock = (name: string) => {

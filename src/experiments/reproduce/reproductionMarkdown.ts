@@ -14,6 +14,11 @@ export interface RunTiming {
   readonly wallSeconds: number;
   readonly cellsRun: number;
   readonly cellsCached: number;
+  /**
+   * Cells not run because another cell of the same run (`cellRunKey`) was: their results are its
+   * result, relabelled. Absent when none (and in older summaries).
+   */
+  readonly cellsShared?: number;
   /** Rounds simulated by cells that were run (not cached). */
   readonly rounds: number;
   /** rounds / wall time. */
@@ -191,7 +196,7 @@ export function reproductionMarkdown(input: ReproductionDocInput): string {
   const t = input.timing;
   out.push('## Run\n');
   out.push(
-    `Wall time ${t.wallSeconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : `, CPU time ${t.cpuSeconds.toFixed(1)} s (user + system, worker threads included)`} on ${t.workers} worker thread(s)${t.machine === undefined ? '' : ` of ${t.machine}, shared with other jobs (the wall time is not an idle-machine figure; CPU time / ${t.workers} is the expected idle wall time)`}; ${t.cellsRun} cells run (${t.rounds.toLocaleString('en-US')} rounds, ${Math.round(t.roundsPerSecond).toLocaleString('en-US')} rounds/s), ${t.cellsCached} taken from the cache.\n`,
+    `Wall time ${t.wallSeconds.toFixed(1)} s${t.cpuSeconds === undefined ? '' : `, CPU time ${t.cpuSeconds.toFixed(1)} s (user + system, worker threads included)`} on ${t.workers} worker thread(s)${t.machine === undefined ? '' : ` of ${t.machine}, shared with other jobs (the wall time is not an idle-machine figure; CPU time / ${t.workers} is the expected idle wall time)`}; ${t.cellsRun} cells run (${t.rounds.toLocaleString('en-US')} rounds, ${Math.round(t.roundsPerSecond).toLocaleString('en-US')} rounds/s)${t.cellsShared === undefined ? '' : `, ${t.cellsShared} identical to a cell run (the same policy configuration once defaults are filled in) and taken from it`}, ${t.cellsCached} taken from the cache.\n`,
   );
   return out.join('\n');
 }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   bandChartSpec,
+  DASH_PATTERNS,
   MUTED_COLOUR,
   SERIES_PALETTE,
 } from '../../../src/experiments/report/bandChartSpec.js';
@@ -278,5 +279,38 @@ test('highlighted series keep their colours and bands; the others are grey; the 
         highlight: ['b'],
       }),
     /highlight 'b' is not a series label/,
+  );
+});
+
+test('every series has a dash pattern of its own, so the grey (muted) lines can be told apart', async () => {
+  // the evaluation chart drew the non-private policy and the logging policy as two identical grey lines
+  const pts = (m: number) => [0.5, 1, 5].map((x) => ({ x, mean: m, lo: m - 0.01, hi: m + 0.01 }));
+  const series = [
+    { label: 'AdaPrivate-TS', points: pts(0.6) },
+    { label: 'LinTS (non-private)', points: pts(0.62) },
+    { label: 'Logging policy', points: pts(0.53) },
+  ];
+  const spec = bandChartSpec(series, {
+    title: 'Estimated value by epsilon',
+    xTitle: 'epsilon',
+    yTitle: 'value',
+    xScale: 'log',
+    highlight: ['AdaPrivate-TS'],
+  }) as unknown as {
+    layer: { encoding: { strokeDash?: { scale: { domain: string[]; range: number[][] } } } }[];
+  };
+  const dash = spec.layer[1]!.encoding.strokeDash!.scale;
+  assert.deepEqual(dash.domain, ['AdaPrivate-TS', 'LinTS (non-private)', 'Logging policy']);
+  assert.deepEqual(dash.range[0], [], 'the first (highlighted) series is solid');
+  assert.equal(new Set(dash.range.map((d) => d.join(','))).size, 3, 'three different patterns');
+  assert.equal(new Set(DASH_PATTERNS.map((d) => d.join(','))).size, SERIES_PALETTE.length);
+  // in the drawn chart: the two grey lines carry different dasharrays, and so do their legend symbols
+  const svg = await renderSvg(spec as unknown as Parameters<typeof renderSvg>[0]);
+  const greyDashes = [...svg.matchAll(/<path[^>]*stroke="#BBBBBB"[^>]*stroke-dasharray="([^"]+)"/g)].map(
+    (m) => m[1],
+  );
+  assert.ok(
+    new Set(greyDashes).size >= 2,
+    `grey lines and legend symbols with distinct dashes: ${greyDashes.join(' | ')}`,
   );
 });

@@ -3,11 +3,12 @@
  * tables.md and REPORT.md into the output directory and, with a document path, the study's section of
  * that document with its chart in img/reproduction/ beside it.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { upsertSectionInFile } from '../../report/markedSections.js';
 import type { Claim } from '../claims/evaluateClaim.js';
 import { exactAccountingSvg } from './exactAccountingChart.js';
+import { withExactAccountingLine } from './withExactAccountingLine.js';
 
 /** What {@link writeExactAccountingOutputs} writes. */
 export interface ExactAccountingOutputs {
@@ -57,7 +58,11 @@ export async function writeExactAccountingOutputs(
       await write(join(img, chartFile), docSvg);
     }
     const text = o.section(docSvg === null ? null : `img/reproduction/${chartFile}`);
-    if (upsertSectionInFile(o.docPath, o.sectionId, text)) files.push(o.docPath);
+    if (upsertSectionInFile(o.docPath, o.sectionId, text)) {
+      // the document's opening paragraph on exact accounting follows the section just written
+      await writeFile(o.docPath, withExactAccountingLine(await readFile(o.docPath, 'utf8')));
+      files.push(o.docPath);
+    }
   }
   return { markdown, files };
 }

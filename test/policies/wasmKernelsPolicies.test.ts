@@ -1,0 +1,66 @@
+// Every policy must make the same decisions, scores, probabilities and snapshot with the
+// WebAssembly kernels (src/linalg/kernels.wat, src/random/xoshiroPolar.wat) as with the JavaScript
+// kernels: each policy runs twice on one seeded stream, kernels on and off, and everything it
+// outputs is compared exactly (d = 7, 300 rounds; bench/seededHashes.ts does the long version).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setLinalgKernel } from '../../src/linalg/index.js';
+import { createPolicy, type PolicyId, policyIds, policyInfo } from '../../src/policies/index.js';
+import { createRng } from '../../src/random/index.js';
+import { setPolarKernel } from '../../src/random/xoshiroPolarKernel.js';
+
+const d = 7;
+const K = 5;
+const ROUNDS = 300;
+
+function run(id: PolicyId, kernels: boolean): string {
+  const wasLinalg = setLinalgKernel(kernels);
+  const wasPolar = setPolarKernel(kernels);
+  try {
+    const rng = createRng(3, 'wasm-policies');
+    const n = 61;
+    const features = new Float64Array(n * K * d);
+    rng.fillNormal(features);
+    for (let i = 0; i < features.length; i++) features[i] = features[i]! / Math.sqrt(d);
+    const rewards = Float64Array.from({ length: n * K }, () => rng.uniform());
+    const options = {
+      dim: d,
+      horizon: ROUNDS,
+      seed: 1,
+      ...(policyInfo(id).isPrivate ? { epsilon: 1, noiseSeed: 1 } : {}),
+    };
+    const policy = createPolicy(id, options as never);
+    const out: unknown[] = [];
+    for (let t = 0; t < ROUNDS; t++) {
+      const r = t % n;
+      const view = features.subarray(r * K * d, (r + 1) * K * d);
+      if (t % 30 === 0) {
+        out.push(Array.from(policy.scores(view, K)));
+        out.push(Array.from(policy.probabilities(view, K, { samples: 32 }).probabilities));
+      }
+      const a = policy.select(view, K);
+      out.push(a);
+      policy.update(rewards[r * K + a]!);
+    }
+    // the snapshot's state (lineage and instance ids are random per policy, and the MAC covers them)
+    const {
+      lineage: _l,
+      instance: _i,
+      mac: _m,
+      ...snapshot
+    } = JSON.parse(policy.save()) as Record<string, unknown>;
+    out.push(snapshot);
+    return JSON.stringify(out);
+  } finally {
+    setLinalgKernel(wasLinalg);
+    setPolarKernel(wasPolar);
+  }
+}
+
+describe('policies with and without the WebAssembly kernels', () => {
+  for (const id of policyIds) {
+    it(`${id}: identical decisions, scores, probabilities and snapshot`, () => {
+      assert.equal(run(id, true), run(id, false));
+    });
+  }
+});
