@@ -30,9 +30,11 @@ export const PROPENSITY_KINDS: readonly PropensityKind[] = Object.freeze([
 /** The rule of each field of a decision-log line (one place for both schemas below). */
 const field = {
   eventId: T.String({ minLength: 1, description: 'Unique id of the decision.' }),
+  // read as any string (logs from elsewhere keep their own time format, e.g. '2019-11-24 00:00:01';
+  // evaluation does not interpret it); the service writes ISO-8601 (DecisionLogLine's format)
   time: T.String({
-    format: 'date-time',
-    description: 'ISO-8601 time of the decision (optional when evaluation reads a log).',
+    description:
+      'Time of the decision: ISO-8601 in the service export; optional when evaluation reads a log.',
   }),
   arms: T.Array(
     T.Object({
@@ -130,7 +132,7 @@ export type DecisionLogRecord = Static<typeof DecisionLogRecord>;
  */
 export const DecisionLogLine = T.Object({
   eventId: field.eventId,
-  time: field.time,
+  time: T.String({ ...field.time, format: 'date-time' }),
   arms: field.arms,
   chosen: field.chosen,
   // the service answers (and logs) probabilities only when the rank asked or the model sets
