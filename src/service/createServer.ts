@@ -326,15 +326,13 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     Math.max(sweepIntervalMs, 100),
   );
   timer.unref();
+  // a model's own retainDecisionsDays applies without the server's, so the pass always runs
   const expire = async (): Promise<Readonly<Record<string, number>>> =>
-    retainDays === undefined ? {} : registry.expireDecisions(retainDays * 86_400_000);
-  const retentionTimer =
-    retainDays === undefined
-      ? null
-      : setInterval(() => {
-          expire().catch((err: unknown) => app.log.error({ err }, 'decision retention pass failed'));
-        }, retentionMs);
-  retentionTimer?.unref();
+    registry.expireDecisions(retainDays === undefined ? null : retainDays * 86_400_000);
+  const retentionTimer: NodeJS.Timeout | null = setInterval(() => {
+    expire().catch((err: unknown) => app.log.error({ err }, 'decision retention pass failed'));
+  }, retentionMs);
+  retentionTimer.unref();
 
   let closed = false;
   return {
