@@ -282,7 +282,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });
   await app.register(healthPlugin, { store });
   await app.register(metricsPlugin, { metrics, auth: options.openMetrics === true ? null : auth });
-  await app.register(uiPlugin, { registry, store, keys });
+  await app.register(uiPlugin, { registry, store, auth });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', auth);
