@@ -85,6 +85,7 @@ await setupStore.createModel({
     duplicateRule: 'first',
     logRewards: false,
     probabilitySamples: 1,
+    retainDecisionsDays: null,
   },
   createdAt: 0,
   snapshot: '{}',

@@ -1,10 +1,16 @@
 /**
- * Validation of one decision of a log (contract 4), shared by the JSON Lines and CSV readers. Every
- * refusal is a `DataFormatError` naming the file, the 1-based line, the field, the value and the rule,
- * e.g. `logs.jsonl:17: propensity must be a number in (0, 1]. Got 0.`
+ * Validation of one decision of a log (contract 4), shared by the JSON Lines and CSV readers and
+ * `decisionLogFromRecords`. Each field is checked against the one schema of the decision-log line
+ * (`DecisionLogRecord`, src/service/decisionLogSchema.ts, with TypeBox), then the rules that relate
+ * fields (one feature dimension per log, `chosen` an index into `arms`, probabilities summing to 1 and
+ * agreeing with `propensity`, the exploration floor at most 1/K, ...). Every refusal is a
+ * `DataFormatError` naming the file, the 1-based line, the field, the rule and the value, e.g.
+ * `logs.jsonl:17: propensity must be a number in (0, 1]. Got 0.`
  */
+import { Check, Errors } from 'typebox/schema';
 import { DataFormatError } from '../data/DataFormatError.js';
-import { type DecisionRecord, PROPENSITY_KINDS, type PropensityKind } from './DecisionRecord.js';
+import { DecisionLogRecord } from '../service/decisionLogSchema.js';
+import type { DecisionRecord } from './DecisionRecord.js';
 
 /** Tolerance of the checks `sum(probabilities) = 1` and `probabilities[chosen] = propensity`. */
 export const PROBABILITY_TOLERANCE = 1e-6;
@@ -32,8 +38,9 @@ const show = (v: unknown): string => {
 };
 
 /**
- * Checks one decision object against the log format and returns it typed. Throws a
- * `DataFormatError` (file and line in the message) at the first violation.
+ * Checks one decision object against the log format and returns it typed (a property whose value is
+ * null reads as absent). Throws a `DataFormatError` (file and line in the message) at the first
+ * violation.
  *
  * @example
  * validateDecisionRecord({ eventId: 'e', arms: [{ id: 'a', features: [1] }], chosen: 0, propensity: 0 },
@@ -51,149 +58,184 @@ export function validateDecisionRecord(
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail(`a decision must be a JSON object. Got ${show(value)}.`);
   }
-  const o = value as Record<string, unknown>;
-  if (typeof o.eventId !== 'string' || o.eventId === '') {
-    fail(`eventId must be a non-empty string. Got ${show(o.eventId)}.`);
+  const o: { [field: string]: unknown } = {};
+  for (const [k, v] of Object.entries(value)) if (v !== null) o[k] = v;
+  if (!Check(DecisionLogRecord, o)) {
+    const [, errors] = Errors(DecisionLogRecord, o);
+    const { reason, path } = schemaReason(errors[0], o);
+    return fail(reason, lineOf(path, o, at));
   }
-  if (o.time !== undefined && typeof o.time !== 'string')
-    fail(`time must be an ISO-8601 string. Got ${show(o.time)}.`);
   const arms = o.arms;
-  if (!Array.isArray(arms) || arms.length === 0) {
-    return fail(`arms must be a non-empty array of {id, features}. Got ${show(arms)}.`);
-  }
+  const k = arms.length;
   let dim = options.dim;
-  for (let i = 0; i < arms.length; i++) {
-    const line = at.armLines?.[i] ?? at.line;
-    const arm = arms[i] as { id?: unknown; features?: unknown } | null;
-    if (typeof arm !== 'object' || arm === null)
-      fail(`arms[${i}] must be an object {id, features}. Got ${show(arm)}.`, line);
-    const a = arm as { id?: unknown; features?: unknown };
-    if (typeof a.id !== 'string') fail(`arms[${i}].id must be a string. Got ${show(a.id)}.`, line);
-    const f = a.features;
-    if (!Array.isArray(f) || f.length === 0) {
-      fail(`arms[${i}].features must be a non-empty array of numbers. Got ${show(f)}.`, line);
-    }
-    const feats = f as unknown[];
-    if (dim === null) dim = feats.length;
-    if (feats.length !== dim) {
+  for (let i = 0; i < k; i++) {
+    const n = arms[i]!.features.length;
+    if (dim === null) dim = n;
+    if (n !== dim) {
       fail(
-        `arms[${i}].features must have ${dim} values (the feature dimension of this log). Got ${feats.length}.`,
-        line,
+        `arms[${i}].features must have ${dim} values (the feature dimension of this log). Got ${n}.`,
+        at.armLines?.[i] ?? at.line,
       );
     }
-    for (let j = 0; j < feats.length; j++) {
-      const x = feats[j];
-      if (typeof x !== 'number' || !Number.isFinite(x)) {
-        fail(`arms[${i}].features[${j}] must be a finite number. Got ${show(x)}.`, line);
-      }
-    }
   }
-  const k = arms.length;
   const chosen = o.chosen;
-  if (typeof chosen !== 'number' || !Number.isInteger(chosen) || chosen < 0 || chosen >= k) {
-    fail(`chosen must be an integer index into arms, in [0, ${k}). Got ${show(chosen)}.`);
-  }
-  const chosenLine = at.armLines?.[chosen as number] ?? at.line;
-  const p = o.propensity;
-  const ip = o.inversePropensity;
-  if (
-    ip !== undefined &&
-    ip !== null &&
-    (typeof ip !== 'number' || !(ip >= 1 && ip < Number.POSITIVE_INFINITY))
-  ) {
-    fail(
-      `inversePropensity must be a finite number >= 1 (an estimate of 1 / propensity). Got ${show(ip)}.`,
-      chosenLine,
-    );
-  }
-  const kind = o.propensityKind;
-  if (kind !== undefined && kind !== null && !PROPENSITY_KINDS.includes(kind as PropensityKind)) {
-    fail(`propensityKind must be one of ${PROPENSITY_KINDS.join(', ')}. Got ${show(kind)}.`, chosenLine);
-  }
-  if (kind === 'geometric-resampling' && typeof ip !== 'number') {
+  if (chosen >= k) fail(`chosen must be an integer index into arms, in [0, ${k}). Got ${show(chosen)}.`);
+  const chosenLine = at.armLines?.[chosen] ?? at.line;
+  const { propensity: p, inversePropensity: ip, propensityKind: kind, resamplingCap: cap } = o;
+  if (kind === 'geometric-resampling' && ip === undefined) {
     fail("propensityKind 'geometric-resampling' needs inversePropensity (the resampling count).", chosenLine);
   }
-  const cap = o.resamplingCap;
-  if (
-    cap !== undefined &&
-    cap !== null &&
-    (typeof cap !== 'number' || !Number.isSafeInteger(cap) || cap < 1)
-  ) {
-    fail(`resamplingCap must be a positive integer. Got ${show(cap)}.`, chosenLine);
-  }
-  if (typeof cap === 'number' && typeof ip === 'number' && ip > cap) {
+  if (cap !== undefined && ip !== undefined && ip > cap) {
     fail(`inversePropensity (${ip}) cannot exceed resamplingCap (${cap}).`, chosenLine);
   }
-  const slot = o.slot;
-  if (
-    slot !== undefined &&
-    slot !== null &&
-    (typeof slot !== 'number' || !Number.isSafeInteger(slot) || slot < 0)
-  ) {
-    fail(
-      `slot must be a non-negative integer (the display position, 0 = top). Got ${show(slot)}.`,
-      chosenLine,
-    );
-  }
-  const unit = o.unit;
-  if (unit !== undefined && unit !== null && (typeof unit !== 'string' || unit === '')) {
-    fail(`unit must be a non-empty string (the user or device id). Got ${show(unit)}.`, chosenLine);
-  }
   const floor = o.explorationFloor;
-  if (
-    floor !== undefined &&
-    floor !== null &&
-    (typeof floor !== 'number' || !(floor > 0 && floor <= 1 / k + PROBABILITY_TOLERANCE))
-  ) {
+  if (floor !== undefined && floor > 1 / k + PROBABILITY_TOLERANCE) {
     fail(
       `explorationFloor must be a number in (0, 1/${k}] (gamma / K: every arm's least probability). Got ${show(floor)}.`,
       chosenLine,
     );
   }
-  if (typeof floor === 'number' && typeof p === 'number' && p < floor - PROBABILITY_TOLERANCE) {
+  if (floor !== undefined && p !== undefined && p < floor - PROBABILITY_TOLERANCE) {
     fail(`propensity (${p}) cannot be below the explorationFloor (${floor}).`, chosenLine);
   }
-  if (p === undefined || p === null) {
-    if (options.allowMissingPropensity !== true && typeof ip !== 'number') {
-      fail(
-        'propensity is missing: every decision needs the logging probability of its chosen arm, in (0, 1] (or allow missing propensities: they are then left out of IPW, SNIPW, DR and replay).',
-        chosenLine,
-      );
-    }
-  } else if (typeof p !== 'number' || !(p > 0 && p <= 1)) {
-    fail(`propensity must be a number in (0, 1]. Got ${show(p)}.`, chosenLine);
+  if (p === undefined && options.allowMissingPropensity !== true && ip === undefined) {
+    fail(
+      'propensity is missing: every decision needs the logging probability of its chosen arm, in (0, 1] (or allow missing propensities: they are then left out of IPW, SNIPW, DR and replay).',
+      chosenLine,
+    );
   }
-  if (o.probabilities !== undefined && o.probabilities !== null) {
-    const probs = o.probabilities;
-    if (!Array.isArray(probs) || probs.length !== k) {
+  const probs = o.probabilities;
+  if (probs !== undefined) {
+    if (probs.length !== k) {
       fail(`probabilities must be an array of ${k} numbers (one per arm). Got ${show(probs)}.`);
     }
     let sum = 0;
-    (probs as unknown[]).forEach((q, i) => {
-      if (typeof q !== 'number' || !(q >= 0 && q <= 1)) {
-        fail(`probabilities[${i}] must be a number in [0, 1]. Got ${show(q)}.`, at.armLines?.[i] ?? at.line);
-      }
-      sum += q as number;
-    });
+    for (const q of probs) sum += q;
     if (Math.abs(sum - 1) > PROBABILITY_TOLERANCE) {
       fail(`probabilities must sum to 1 (within ${PROBABILITY_TOLERANCE}). Got a sum of ${sum}.`);
     }
-    const pc = (probs as number[])[chosen as number]!;
-    if (typeof p === 'number' && Math.abs(pc - p) > PROBABILITY_TOLERANCE) {
+    const pc = probs[chosen]!;
+    if (p !== undefined && Math.abs(pc - p) > PROBABILITY_TOLERANCE) {
       fail(`probabilities[chosen] must equal propensity (${p}). Got ${pc}.`, chosenLine);
     }
   }
-  const r = o.reward;
-  if (r !== undefined && r !== null && (typeof r !== 'number' || !(r >= 0 && r <= 1))) {
-    fail(`reward must be a number in [0, 1] (or absent when not logged). Got ${show(r)}.`, chosenLine);
+  return o;
+}
+
+/** One schema error as TypeBox reports it (the fields used here). */
+interface SchemaError {
+  readonly keyword: string;
+  readonly instancePath: string;
+  readonly params: unknown;
+}
+
+/** A JSON Schema node of the decision-log schema, as far as the messages read it. */
+interface SchemaNode {
+  readonly type?: string;
+  readonly format?: string;
+  readonly minimum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly maximum?: number;
+  readonly minLength?: number;
+  readonly minItems?: number;
+  readonly items?: SchemaNode;
+  readonly properties?: { readonly [name: string]: SchemaNode };
+  readonly anyOf?: readonly SchemaNode[];
+  readonly const?: unknown;
+}
+
+/** Fields of a CSV decision that come from its chosen row (their errors name that row's line). */
+const CHOSEN_ROW_FIELDS = new Set([
+  'propensity',
+  'inversePropensity',
+  'propensityKind',
+  'resamplingCap',
+  'slot',
+  'unit',
+  'explorationFloor',
+  'reward',
+]);
+
+/** The line of a CSV decision's row that `path` (instance path segments) points into. */
+function lineOf(path: readonly string[], o: { readonly [field: string]: unknown }, at: RecordPosition) {
+  const [top, index] = path;
+  if ((top === 'arms' || top === 'probabilities') && index !== undefined) {
+    return at.armLines?.[Number(index)] ?? at.line;
   }
-  if (o.model !== undefined && typeof o.model !== 'string')
-    fail(`model must be a string. Got ${show(o.model)}.`);
-  if (
-    o.modelVersion !== undefined &&
-    (typeof o.modelVersion !== 'number' || !Number.isFinite(o.modelVersion))
-  ) {
-    fail(`modelVersion must be a number. Got ${show(o.modelVersion)}.`);
+  if (top !== undefined && CHOSEN_ROW_FIELDS.has(top) && typeof o.chosen === 'number') {
+    return at.armLines?.[o.chosen] ?? at.line;
   }
-  return o as unknown as DecisionRecord;
+  return at.line;
+}
+
+/** The message of a schema error: the field, its rule (read from the schema) and the value. */
+function schemaReason(
+  error: SchemaError | undefined,
+  o: { readonly [field: string]: unknown },
+): { reason: string; path: string[] } {
+  const path = (error?.instancePath ?? '').split('/').slice(1);
+  const missing =
+    error?.keyword === 'required'
+      ? (error.params as { readonly requiredProperties?: readonly string[] }).requiredProperties?.[0]
+      : undefined;
+  if (missing !== undefined) path.push(missing);
+  let node: SchemaNode | undefined = DecisionLogRecord as SchemaNode;
+  let got: unknown = o;
+  for (const segment of path) {
+    node = node?.properties?.[segment] ?? node?.items;
+    got = typeof got === 'object' && got !== null ? (got as { [k: string]: unknown })[segment] : undefined;
+  }
+  const name = path.map((s, i) => (/^[0-9]+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  const rule = node === undefined ? 'valid' : describe(node);
+  return {
+    reason:
+      missing !== undefined
+        ? `${name} is missing: it must be ${rule}.`
+        : `${name} must be ${rule}. Got ${show(got)}.`,
+    path,
+  };
+}
+
+/** A schema node's rule in words, e.g. 'a number in (0, 1]' or 'a non-empty array of {id, features}'. */
+function describe(s: SchemaNode): string {
+  if (s.anyOf !== undefined) return `one of ${s.anyOf.map((b) => String(b.const)).join(', ')}`;
+  switch (s.type) {
+    case 'integer':
+      if (s.maximum === undefined && s.minimum === 0) return 'a non-negative integer';
+      if (s.maximum === undefined && s.minimum === 1) return 'a positive integer';
+      return `an integer${bounds(s)}`;
+    case 'number': {
+      const b = bounds(s);
+      return b.startsWith(' in ') ? `a number${b}` : `a finite number${b}`;
+    }
+    case 'string':
+      if (s.format === 'date-time') return 'an ISO-8601 date-time string';
+      return s.minLength === 1 ? 'a non-empty string' : 'a string';
+    case 'array': {
+      const of = s.items === undefined ? 'values' : plural(s.items);
+      return `${s.minItems === 1 ? 'a non-empty array' : 'an array'} of ${of}`;
+    }
+    case 'object':
+      return `an object {${Object.keys(s.properties ?? {}).join(', ')}}`;
+    default:
+      return 'valid';
+  }
+}
+
+function plural(s: SchemaNode): string {
+  if (s.type === 'object') return `{${Object.keys(s.properties ?? {}).join(', ')}}`;
+  if (s.type === 'number') return `finite numbers${bounds(s)}`;
+  return `${s.type ?? 'value'}s`;
+}
+
+/** ' in (0, 1]', ' in [0, 1]', ' >= 1', ' > 0' or ''. */
+function bounds(s: SchemaNode): string {
+  const lo = s.exclusiveMinimum ?? s.minimum;
+  const open = s.exclusiveMinimum !== undefined;
+  if (lo !== undefined && s.maximum !== undefined) {
+    return ` in ${open ? '(' : '['}${lo}, ${s.maximum}]`;
+  }
+  if (lo !== undefined) return ` ${open ? '>' : '>='} ${lo}`;
+  if (s.maximum !== undefined) return ` <= ${s.maximum}`;
+  return '';
 }

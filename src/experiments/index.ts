@@ -17,6 +17,7 @@ export type { PercentOf } from './percentOf.js';
 export { percentOf } from './percentOf.js';
 export { runCell } from './runCell.js';
 export { runExperiment } from './runExperiment.js';
+export { cellPolicySpec, NO_PRIOR } from './runFullInformation.js';
 export { seedStats } from './seedStats.js';
 export { settingId } from './settingId.js';
 export { checkpointReward, summarise } from './summarise.js';

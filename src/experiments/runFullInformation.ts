@@ -5,7 +5,7 @@
  * `runCell` (CLI, experiments) and in a browser (site/playground): same seeds, same numbers.
  */
 import type { Environment } from '../envs/Environment.js';
-import type { Policy } from '../policies/index.js';
+import type { Policy, PolicySpec } from '../policies/index.js';
 import { createPolicy, isPolicyId, paperAccountant, parsePolicySpec, policyInfo } from '../policies/index.js';
 import type { CellConfig, Checkpoint } from './types.js';
 import { UnitTally } from './UnitTally.js';
@@ -54,8 +54,20 @@ export function cellPolicyOptions(cell: CellConfig, dim: number, prior: CellPrio
  * cellPolicy(cell, 20, NO_PRIOR).privacy().noise; // returns 'seeded' for a private policy
  */
 export function cellPolicy(cell: CellConfig, dim: number, prior: CellPrior): Policy {
-  const spec = parsePolicySpec(cell.policy, cellPolicyOptions(cell, dim, prior), `cell ${cell.policy}`);
+  const spec = cellPolicySpec(cell, dim, prior);
   return createPolicy(spec.id, spec.options);
+}
+
+/**
+ * The spec of {@link cellPolicy}'s policy, parsed by `parsePolicySpec` (a `RangeError` naming the
+ * policy, the option, the value and the rule when the cell's options are refused): `adaprivate run`
+ * checks every cell with it before it runs any.
+ *
+ * @example
+ * cellPolicySpec(cell, 20, NO_PRIOR).options.dim; // returns 20
+ */
+export function cellPolicySpec(cell: CellConfig, dim: number, prior: CellPrior): PolicySpec {
+  return parsePolicySpec(cell.policy, cellPolicyOptions(cell, dim, prior), `cell ${cell.policy}`);
 }
 
 function isCheckpoint(t: number, cell: CellConfig): boolean {

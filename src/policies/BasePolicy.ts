@@ -531,11 +531,7 @@ export abstract class BasePolicy implements Policy {
     const cap = this.resamplingCapOption(options);
     const gamma = this.uniformShareOption(options);
     const own = this.select(features, k);
-    let arm = own;
-    if (gamma > 0 && this.propensityRng.uniform() < gamma) {
-      arm = this.propensityRng.integer(k);
-      this.keep(0, arm);
-    }
+    const arm = this.applyFloor(own, gamma, k);
     const policyProbabilities = this.armProbabilities(k, samples, own);
     const probabilities = gamma > 0 ? mixUniform(policyProbabilities, gamma, k) : policyProbabilities;
     const propensity = probabilities.probabilities[arm]!;
@@ -560,11 +556,7 @@ export abstract class BasePolicy implements Policy {
     const cap = this.resamplingCapOption(options);
     const gamma = this.uniformShareOption(options);
     const own = this.select(features, k);
-    let arm = own;
-    if (gamma > 0 && this.propensityRng.uniform() < gamma) {
-      arm = this.propensityRng.integer(k);
-      this.keep(0, arm);
-    }
+    const arm = this.applyFloor(own, gamma, k);
     const m = this.drawsUntilWin(k, arm, cap, this.propensityRng, gamma);
     let inversePropensity: InversePropensity;
     if (m > 0) {
@@ -575,6 +567,17 @@ export abstract class BasePolicy implements Policy {
       inversePropensity = Object.freeze({ kind: 'exact', value: 1 / p, cap: null, capped: false });
     } else inversePropensity = EXACT_INVERSE_PROPENSITY;
     return Object.freeze({ arm, inversePropensity, explorationFloor: gamma / k });
+  }
+
+  /**
+   * The exploration floor of selectWithPropensity / selectWithInversePropensity: with probability gamma
+   * the pending arm is replaced by a uniform one (drawn from the propensity stream, never the policy's).
+   */
+  private applyFloor(own: number, gamma: number, k: number): number {
+    if (!(gamma > 0) || !(this.propensityRng.uniform() < gamma)) return own;
+    const arm = this.propensityRng.integer(k);
+    this.keep(0, arm);
+    return arm;
   }
 
   update(reward: number, unit?: string): void {

@@ -40,6 +40,7 @@ export const MODEL_DEFAULTS = {
   duplicateRule: 'first',
   logRewards: false,
   probabilitySamples: null,
+  retainDecisionsDays: null,
 } as const;
 
 function notFound(name: string): ServiceError {
@@ -210,16 +211,21 @@ export class ModelRegistry {
   }
 
   /**
-   * Removes the decisions of every model older than `retainMs` (docs/serving.md, "Retention"): those
-   * whose reward is settled (released or dropped), and those that can no longer get one (past the
-   * reward window; with a default reward, a further `retainMs` past it). Never a decision whose raw
-   * reward waits for its release. Returns the count removed per model (models with none omitted).
+   * Removes the decisions of every model older than its retention (docs/serving.md, "Retention"):
+   * the model's `retainDecisionsDays` setting, else `serverRetainMs` (null: the server keeps
+   * decisions; such a model is skipped). Removed are those whose reward is settled (released or
+   * dropped), and those that can no longer get one (past the reward window; with a default reward,
+   * a further retention past it). Never a decision whose raw reward waits for its release. Returns
+   * the count removed per model (models with none omitted).
    */
-  async expireDecisions(retainMs: number): Promise<Record<string, number>> {
+  async expireDecisions(serverRetainMs: number | null): Promise<Record<string, number>> {
     const now = this.ctx.now();
-    const before = now - retainMs;
     const out: Record<string, number> = {};
     for (const m of await this.ctx.store.listModels()) {
+      const days = m.settings.retainDecisionsDays;
+      const retainMs = days === null ? serverRetainMs : days * 86_400_000;
+      if (retainMs === null) continue;
+      const before = now - retainMs;
       const windowEnd = now - m.settings.rewardWindowSeconds * 1000;
       const openBefore =
         m.settings.defaultReward === null
@@ -275,6 +281,7 @@ export class ModelRegistry {
       defaultReward: req.defaultReward ?? MODEL_DEFAULTS.defaultReward,
       duplicateRule: req.duplicateRule ?? MODEL_DEFAULTS.duplicateRule,
       logRewards: req.logRewards ?? MODEL_DEFAULTS.logRewards,
+      retainDecisionsDays: req.retainDecisionsDays ?? MODEL_DEFAULTS.retainDecisionsDays,
     };
     const existing = await this.ctx.store.getModel(name);
     await this.ctx.store.durable(); // decide only from a committed row

@@ -3,7 +3,8 @@
  * validates its request (Fastify + Ajv, no type coercion, unknown properties refused), documents it
  * in the OpenAPI 3.1 document at /openapi.json, and gives the TypeScript type of the same name
  * (`Static<...>`) that the server and `AdaPrivateClient` use. The decision-log line (the NDJSON
- * export, read by off-policy evaluation) is defined here too.
+ * export, read by off-policy evaluation) is part of it, defined in `decisionLogSchema.ts` so that
+ * evaluation validates with it without loading the HTTP contract.
  *
  * Two bodies are documented more precisely than Ajv checks them, because the service checks those
  * parts itself with messages and codes of their own: the per-policy `options` of a model (a
@@ -16,14 +17,11 @@
  */
 import Type, { type Static, type TNumber, type TSchema } from 'typebox';
 import type { PolicyId, PolicyOptionsFor } from '../policies/index.js';
+import { DecisionLogLine as DecisionLogLineSchema } from './decisionLogSchema.js';
+import type { Frozen } from './Frozen.js';
 import { everyPolicyOptionsSchema } from './policyOptionsSchema.js';
 
-/** Deeply readonly view of a `Static` type: what the server answers and the client returns. */
-export type Frozen<T> = T extends readonly (infer E)[]
-  ? readonly Frozen<E>[]
-  : T extends object
-    ? { readonly [K in keyof T]: Frozen<T[K]> }
-    : T;
+export type { Frozen } from './Frozen.js';
 
 /** Limits on what one request may carry (defaults in {@link DEFAULT_LIMITS}). */
 export interface ServiceLimits {
@@ -124,6 +122,10 @@ const settingsProperties = {
   probabilitySamples: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()], {
     description:
       'Monte Carlo draws for the arm probabilities of Thompson-sampling policies; when set, every rank answers `probabilities`. null (default): only ranks with `withProbabilities: true` answer them (200 draws).',
+  }),
+  retainDecisionsDays: Type.Union([Type.Number({ exclusiveMinimum: 0, maximum: 36_500 }), Type.Null()], {
+    description:
+      "Days this model's decisions (features, chosen arm, probabilities, unit) are kept, overriding the server's --retain-decisions-days for this model; null (default): the server's. Deleting raw decisions releases nothing and spends no budget (docs/serving.md, Retention).",
   }),
 };
 
@@ -435,53 +437,11 @@ export type ExportQuery = Static<typeof ExportQuery>;
 
 /**
  * One line of the NDJSON decision export (the decision-log format read by off-policy evaluation,
- * docs/evaluation.md): eventId, ISO time, arms with their features as given, chosen index,
- * propensity (probability of the chosen arm) and every arm's probability when the decision answered
- * them, the logged inverse propensity
- * (what off-policy evaluation weights by), the reward only when the model logs rewards and one was
- * recorded, the privacy unit when one was named, model and version, and the line's paging cursor.
+ * docs/evaluation.md). Defined in `decisionLogSchema.ts`, with the log line evaluation reads, from
+ * one rule per field; re-exported here as part of the HTTP contract.
  */
-export const DecisionLogLine = Type.Object({
-  eventId: Type.String(),
-  time: Type.String({ format: 'date-time' }),
-  arms: Type.Array(Type.Object({ id: Type.String(), features: Type.Array(Type.Number()) })),
-  chosen: Type.Integer(),
-  propensity: Type.Optional(
-    Type.Number({
-      description:
-        'Probability of the chosen arm (display; a Monte Carlo estimate for Thompson sampling): with `probabilities` only. Off-policy evaluation weights by `inversePropensity`.',
-    }),
-  ),
-  probabilities: Type.Optional(
-    Type.Array(Type.Number(), {
-      description:
-        "Every arm's probability when the decision answered them (the rank asked, or the model sets probabilitySamples); absent otherwise.",
-    }),
-  ),
-  inversePropensity: Type.Optional(
-    Type.Number({
-      description:
-        'Unbiased estimate of 1/propensity (exact 1, or the geometric-resampling count); absent on old decisions.',
-    }),
-  ),
-  propensityKind: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('geometric-resampling')])),
-  resamplingCap: Type.Optional(
-    Type.Integer({
-      description: "The geometric-resampling cap (with propensityKind 'geometric-resampling').",
-    }),
-  ),
-  reward: Type.Optional(Type.Number()),
-  unit: Type.Optional(
-    Type.String({ description: 'The privacy unit, when the rank or the reward named one.' }),
-  ),
-  model: Type.String(),
-  modelVersion: Type.Integer(),
-  cursor: Type.String({
-    description:
-      'Paging cursor of this line: `?after=<cursor>` exports the lines after it (opaque decimal string).',
-  }),
-});
-export type DecisionLogLine = Frozen<Static<typeof DecisionLogLine>>;
+export const DecisionLogLine = DecisionLogLineSchema;
+export type DecisionLogLine = Frozen<Static<typeof DecisionLogLineSchema>>;
 
 // ---------------------------------------------------------------------------------------------
 // Rewards

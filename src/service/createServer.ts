@@ -282,7 +282,7 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
   const auth = await authGuard(app, keys, { ...DEFAULT_AUTH_FAILURE_LIMIT, ...options.authFailureLimit });
   await app.register(healthPlugin, { store });
   await app.register(metricsPlugin, { metrics, auth: options.openMetrics === true ? null : auth });
-  await app.register(uiPlugin, { registry, store, keys });
+  await app.register(uiPlugin, { registry, store, auth });
   await app.register(
     async (v1) => {
       v1.addHook('onRequest', auth);
@@ -326,15 +326,13 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     Math.max(sweepIntervalMs, 100),
   );
   timer.unref();
+  // a model's own retainDecisionsDays applies without the server's, so the pass always runs
   const expire = async (): Promise<Readonly<Record<string, number>>> =>
-    retainDays === undefined ? {} : registry.expireDecisions(retainDays * 86_400_000);
-  const retentionTimer =
-    retainDays === undefined
-      ? null
-      : setInterval(() => {
-          expire().catch((err: unknown) => app.log.error({ err }, 'decision retention pass failed'));
-        }, retentionMs);
-  retentionTimer?.unref();
+    registry.expireDecisions(retainDays === undefined ? null : retainDays * 86_400_000);
+  const retentionTimer: NodeJS.Timeout | null = setInterval(() => {
+    expire().catch((err: unknown) => app.log.error({ err }, 'decision retention pass failed'));
+  }, retentionMs);
+  retentionTimer.unref();
 
   let closed = false;
   return {

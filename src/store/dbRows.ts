@@ -62,7 +62,11 @@ export function toModel(r: ModelDb): ModelRow {
     name: r.name,
     policy: r.policy,
     options: JSON.parse(r.options) as Record<string, unknown>,
-    settings: JSON.parse(r.settings) as ModelSettings,
+    // rows written before a setting existed read its default
+    settings: {
+      retainDecisionsDays: null,
+      ...(JSON.parse(r.settings) as Partial<ModelSettings>),
+    } as ModelSettings,
     createdAt: r.created_at,
     version: r.version,
     snapshot: r.snapshot,

@@ -18,6 +18,11 @@ export interface ModelSettings {
    * rank; null (models created without it): probabilities only for ranks that ask for them.
    */
   readonly probabilitySamples: number | null;
+  /**
+   * Days this model's decisions are kept (see the server's retention), overriding the server's
+   * `retainDecisionsDays` for this model; null: the server's (rows written before the setting read null).
+   */
+  readonly retainDecisionsDays: number | null;
 }
 
 export interface NewModelRow {

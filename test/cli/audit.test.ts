@@ -65,7 +65,7 @@ test('audit prints a readable report; actions mode works', async () => {
 test('audit: bad input exits with code 2 and one line', async () => {
   for (const [args, pattern] of [
     [['audit', '--policy', 'lints'], /lints is not private/],
-    [['audit', '--policy', 'nope'], /--policy must be one of/],
+    [['audit', '--policy', 'nope'], /--policy: unknown policy id "nope"\. Known ids: /],
     [['audit', '--policy', 'adaprivate-ts', '--mode', 'x'], /--mode must be release or actions/],
     [['audit', '--policy', 'adaprivate-ts', '--samples', '50'], /samples must be an integer >= 100/],
     [['audit', '--policy', 'adaprivate-ts', '--epsilon', '1', '--rho', '0.1'], /not both/],

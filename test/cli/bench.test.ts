@@ -52,7 +52,7 @@ test('bench without --json prints one human-readable line', () => {
 test('bench refuses an unknown policy and a bad dimension with exit code 2', async () => {
   const r = await runCli(['bench', '--policy', 'nope', '--horizon', '10']);
   assert.equal(r.status, 2);
-  assert.match(r.stderr, /--policy must be one of adaprivate-ts/);
+  assert.match(r.stderr, /--policy: unknown policy id "nope"\. Known ids: adaprivate-ts/);
   const r2 = await runCli(['bench', '--policy', 'lints', '--dim', '0']);
   assert.equal(r2.status, 2);
   assert.match(r2.stderr, /--dim must be a positive integer/);

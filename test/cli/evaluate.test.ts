@@ -173,7 +173,7 @@ describe('adaprivate evaluate refuses bad input with exit code 2 and one line', 
   });
 
   for (const [name, args, pattern] of [
-    ['an unknown policy', ['--policy', 'nope'], /--policy "nope" is not a policy id/],
+    ['an unknown policy', ['--policy', 'nope'], /--policy: unknown policy id "nope"\. Known ids: /],
     [
       'a private policy without --epsilon',
       ['--policy', 'adaprivate-ts'],

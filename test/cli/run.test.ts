@@ -94,7 +94,10 @@ test('run without --json prints a readable table', () => {
 // in-process: the spawned program's exit code and stderr are covered above and by test/cli/main.test.ts
 test('bad input gives a one-line error and exit code 2', async () => {
   const cases: [string[], RegExp][] = [
-    [['--policy', 'nope', '--seeds', '1', '--horizon', '10'], /--policy "nope" is not a policy id/],
+    [
+      ['--policy', 'nope', '--seeds', '1', '--horizon', '10'],
+      /--policy: unknown policy id "nope"\. Known ids: /,
+    ],
     [['--policy', 'lints', '--seeds', '0', '--horizon', '10'], /--seeds must be a positive integer/],
     [
       ['--policy', 'adaprivate-ts', '--seeds', '1', '--horizon', '10'],

@@ -75,7 +75,7 @@ describe('logged inverse propensities', () => {
     bad({ slot: -1 }, /slot must be a non-negative integer/);
     bad({ unit: '' }, /unit must be a non-empty string/);
     bad({ unit: 7 }, /unit must be a non-empty string/);
-    bad({ explorationFloor: 0 }, /explorationFloor must be a number in \(0, 1\/2\]/);
+    bad({ explorationFloor: 0 }, /explorationFloor must be a number in \(0, 1\]\. Got 0\./);
     bad({ explorationFloor: 0.6 }, /explorationFloor must be a number in \(0, 1\/2\]/);
     bad(
       { propensity: 0.05, explorationFloor: 0.1 },

@@ -7,8 +7,12 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** Size budget of the adaprivate-core browser bundle, gzipped (README: measured 51.8 KB with the exact accountant, user-level bounds and snapshot MACs). */
-const CORE_GZIP_BUDGET = 56_000;
+/**
+ * Size budget of the adaprivate-core browser bundle, gzipped (README: measured 52.9 KB with the exact
+ * accountant, user-level bounds and snapshot MACs; 71.1 KB once decision logs are validated with the
+ * decision-log schema through TypeBox, issue 26).
+ */
+const CORE_GZIP_BUDGET = 74_000;
 const root = new URL('../../../', import.meta.url);
 
 test('adaprivate-core builds for the browser: no Node built-in, within its gzipped size budget, and it works', async () => {

@@ -137,6 +137,26 @@ test('failed authentication is rate-limited per address: after the limit every r
   }
 });
 
+test("the dashboard's data route counts wrong keys with the /v1 routes: guessing keys there is rate-limited too", async () => {
+  const t = await startTestServer({ authFailureLimit: { maxFailures: 3, windowMs: 600_000 } });
+  try {
+    await t.client.createModel('m', { policy: 'linucb', options: { dim: 2, horizon: 100, seed: 1 } });
+    const ui = (key: string) =>
+      fetch(`${t.url}/ui/api/models/m/rewards`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal((await ui(TEST_KEY)).status, 200);
+    for (let i = 0; i < 3; i++) assert.equal((await ui(`wrong-${i}`)).status, 401);
+    const blocked = await ui('wrong-3');
+    assert.equal(blocked.status, 429);
+    assert.equal(((await blocked.json()) as { code: string }).code, 'too_many_auth_failures');
+    // one limit per address: the /v1 routes are blocked by the failures counted at /ui, and back
+    const v1 = await fetch(`${t.url}/v1/models`, { headers: { authorization: `Bearer ${TEST_KEY}` } });
+    assert.equal(v1.status, 429);
+    assert.equal((await ui(TEST_KEY)).status, 429);
+  } finally {
+    await t.close();
+  }
+});
+
 test('the OpenAPI document puts the API-key requirement on every /v1 operation and on /metrics, not on /health', async () => {
   const t = await startTestServer();
   try {

@@ -67,6 +67,59 @@ for (const engine of ['sqlite', 'postgres'] as const) {
   });
 }
 
+for (const engine of ['sqlite', 'postgres'] as const) {
+  test(`per-model retention (${engine}): a model's retainDecisionsDays overrides the server's, shown in its status`, async () => {
+    const store = engine === 'postgres' ? { store: await PostgresStore.open(await pg.createDatabase()) } : {};
+    // the server keeps decisions 5 days; 'short' keeps them 1 day; 'long' 10 days; 'default' the server's
+    const t = await startTestServer({ ...store, retainDecisionsDays: 5 });
+    try {
+      await t.client.createModel('short', { ...TS, retainDecisionsDays: 1 });
+      await t.client.createModel('long', { ...TS, retainDecisionsDays: 10 });
+      await t.client.createModel('default', TS);
+      assert.equal((await t.client.status('short')).settings.retainDecisionsDays, 1);
+      assert.equal((await t.client.status('default')).settings.retainDecisionsDays, null);
+      for (const m of ['short', 'long', 'default']) {
+        await t.client.rank(m, { eventId: 'old', arms: ARMS }); // never rewarded: past its window later
+      }
+      t.advance(DAY + 1);
+      assert.deepEqual(await t.server.expireDecisions(), { short: 1 }, "1 day: only 'short' expires");
+      t.advance(4 * DAY);
+      assert.deepEqual(await t.server.expireDecisions(), { default: 1 }, "5 days: the server's retention");
+      t.advance(5 * DAY);
+      assert.deepEqual(
+        await t.server.expireDecisions(),
+        { long: 1 },
+        "10 days: 'long' (longer than the server's)",
+      );
+      // the same request again is the same model; another retention is another model
+      assert.equal((await t.client.createModel('short', { ...TS, retainDecisionsDays: 1 })).created, false);
+      const changed = await t.raw('PUT', '/v1/models/short', { ...TS, retainDecisionsDays: 2 });
+      assert.equal(changed.status, 409);
+      assert.match(changed.body.message, /retainDecisionsDays = 1; got 2/);
+      for (const bad of [0, -1, 40_000, 'x']) {
+        const r = await t.raw('PUT', '/v1/models/bad', { ...TS, retainDecisionsDays: bad });
+        assert.equal(r.status, 400, `${bad}: ${r.text}`);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+}
+
+test('per-model retention applies on a server without retention', async () => {
+  const t = await startTestServer();
+  try {
+    await t.client.createModel('own', { ...TS, retainDecisionsDays: 0.5 });
+    await t.client.createModel('kept', TS);
+    for (const m of ['own', 'kept']) await t.client.rank(m, { eventId: 'e', arms: ARMS });
+    t.advance(DAY);
+    assert.deepEqual(await t.server.expireDecisions(), { own: 1 });
+    assert.equal((await t.client.exportDecisions('kept')).length, 1, 'no retention: kept');
+  } finally {
+    await t.close();
+  }
+});
+
 test('retention: with a default reward, an unrewarded decision is kept a further retention period past its window', async () => {
   // no default-reward sweep runs here (the interval is longer than the test): the decision stays open
   const t = await startTestServer({ retainDecisionsDays: 1, sweepIntervalMs: 2_000_000_000 });
@@ -93,7 +146,7 @@ test('retention: retainDecisionsDays and retentionIntervalMs are validated, nami
     createServer({ db: ':memory:', apiKeys: [TEST_KEY], logger: false, retentionIntervalMs: 10 }),
     /option 'retentionIntervalMs' must be an integer of at least 1000/,
   );
-  // without retention a pass removes nothing
+  // without any retention a pass removes nothing
   const s = await createServer({ db: ':memory:', apiKeys: [TEST_KEY], logger: false, defaultMetrics: false });
   try {
     assert.deepEqual(await s.expireDecisions(), {});

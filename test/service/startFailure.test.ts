@@ -37,6 +37,7 @@ async function writeUnreadableModel(store: Store): Promise<void> {
       duplicateRule: 'first',
       logRewards: false,
       probabilitySamples: 1,
+      retainDecisionsDays: null,
     },
     createdAt: 1,
     snapshot: JSON.stringify({

@@ -49,6 +49,7 @@ test('PostgresStore: a reward and its unit write commit together; a dropped rewa
         duplicateRule: 'first',
         logRewards: false,
         probabilitySamples: 1,
+        retainDecisionsDays: null,
       },
       createdAt: 0,
       snapshot: '{}',

@@ -485,7 +485,10 @@ test('PostgresStore.recordPending: concurrent rewards share statements; each ans
 
 test('PostgresStore.releasePending, stepReward, decideAt: computed at version v, committed once in one call; at a moved version nothing is written', async () => {
   const url = await server.createDatabase();
-  const [a, b] = await Promise.all([PostgresStore.open(url), PostgresStore.open(url, { migrate: false })]);
+  // a migrates the fresh database; b (a second replica that does not migrate) opens after it: opened
+  // together, b could read the schema version before a's migration committed
+  const a = await PostgresStore.open(url);
+  const b = await PostgresStore.open(url, { migrate: false });
   try {
     await createSumModel(a, 'm', 8);
     for (const e of ['e0', 'e1']) await a.recordPending(reward('m', e, 1));

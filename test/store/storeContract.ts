@@ -13,6 +13,7 @@ const SETTINGS = {
   duplicateRule: 'first' as const,
   logRewards: false,
   probabilitySamples: 100,
+  retainDecisionsDays: null,
 };
 
 function model(name: string, over: Partial<NewModelRow> = {}): NewModelRow {

@@ -41,6 +41,7 @@ export async function createSumModel(
       duplicateRule: 'first',
       logRewards,
       probabilitySamples: 1,
+      retainDecisionsDays: null,
     },
     createdAt: 1,
     snapshot: JSON.stringify({ sum: 0, rounds: 0 }),

@@ -6,8 +6,9 @@
  */
 import type { Command } from 'commander';
 import type { PolicyAuditReport } from '../../audit/index.js';
-import { isPolicyId, policyIds, policyInfo } from '../../policies/index.js';
+import { policyIds, policyInfo } from '../../policies/index.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
+import { policyIdFromFlag } from '../policySpecFromFlags.js';
 import { UsageError } from '../UsageError.js';
 
 interface AuditFlags {
@@ -128,12 +129,8 @@ export function registerAudit(program: Command): void {
     .option('--json', 'print one JSON object')
     .exitOverride()
     .action(async (f: AuditFlags) => {
-      if (!isPolicyId(f.policy)) {
-        throw new UsageError(
-          `audit: --policy must be one of ${policyIds.join(', ')}. Got ${JSON.stringify(f.policy)}.`,
-        );
-      }
-      if (!policyInfo(f.policy).isPrivate) {
+      const policy = policyIdFromFlag('audit', f.policy);
+      if (!policyInfo(policy).isPrivate) {
         throw new UsageError(`audit: --policy ${f.policy} is not private; nothing to audit.`);
       }
       if (f.mode !== 'release' && f.mode !== 'actions') {
@@ -165,7 +162,7 @@ export function registerAudit(program: Command): void {
       let report: PolicyAuditReport;
       try {
         report = audit({
-          policy: f.policy,
+          policy,
           ...(f.rho !== undefined ? { rho: f.rho } : { epsilon: f.epsilon ?? 1 }),
           ...(f.delta !== undefined ? { delta: f.delta } : {}),
           mode: f.mode,
@@ -185,7 +182,8 @@ export function registerAudit(program: Command): void {
         });
       } catch (e) {
         if (e instanceof RangeError || (e instanceof Error && e.name === 'UnreachablePrivacyTargetError')) {
-          throw new UsageError(e.message);
+          // the policy's options are parsed by the policy schema table: the service's rule text
+          throw new UsageError(e.message.startsWith('audit') ? e.message : `audit: ${e.message}`);
         }
         throw e;
       }

@@ -4,18 +4,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
-import {
-  createPolicy,
-  isPolicyId,
-  type PolicyId,
-  type PolicyOptions,
-  policyIds,
-  policyInfo,
-} from '../../policies/index.js';
+import { createPolicy, type PolicyId, policyIds, policyInfo } from '../../policies/index.js';
 import { VERSION } from '../../version.js';
 import { benchStream } from '../benchStream.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
-import { UsageError } from '../UsageError.js';
+import { policyIdFromFlag, policySpecFromFlags } from '../policySpecFromFlags.js';
 
 /** What `bench` measures. */
 export interface BenchOptions {
@@ -91,19 +84,20 @@ export function benchPolicy(o: BenchOptions): BenchResult {
   const views: Float64Array[] = [];
   for (let r = 0; r < n; r++) views.push(features.subarray(r * k * d, (r + 1) * k * d));
   const info = policyInfo(o.policy);
-  const options = {
+  // the flags as untyped options, parsed by the policy schema table (the service's parser too)
+  const spec = policySpecFromFlags('bench', o.policy, {
     dim: d,
     horizon: o.horizon,
     seed: o.seed,
     // seeded noise: the figures time the policy's arithmetic, comparable across versions
     ...(info.isPrivate ? { epsilon: o.epsilon, noiseSeed: o.seed } : {}),
-  } as PolicyOptions;
+  });
   let best = Number.POSITIVE_INFINITY;
   let checksum = 0;
   const blocks = Math.ceil(o.horizon / blockRounds);
   const blockBest = new Float64Array(blocks).fill(Number.POSITIVE_INFINITY);
   for (let rep = 0; rep < o.repeat; rep++) {
-    const policy = createPolicy(o.policy, options);
+    const policy = createPolicy(spec.id, spec.options);
     let sum = 0;
     const t0 = performance.now();
     let tb = t0;
@@ -175,14 +169,8 @@ export function registerBench(program: Command): void {
     )
     .option('--json', 'print one JSON document')
     .action((opts: Record<string, unknown>) => {
-      const id = String(opts.policy);
-      if (!isPolicyId(id)) {
-        throw new UsageError(
-          `bench: --policy must be one of ${policyIds.join(', ')}. Got ${JSON.stringify(id)}.`,
-        );
-      }
+      const id = policyIdFromFlag('bench', opts.policy);
       const epsilon = opts.epsilon as number;
-      if (!(epsilon > 0)) throw new UsageError(`bench: --epsilon must be positive. Got ${epsilon}.`);
       const result = benchPolicy({
         policy: id,
         dim: opts.dim as number,

@@ -118,6 +118,7 @@ async function privateCommand(
   cpuStart: NodeJS.CpuUsage,
 ): Promise<void> {
   const { policyInfo, createPolicy, isPolicyId } = await import('../../policies/index.js');
+  const { policySpecFromFlags } = await import('../policySpecFromFlags.js');
   const settings: PrivateSetting[] = [];
   if (f.target !== undefined) {
     settings.push({
@@ -147,8 +148,8 @@ async function privateCommand(
         policy: id,
         epsilon: e,
         target: null,
-        make: (run: number) =>
-          createPolicy(id, {
+        make: (run: number) => {
+          const spec = policySpecFromFlags('evaluate', id, {
             dim: log.dim,
             horizon: Math.max(1, withReward),
             seed: f.seed + run,
@@ -159,12 +160,14 @@ async function privateCommand(
             // user level: each unit's rewards enter at most k releases, one per release
             ...(userLevel
               ? {
-                  privacyUnit: 'user' as const,
+                  privacyUnit: 'user',
                   contributionsPerRelease: 1,
                   releasesPerEpoch: f.contributions ?? 1,
                 }
               : {}),
-          }),
+          });
+          return createPolicy(spec.id, spec.options);
+        },
       });
     }
   }
@@ -366,18 +369,13 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     throw new UsageError('evaluate: --logs FILE is required (JSON Lines or CSV; see docs/evaluation.md).');
   if (f.policy === undefined && f.target === undefined)
     throw new UsageError('evaluate: --policy ID[,ID..] or --target FILE is required.');
-  const { isPolicyId, policyIds, policyInfo, createPolicy } = await import('../../policies/index.js');
-  const ids = f.policy === undefined ? [] : f.policy.split(',').map((s) => s.trim());
-  for (const id of ids) {
-    if (!isPolicyId(id)) {
-      throw new UsageError(
-        `evaluate: --policy ${JSON.stringify(id)} is not a policy id. Known: ${policyIds.join(', ')}.`,
-      );
-    }
-  }
+  const { policyInfo, createPolicy } = await import('../../policies/index.js');
+  const { policyIdFromFlag, policySpecFromFlags } = await import('../policySpecFromFlags.js');
+  const ids =
+    f.policy === undefined ? [] : f.policy.split(',').map((s) => policyIdFromFlag('evaluate', s.trim()));
   const estimators = parseEstimators(f.estimators);
   const format = parseFormat(f.format, 'evaluate');
-  const anyPrivate = ids.some((id) => isPolicyId(id) && policyInfo(id).isPrivate);
+  const anyPrivate = ids.some((id) => policyInfo(id).isPrivate);
   if (f.private === true) {
     // `--private --epsilon E` with no private policy: E is the evaluation's budget
     const privateEpsilon =
@@ -431,13 +429,13 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
   }
   const needsModel = estimators.includes('dm') || estimators.includes('dr');
   const rewardModel = needsModel ? ev.crossFitRewardModel(log) : undefined;
-  const settings: { id: (typeof policyIds)[number] | null; epsilon: number | null }[] = [];
+  const settings: { id: import('../../policies/index.js').PolicyId | null; epsilon: number | null }[] = [];
   let fixedTarget: Float64Array | undefined;
   if (f.target !== undefined) {
     fixedTarget = await loadTargetOrExplain(f.target, log);
     settings.push({ id: null, epsilon: null });
   }
-  for (const id of ids as (typeof policyIds)[number][]) {
+  for (const id of ids) {
     if (policyInfo(id).isPrivate) for (const e of f.epsilon!) settings.push({ id, epsilon: e });
     else settings.push({ id, epsilon: null });
   }
@@ -464,21 +462,17 @@ async function evaluateCommand(f: EvaluateFlags): Promise<void> {
     const runs = info.isPrivate || info.family === 'ts' ? f.runs : 1;
     progress(`(${i + 1}/${settings.length}) ${label}${runs > 1 ? ` (${runs} runs)` : ''}`);
     const make = (run: number) => {
-      try {
-        return createPolicy(s.id ?? 'linucb', {
-          dim: log.dim,
-          horizon: Math.max(1, withReward),
-          seed: f.seed + run,
-          ...(s.epsilon === null ? {} : { epsilon: s.epsilon }),
-          ...(f.delta === undefined || !info.isPrivate ? {} : { delta: f.delta }),
-          ...(f.noiseSeed === undefined || !info.isPrivate ? {} : { noiseSeed: f.noiseSeed + run }),
-          ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
-        });
-      } catch (err) {
-        if (err instanceof RangeError || err instanceof TypeError)
-          throw new UsageError(`evaluate: ${err.message}`);
-        throw err;
-      }
+      // the flags as untyped options through the policy parser (the service's rule text)
+      const spec = policySpecFromFlags('evaluate', s.id ?? 'linucb', {
+        dim: log.dim,
+        horizon: Math.max(1, withReward),
+        seed: f.seed + run,
+        ...(s.epsilon === null ? {} : { epsilon: s.epsilon }),
+        ...(f.delta === undefined || !info.isPrivate ? {} : { delta: f.delta }),
+        ...(f.noiseSeed === undefined || !info.isPrivate ? {} : { noiseSeed: f.noiseSeed + run }),
+        ...(f.batch === undefined || !info.options.includes('batchSize') ? {} : { batchSize: f.batch }),
+      });
+      return createPolicy(spec.id, spec.options);
     };
     const perRun: import('../../evaluation/index.js').OffPolicyEvaluation[] = [];
     let spent: ReturnType<ReturnType<typeof make>['privacy']> | null = null;
@@ -850,7 +844,11 @@ export function registerEvaluate(program: Command): void {
       parseNumberList('--epsilon'),
     )
     .option('--delta <number>', 'privacy delta (default 1e-5)', parseNumber('--delta'))
-    .option('--batch <B>', 'batch size of batched policies (default 300)', parsePositiveInt('--batch'))
+    .option(
+      '--batch <B>',
+      'batch size of batched policies (a positive integer; default 300)',
+      parseNumber('--batch'),
+    )
     .option('--estimators <list>', `comma-separated subset of ${ESTIMATORS.join(',')} (default: all)`)
     .option('--bootstrap <N>', 'bootstrap resamples (default 1000)', parsePositiveInt('--bootstrap'), 1000)
     .option(

@@ -4,8 +4,9 @@
  * the default is the paper-sized study. Bad input exits with code 2 and a one-line reason.
  */
 import { type Command, Option } from 'commander';
-import { isPolicyId, policyInfo } from '../../policies/index.js';
+import { policyInfo } from '../../policies/index.js';
 import { parseNumber, parsePositiveInt, printJson } from '../output.js';
+import { policyIdFromFlag } from '../policySpecFromFlags.js';
 import { stageProgress } from '../progress.js';
 import { UsageError } from '../UsageError.js';
 import { locate } from './reproduceRealData.js';
@@ -111,9 +112,11 @@ export function addReproduceMovielensUsers(reproduce: Command): Command {
     .action(async (opts: MovielensUsersFlags) => {
       if (opts.quantile !== undefined && !(opts.quantile > 0 && opts.quantile <= 1))
         throw new UsageError(`--quantile must be in (0, 1]. Got ${opts.quantile}.`);
-      const eventPolicies = opts.eventPolicies?.split(',').map((x) => x.trim());
+      const eventPolicies = opts.eventPolicies
+        ?.split(',')
+        .map((x) => policyIdFromFlag('reproduce', x.trim()));
       for (const id of eventPolicies ?? []) {
-        if (!isPolicyId(id) || !policyInfo(id).isPrivate)
+        if (!policyInfo(id).isPrivate)
           throw new UsageError(`--event-policies must list private policy ids. Got ${JSON.stringify(id)}.`);
       }
       const { source, format } = await locate('movielens', opts.data, opts.format);

@@ -5,9 +5,10 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { ExperimentConfig, ExperimentResult, SettingSummary } from '../../experiments/index.js';
-import { isPolicyId, parsePolicyId, policyIds, policyInfo } from '../../policies/index.js';
+import { parsePolicyId, policyIds, policyInfo } from '../../policies/index.js';
 import { VERSION } from '../../version.js';
 import { parseNumber, parseNumberList, parsePositiveInt, printJson } from '../output.js';
+import { policyIdFromFlag } from '../policySpecFromFlags.js';
 import { UsageError } from '../UsageError.js';
 
 interface RunFlags {
@@ -59,16 +60,10 @@ function configFromFlags(f: RunFlags, x: Experiments): ExperimentConfig {
     );
   }
   if (f.policy === undefined) throw new UsageError('run: --policy ID[,ID..] is required (or --config FILE).');
-  const ids = f.policy.split(',').map((s) => s.trim());
-  for (const id of ids) {
-    if (!isPolicyId(id))
-      throw new UsageError(
-        `run: --policy ${JSON.stringify(id)} is not a policy id. Known: ${policyIds.join(', ')}.`,
-      );
-  }
+  const ids = f.policy.split(',').map((s) => policyIdFromFlag('run', s.trim()));
   if (f.seeds === undefined) throw new UsageError('run: --seeds N is required.');
   if (f.horizon === undefined) throw new UsageError('run: --horizon T is required.');
-  const usesBatch = ids.filter((id) => isPolicyId(id) && policyInfo(id).options.includes('batchSize'));
+  const usesBatch = ids.filter((id) => policyInfo(id).options.includes('batchSize'));
   if (f.batch !== undefined && usesBatch.length === 0) {
     throw new UsageError(
       `run: --batch applies to batched policies only, and none of ${ids.join(', ')} is batched.`,
@@ -95,7 +90,21 @@ function configFromFlags(f: RunFlags, x: Experiments): ExperimentConfig {
     horizon: f.horizon,
     checkpoints: f.checkpoints,
   };
-  return x.validateExperimentConfig(JSON.parse(JSON.stringify(raw)));
+  const config = x.validateExperimentConfig(JSON.parse(JSON.stringify(raw)));
+  // every cell's options through the policy parser before any cell runs (the service's rule text)
+  if (config.env.kind === 'synthetic') {
+    for (const cell of x.expandGrid(config)) {
+      if (cell.seed !== config.seeds[0]) continue;
+      try {
+        x.cellPolicySpec(cell, config.env.dim, x.NO_PRIOR);
+      } catch (err) {
+        if (err instanceof RangeError || err instanceof TypeError)
+          throw new UsageError(`run: ${err.message}`);
+        throw err;
+      }
+    }
+  }
+  return config;
 }
 
 function resultEntry(s: SettingSummary) {
@@ -270,7 +279,7 @@ export function registerRun(program: Command): void {
     .option('--delta <number>', 'privacy delta (default 1e-5)', parseNumber('--delta'))
     .option('--seeds <n>', 'number of seeds (seeds 1..N)', parsePositiveInt('--seeds'))
     .option('--horizon <T>', 'rounds per run', parsePositiveInt('--horizon'))
-    .option('--batch <B>', 'batch size of the batched policies', parsePositiveInt('--batch'))
+    .option('--batch <B>', 'batch size of the batched policies (a positive integer)', parseNumber('--batch'))
     .option('--tune', "sweep each policy's SPEC tuning grid and report the best setting")
     .option('--dim <d>', 'feature dimension (default 20)', parsePositiveInt('--dim'))
     .option('--arms <n>', 'arm pool size (default 100)', parsePositiveInt('--arms'))

@@ -6,11 +6,9 @@
  * `Authorization: Bearer <key>`.
  */
 import { readFileSync } from 'node:fs';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/index.js';
-import type { ApiKeys } from '../ApiKeys.js';
 import { ModelNameParams } from '../contract.js';
-import { errorBody } from '../errorBody.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
 import { DASHBOARD_HTML } from '../ui/dashboardPage.js';
 
@@ -33,12 +31,13 @@ interface RewardState {
 export const uiPlugin: FastifyPluginAsync<{
   readonly registry: ModelRegistry;
   readonly store: Store;
-  readonly keys: ApiKeys;
+  /** The key check of the /v1 routes (authGuard), failed attempts rate-limited with theirs. */
+  readonly auth: (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }> = async (app, opts) => {
-  const { registry, store, keys } = opts;
+  const { registry, store, auth } = opts;
   // the compiled browser module, next to this plugin's compiled file in dist
   const dataJs = readFileSync(new URL('../ui/dashboardData.js', import.meta.url), 'utf8');
-  const page = async (_req: unknown, reply: import('fastify').FastifyReply) =>
+  const page = async (_req: unknown, reply: FastifyReply) =>
     reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
@@ -66,17 +65,8 @@ export const uiPlugin: FastifyPluginAsync<{
     '/ui/api/models/:name/rewards',
     {
       schema: { hide: true, params: ModelNameParams },
-      onRequest: (req, reply, done) => {
-        if (keys.check(req.headers.authorization)) {
-          done();
-          return;
-        }
-        reply
-          .code(401)
-          .send(
-            errorBody(401, 'unauthorized', 'missing or wrong API key (send Authorization: Bearer <key>).'),
-          );
-      },
+      // the /v1 routes' key check, with the same failed-attempt limit per address
+      onRequest: auth,
     },
     async (req) => {
       const rt = await registry.get(req.params.name);
