@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { runCli } from './runCli.js';
 
-const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
-
-/**
- * Runs the CLI in a child process. (Capturing process.stdout in-process would also swallow the test
- * runner's own reports, which node 20 writes to stdout while these async commands run.)
- */
-async function run(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
-}
+// in-process (runCli; it passes the test runner's own byte writes through): the spawned program's
+// exit code and stderr are test/cli/main.test.ts's
+const run = runCli;
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-data-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
