@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { runCli } from './runCli.js';
 
 const cli = fileURLToPath(new URL('../../src/cli/main.js', import.meta.url));
 
@@ -28,15 +29,12 @@ test('reproduce synthetic --tiny --json prints claims and writes the report', ()
   }
 });
 
-test('reproduce synthetic refuses --quick with --tiny and bad --workers', () => {
-  const a = spawnSync(process.execPath, [cli, 'reproduce', 'synthetic', '--quick', '--tiny'], {
-    encoding: 'utf8',
-  });
+// in-process (runCli): the spawned program's exit code is test/cli/main.test.ts's
+test('reproduce synthetic refuses --quick with --tiny and bad --workers', async () => {
+  const a = await runCli(['reproduce', 'synthetic', '--quick', '--tiny']);
   assert.equal(a.status, 2);
   assert.match(a.stderr, /--quick and --tiny/);
-  const b = spawnSync(process.execPath, [cli, 'reproduce', 'synthetic', '--workers', '0'], {
-    encoding: 'utf8',
-  });
+  const b = await runCli(['reproduce', 'synthetic', '--workers', '0']);
   assert.equal(b.status, 2);
   assert.match(b.stderr, /--workers must be a positive integer/);
 });
