@@ -110,8 +110,7 @@ describe('audit --unit user', () => {
       policy: 'adaprivate-ts',
       epsilon: 1,
       unit: 'user',
-      // 600 samples: lower bounds 2.2-2.6 against the claim 1 at noise seeds 1-3 (3.2-3.4 at 1,500)
-      samples: 600,
+      samples: 1500,
       noiseSeed: 1,
       policyOptions: { privacyUnit: 'event' },
     });
