@@ -7,6 +7,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { VERSION } from '../version.js';
+
 /** Registers one top-level command (with its subcommands) on the root program. */
 type Registrar = (program: Command) => Promise<void>;
 
