@@ -23,6 +23,8 @@
 //     it when the test process dies, even by SIGKILL;
 //   - the directory is named after the owning process (adaprivate-pg-<pid>-XXXXXX); every start sweeps
 //     away the directories whose owner process is gone (sweepStalePostgresDirs).
+// Kept on purpose, for later runs: the binaries' copy (adaprivate-pgbin-*, when the clone is private)
+// and the cluster template that initdb made once (adaprivate-pgtemplate-*, see templateCluster).
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
