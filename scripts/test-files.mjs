@@ -30,7 +30,12 @@ export function listTestFiles(filters = []) {
     console.error(`run-tests: no test files matched ${filters.join(', ') || '(all)'}.`);
     process.exit(2);
   }
-  const times = JSON.parse(readFileSync(timesFile, 'utf8')).cpuSeconds;
-  const cost = (f) => times[f.slice(root.length + 1)] ?? 2;
-  return chosen.sort((a, b) => cost(b) - cost(a));
+  return chosen.sort((a, b) => fileCost(b) - fileCost(a));
+}
+
+let times;
+/** A compiled test file's CPU-seconds in scripts/test-times.json (2 when not listed). */
+export function fileCost(file) {
+  times ??= JSON.parse(readFileSync(timesFile, 'utf8')).cpuSeconds;
+  return times[file.slice(root.length + 1)] ?? 2;
 }

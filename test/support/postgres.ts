@@ -23,6 +23,8 @@
 //     it when the test process dies, even by SIGKILL;
 //   - the directory is named after the owning process (adaprivate-pg-<pid>-XXXXXX); every start sweeps
 //     away the directories whose owner process is gone (sweepStalePostgresDirs).
+// Kept on purpose, for later runs: the binaries' copy (adaprivate-pgbin-*, when the clone is private)
+// and the cluster template that initdb made once (adaprivate-pgtemplate-*, see templateCluster).
 
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -272,14 +274,25 @@ function freePort(): Promise<number> {
   });
 }
 
-function run(file: string, args: readonly string[], ids: object, env: NodeJS.ProcessEnv): Promise<string> {
+function run(
+  file: string,
+  args: readonly string[],
+  ids: object,
+  env: NodeJS.ProcessEnv,
+  input?: string,
+): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(file, args, { ...ids, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, {
+      ...ids,
+      env,
+      stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    });
+    if (input !== undefined) child.stdin?.end(input);
     let out = '';
-    child.stdout.on('data', (c) => {
+    child.stdout?.on('data', (c) => {
       out += c;
     });
-    child.stderr.on('data', (c) => {
+    child.stderr?.on('data', (c) => {
       out += c;
     });
     child.once('error', reject);
@@ -313,7 +326,70 @@ function installExitHook() {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Starts a fresh PostgreSQL server (initdb into a new temporary directory, then postgres on a free
+ * The data directory of a fresh cluster (initdb with the options below), made once per binaries and
+ * server account in the system temp folder (`adaprivate-pgtemplate-<key>/data`) and copied by every
+ * start instead of running initdb again: initdb costs ~1.4 CPU-s, the copy and the password change
+ * ~0.4. The template's superuser password was random and is forgotten: each copy gets its own
+ * (startPostgres, in single-user mode before the server first starts). Concurrent test processes
+ * race with rename, and the loser drops its copy. It stays for later runs, like the binaries' copy;
+ * a template whose initdb options change gets a new key (HARNESS_TEMPLATE below).
+ */
+const INITDB_OPTIONS = [
+  '--username=postgres',
+  '--auth=scram-sha-256',
+  '--encoding=UTF8',
+  '--locale=C',
+  '--no-sync',
+  '--no-instructions',
+] as const;
+const HARNESS_TEMPLATE = 1;
+async function templateCluster(
+  binaries: PostgresBinaries,
+  account: RunAs | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
+  const key = createHash('sha256')
+    .update(
+      JSON.stringify([
+        resolve(binaries.binDir),
+        account?.uid ?? process.getuid?.(),
+        HARNESS_TEMPLATE,
+        INITDB_OPTIONS,
+      ]),
+    )
+    .digest('hex')
+    .slice(0, 16);
+  const dest = join(tmpdir(), `adaprivate-pgtemplate-${key}`);
+  if (existsSync(join(dest, 'data', 'PG_VERSION'))) return join(dest, 'data');
+  const tmp = mkdtempSync(join(tmpdir(), `adaprivate-pgtemplate-${key}-tmp-`));
+  try {
+    chmodSync(tmp, 0o700);
+    if (account) chownSync(tmp, account.uid, account.gid);
+    const pwfile = join(tmp, 'pwfile');
+    writeFileSync(pwfile, `${randomBytes(18).toString('base64url')}\n`, { mode: 0o600 });
+    if (account) chownSync(pwfile, account.uid, account.gid);
+    const init = command(
+      join(binaries.binDir, 'initdb'),
+      [`--pgdata=${join(tmp, 'data')}`, `--pwfile=${pwfile}`, ...INITDB_OPTIONS],
+      account,
+      false,
+    );
+    await run(init.file, init.args, init.ids, env);
+    rmSync(pwfile);
+    try {
+      renameSync(tmp, dest);
+    } catch (e) {
+      if (!existsSync(join(dest, 'data', 'PG_VERSION'))) throw e;
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  return join(dest, 'data');
+}
+
+/**
+ * Starts a fresh PostgreSQL server (a copy of a cluster initdb made once, see templateCluster, in a
+ * new temporary directory, with its own random superuser password; then postgres on a free
  * 127.0.0.1 port, no Unix socket, scram-sha-256 password auth) and resolves once it accepts
  * connections. On any failure it leaves no process and no directory behind, and the error carries
  * the server's log.
@@ -335,28 +411,30 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     chmodSync(root, 0o700);
     if (account) chownSync(root, account.uid, account.gid);
     const password = randomBytes(18).toString('base64url');
-    const pwfile = join(root, 'pwfile');
-    writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
-    if (account) chownSync(pwfile, account.uid, account.gid);
     const dataDir = join(root, 'data');
     const env = { ...process.env, LC_ALL: 'C', LANG: 'C' };
-    const init = command(
-      join(binaries.binDir, 'initdb'),
-      [
-        `--pgdata=${dataDir}`,
-        '--username=postgres',
-        '--auth=scram-sha-256',
-        `--pwfile=${pwfile}`,
-        '--encoding=UTF8',
-        '--locale=C',
-        '--no-sync',
-        '--no-instructions',
-      ],
+    // a copy of the cluster initdb made once (templateCluster), with this server's own password
+    const template = await templateCluster(binaries, account, env);
+    const copy = command('cp', ['-a', template, dataDir], account, false);
+    await run(copy.file, copy.args, copy.ids, env);
+    const single = command(
+      join(binaries.binDir, 'postgres'),
+      ['--single', '-D', dataDir, '-c', 'fsync=off', 'postgres'],
       account,
       false,
     );
-    await run(init.file, init.args, init.ids, env);
-    rmSync(pwfile);
+    const said = await run(
+      single.file,
+      single.args,
+      single.ids,
+      env,
+      `ALTER ROLE postgres PASSWORD '${password}';\n`,
+    );
+    if (/\b(ERROR|FATAL):/.test(said)) {
+      throw new Error(
+        `postgres harness: setting the password of the copied cluster failed:\n${said.slice(-4000)}`,
+      );
+    }
 
     const settings = { ...DEFAULT_SETTINGS, ...options.settings };
     const deadline = Date.now() + timeoutMs;
