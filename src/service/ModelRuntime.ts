@@ -101,6 +101,12 @@ export class ModelRuntime implements ServedModel {
   /** True once the in-memory state may differ from the database (a failed write): reload before use. */
   private staleFlag = false;
   /**
+   * True while a call has changed the in-memory state and the store has not yet confirmed its write
+   * (it may wait for the write lock): a call that fails in that state makes the model stale. Not
+   * stale by itself, since other requests may see it while the write waits.
+   */
+  private unconfirmed = false;
+  /**
    * Clipped candidate vectors of stored decisions that `policy.clippedCount` does not hold: those of
    * decisions since the last release when the model was loaded (its snapshot predates them), plus
    * those of decisions without a round (frozen), minus those of rounds whose decision was refused.
@@ -198,7 +204,7 @@ export class ModelRuntime implements ServedModel {
    * from a state the database does not have.
    */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(() => {
+    const run = this.queue.then(async () => {
       if (this.staleFlag) {
         throw new ServiceError(
           503,
@@ -206,7 +212,13 @@ export class ModelRuntime implements ServedModel {
           `model '${this.row.name}': a write failed and the model is being reloaded from the database; retry.`,
         );
       }
-      return fn();
+      try {
+        return await fn();
+      } catch (err) {
+        // stale before the next call runs: the in-memory state may be ahead of the database
+        if (this.unconfirmed) this.staleFlag = true;
+        throw err;
+      }
     });
     this.queue = run.catch(() => undefined);
     return run.then(
@@ -257,7 +269,7 @@ export class ModelRuntime implements ServedModel {
       const learning = this.learning;
       const p = this.policy;
       const before = p.privacy().releases;
-      this.staleFlag = true; // until the store confirms (a select may have released)
+      this.unconfirmed = true; // until the store confirms (a select may have released)
       const dec = learning ? decide(p, feats, k, samples) : decideFrozen(p, feats, k, samples);
       const eventId = req.eventId ?? randomUUID();
       // a release made by the select commits with the decision: the snapshot, the ledger row and the
@@ -269,7 +281,7 @@ export class ModelRuntime implements ServedModel {
       const version = release === null ? this.version : release.version;
       const row = decisionRow(this.row, req, eventId, feats, d, dec, version, this.ctx.now());
       const ok = await this.ctx.store.insertDecision(row, release);
-      this.staleFlag = false;
+      this.unconfirmed = false;
       if (release !== null) {
         this.version = release.version;
         this.ctx.metrics.releases.inc({ model: this.row.name });
@@ -352,7 +364,7 @@ export class ModelRuntime implements ServedModel {
       units.counters.prime(unit, await this.ctx.store.unitCount(this.row.name, unit));
       units.clock.now = now;
     }
-    this.staleFlag = true; // until the store confirms
+    this.unconfirmed = true; // until the store confirms
     const droppedBefore = p.privacy().dropped;
     const learnedBefore = p.roundsLearned;
     // user-level: the partial release of an earlier epoch is made first and commits before this
@@ -396,7 +408,7 @@ export class ModelRuntime implements ServedModel {
       // another writer got there first (not possible with one server per database): state is stale
       throw outcome === 'duplicate' ? duplicateReward(eventId) : eventNotFound(this.row.name, eventId);
     }
-    this.staleFlag = false;
+    this.unconfirmed = false;
     this.rounds = rounds;
     if (release !== null) {
       this.version = release.version;

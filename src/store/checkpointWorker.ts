@@ -6,8 +6,11 @@
  * checkpoint interrupted by a crash is redone by SQLite at the next open, like any other.
  *
  * Messages in: `'checkpoint'` (run one now; requests that arrive while one runs are merged),
- * `'truncate'` (a TRUNCATE checkpoint: after a release, so that the deleted raw rewards leave the
- * WAL; it waits up to 5 s for the writer) and `'close'` (close the connection and end). Messages out: {@link CheckpointReport} after each run.
+ * `'truncate'` (a scrub after a release, so that the deleted raw rewards leave the WAL: a PASSIVE
+ * checkpoint first, without any lock, then {@link CheckpointReady}, and on the store's `'go'` a
+ * TRUNCATE checkpoint), `'go'` (the store holds its writes: run the TRUNCATE, which needs the write
+ * lock and so never contends with the store's thread for it) and `'close'` (close the connection
+ * and end). Messages out: {@link CheckpointReady}, and a {@link CheckpointReport} after each run.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
@@ -26,6 +29,14 @@ export interface CheckpointReport {
   readonly error?: string;
 }
 
+/**
+ * A scrub's PASSIVE checkpoint is done: the worker waits for `'go'`, which the store sends once it
+ * has committed its open writes and holds new ones until the TRUNCATE's report.
+ */
+export interface CheckpointReady {
+  readonly ready: true;
+}
+
 const port = parentPort;
 if (port === null) throw new Error('checkpointWorker: must run as a worker thread.');
 const { path } = workerData as { readonly path: string };
@@ -33,36 +44,58 @@ const db = new Database(path, { timeout: 0 });
 db.pragma('busy_timeout = 0');
 let requested = false;
 let truncate = false;
+/** A scrub's PASSIVE checkpoint is done and its TRUNCATE waits for the store's 'go'. */
+let awaitingGo = false;
+
+function checkpoint(mode: 'PASSIVE' | 'TRUNCATE'): CheckpointReport {
+  const t = mode === 'TRUNCATE';
+  try {
+    // the store holds its writes for a TRUNCATE; a reader of its connection may still need a moment
+    if (t) db.pragma('busy_timeout = 5000');
+    const [r] = db.pragma(`wal_checkpoint(${mode})`) as { busy: number; log: number; checkpointed: number }[];
+    if (t) db.pragma('busy_timeout = 0');
+    return {
+      busy: r?.busy ?? 1,
+      log: r?.log ?? 0,
+      checkpointed: r?.checkpointed ?? 0,
+      ...(t ? { truncate: true } : {}),
+    };
+  } catch (err) {
+    return {
+      busy: 1,
+      log: 0,
+      checkpointed: 0,
+      error: String((err as Error).message ?? err),
+      ...(t ? { truncate: true } : {}),
+    };
+  }
+}
+
+function schedule(): void {
+  if (!requested && !awaitingGo) {
+    requested = true;
+    setImmediate(run); // requests queued behind this one are merged into it
+  }
+}
 
 function run(): void {
   requested = false;
   const t = truncate;
   truncate = false;
   if (!db.open) return; // closed while this run was queued
-  try {
-    // TRUNCATE waits (here, off the server's thread) for the writer's open transaction to commit
-    if (t) db.pragma('busy_timeout = 5000');
-    const [r] = db.pragma(`wal_checkpoint(${t ? 'TRUNCATE' : 'PASSIVE'})`) as {
-      busy: number;
-      log: number;
-      checkpointed: number;
-    }[];
-    if (t) db.pragma('busy_timeout = 0');
-    port?.postMessage({
-      busy: r?.busy ?? 1,
-      log: r?.log ?? 0,
-      checkpointed: r?.checkpointed ?? 0,
-      ...(t ? { truncate: true } : {}),
-    });
-  } catch (err) {
-    port?.postMessage({
-      busy: 1,
-      log: 0,
-      checkpointed: 0,
-      error: String((err as Error).message ?? err),
-      ...(t ? { truncate: true } : {}),
-    });
+  const r = checkpoint('PASSIVE');
+  if (!t) {
+    port?.postMessage(r);
+    return;
   }
+  if (r.error !== undefined) {
+    port?.postMessage({ ...r, truncate: true });
+    return;
+  }
+  // most frames are copied and synced now, without a lock: the TRUNCATE that follows holds the
+  // write lock only for the frames committed since
+  awaitingGo = true;
+  port?.postMessage({ ready: true } satisfies CheckpointReady);
 }
 
 port.on('message', (m: unknown) => {
@@ -71,9 +104,13 @@ port.on('message', (m: unknown) => {
     port.close();
     return;
   }
-  if (m === 'truncate') truncate = true;
-  if ((m === 'checkpoint' || m === 'truncate') && !requested) {
-    requested = true;
-    setImmediate(run); // requests queued behind this one are merged into it
+  if (m === 'go') {
+    if (!awaitingGo || !db.open) return;
+    awaitingGo = false;
+    port.postMessage(checkpoint('TRUNCATE'));
+    if (truncate) schedule();
+    return;
   }
+  if (m === 'truncate') truncate = true;
+  if (m === 'checkpoint' || m === 'truncate') schedule();
 });

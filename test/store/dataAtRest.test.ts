@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SqliteStore } from '../../src/store/index.js';
-import { createSumModel, sumRelease } from '../support/storeFixtures.js';
+import { createSumModel, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-rest-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,6 +86,49 @@ for (const checkpoint of ['auto', 'background'] as const) {
     await s.close();
   });
 }
+
+test('SqliteStore (background checkpoints): writes made while a scrub holds the write lock are applied in call order and are durable', async () => {
+  const path = join(dir, 'held.db');
+  const s = SqliteStore.open(path, { lock: true, groupCommit: true, checkpoint: 'background' });
+  await createSumModel(s, 'm', 1);
+  const state = (await s.loadModelState('m'))!;
+  await s.recordReward(
+    { model: 'm', eventId: 'e0', reward: 0.5, time: 11, source: 'given', logReward: false },
+    sumRelease({
+      ...state,
+      pending: [...state.pending, { eventId: 'e0', reward: 0.5, features: new Float64Array([1]) }],
+    }),
+  );
+  await s.durable();
+  // the scrub's TRUNCATE holds new writes until its report: keep writing, one event-loop turn apart
+  let scrubbed = false;
+  const scrub = s.scrubbed().then(() => {
+    scrubbed = true;
+  });
+  const inserts: Promise<boolean>[] = [];
+  for (let i = 1; !scrubbed || i <= 20; i++) {
+    inserts.push(s.insertDecision(oneArmDecision('m', `e${i}`, 10 + i)));
+    await new Promise((r) => setImmediate(r));
+  }
+  await scrub;
+  assert.deepEqual(await Promise.all(inserts), Array(inserts.length).fill(true));
+  await s.durable();
+  const rows = await s.exportDecisions('m', { limit: 10_000 });
+  assert.deepEqual(
+    rows.map((r) => r.eventId),
+    Array.from({ length: inserts.length + 1 }, (_, i) => `e${i}`),
+    'stored in call order',
+  );
+  await s.close();
+  const again = SqliteStore.open(path, { lock: true });
+  assert.equal((await again.exportDecisions('m', { limit: 10_000 })).length, inserts.length + 1);
+  await again.close();
+});
+
+test('SqliteStore: scrubIntervalMs must be a non-negative integer', () => {
+  assert.throws(() => SqliteStore.open(':memory:', { scrubIntervalMs: -1 }), /scrubIntervalMs must be/);
+  assert.throws(() => SqliteStore.open(':memory:', { scrubIntervalMs: 1.5 }), /scrubIntervalMs must be/);
+});
 
 test('SqliteStore lock: a second server through a symbolic link, a hard link or a path with .. is refused before it writes anything', async () => {
   const sub = join(dir, 'lk');

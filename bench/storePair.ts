@@ -1,0 +1,137 @@
+/**
+ * The SQLite store's share of a rank + reward pair, without HTTP or a model: per event, the
+ * decision insert, the reward's read of its decision (`rewardTarget`) and `recordReward`, with a
+ * release (a snapshot of the size of an AdaPrivate-TS one at d = 20, its ledger row, the batch's
+ * pending rewards deleted) every `--release-every` rewards, in groups of `--group` events whose
+ * writes commit together (the server's group commit), on a file in a temporary directory with the
+ * background checkpoint worker, as `serve` opens it. Prints the process CPU seconds (main thread and
+ * worker) and wall seconds per pair, best of `--repeat` runs.
+ *
+ * Usage (after `npm run build`): node dist/bench/storePair.js [--dim 20] [--arms 5] [--group 8]
+ * [--pairs 20000] [--release-every 300] [--repeat 3] [--json]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { DecisionRow, ReleaseInput } from '../src/store/index.js';
+import { SqliteStore } from '../src/store/SqliteStore.js';
+import { flag } from './loadClient.js';
+
+const d = Number(flag('dim', '20'));
+const k = Number(flag('arms', '5'));
+const group = Number(flag('group', '8'));
+const pairs = Number(flag('pairs', '20000'));
+const releaseEvery = Number(flag('release-every', '300'));
+const repeat = Number(flag('repeat', '3'));
+const json = process.argv.includes('--json');
+
+/** A snapshot string of about the size of AdaPrivate-TS's at dimension `dim` (d^2 numbers). */
+function snapshotOfSize(dim: number): string {
+  const xs = Array.from({ length: dim * dim + 4 * dim }, (_, i) => Math.sin(i) / 3);
+  return JSON.stringify({ format: 1, state: xs });
+}
+
+async function once(): Promise<{ cpu: number; wall: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-storepair-'));
+  const store = SqliteStore.open(join(dir, 's.db'), {
+    groupCommit: true,
+    checkpoint: 'background',
+    lock: true,
+  });
+  const model = 'm';
+  const snapshot = snapshotOfSize(d);
+  await store.createModel({
+    name: model,
+    policy: 'adaprivate-ts',
+    options: { dim: d },
+    settings: {
+      rewardWindowSeconds: 86400,
+      defaultReward: null,
+      duplicateRule: 'first',
+      logRewards: false,
+      probabilitySamples: null,
+      retainDecisionsDays: null,
+    },
+    createdAt: 0,
+    snapshot,
+  });
+  const feats = new Float64Array(k * d).map((_, i) => Math.cos(i));
+  const chosen = feats.slice(0, d);
+  const armIds = Array.from({ length: k }, (_, a) => `arm${a}`);
+  let version = 0;
+  let rewards = 0;
+  const c0 = process.cpuUsage();
+  const t0 = process.hrtime.bigint();
+  for (let first = 0; first < pairs; first += group) {
+    const n = Math.min(group, pairs - first);
+    const ranks: Promise<boolean>[] = [];
+    for (let e = first; e < first + n; e++) {
+      const row: DecisionRow = {
+        model,
+        eventId: `e-${e}`,
+        seq: 0,
+        time: e,
+        armIds,
+        features: feats,
+        dim: d,
+        chosen: 0,
+        chosenFeatures: chosen,
+        probabilities: null,
+        inversePropensity: { kind: 'exact', value: 1.25, cap: null },
+        modelVersion: version,
+        rewardState: 'none',
+        reward: null,
+        rewardSource: null,
+        release: null,
+      };
+      ranks.push(store.insertDecision(row, null));
+    }
+    await Promise.all(ranks);
+    await store.durable();
+    const rs: Promise<unknown>[] = [];
+    for (let e = first; e < first + n; e++) {
+      const target = await store.rewardTarget(model, `e-${e}`);
+      if (target === null) throw new Error(`no decision e-${e}`);
+      rewards++;
+      const release: ReleaseInput | null =
+        rewards % releaseEvery === 0
+          ? { version: ++version, snapshot, spent: { rho: 0.1 * version }, releases: 1, rounds: rewards }
+          : null;
+      rs.push(
+        store.recordReward(
+          {
+            model,
+            eventId: `e-${e}`,
+            reward: e % 3 === 0 ? 1 : 0,
+            time: e,
+            source: 'given',
+            logReward: false,
+          },
+          release,
+        ),
+      );
+    }
+    for (const r of await Promise.all(rs)) if (r !== 'recorded') throw new Error(`reward: ${String(r)}`);
+    await store.durable();
+  }
+  const cu = process.cpuUsage(c0);
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  await store.close();
+  rmSync(dir, { recursive: true, force: true });
+  return { cpu: (cu.user + cu.system) / 1e6, wall };
+}
+
+const runs: { cpu: number; wall: number }[] = [];
+for (let i = 0; i < repeat; i++) runs.push(await once());
+const best = runs.reduce((a, b) => (b.cpu < a.cpu ? b : a));
+const out = {
+  dim: d,
+  arms: k,
+  group,
+  pairs,
+  releaseEvery,
+  cpuMicrosecondsPerPair: runs.map((r) => Math.round((1e6 * r.cpu) / pairs)),
+  wallMicrosecondsPerPair: runs.map((r) => Math.round((1e6 * r.wall) / pairs)),
+  bestCpuMicrosecondsPerPair: Math.round((1e6 * best.cpu) / pairs),
+};
+process.stdout.write(json ? `${JSON.stringify(out)}\n` : `${JSON.stringify(out, null, 2)}\n`);
