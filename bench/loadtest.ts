@@ -17,7 +17,8 @@
  * --amount <requests> (400000), --batch <n,...> (1,10),
  * --policy <id> (adaprivate-ts), --samples <n> (the model's probabilitySamples: every rank then answers
  * the Monte Carlo arm probabilities; default unset: ranks answer without them), --synchronous normal|full,
- * --group-commit on|off (on), --checkpoint background|auto (background), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
+ * --group-commit on|off (on), --checkpoint background|auto (background), --log-candidates on|off (on:
+ * the model's logCandidates setting; off stores only the chosen arm's features per decision), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
  */
 import { spawn } from 'node:child_process';
@@ -42,6 +43,11 @@ const json = process.argv.includes('--json');
 const cpuProfDir = flag('cpu-prof', '');
 const groupCommit = flag('group-commit', 'on');
 const checkpoint = flag('checkpoint', 'background');
+const logCandidates = flag('log-candidates', 'on');
+if (logCandidates !== 'on' && logCandidates !== 'off') {
+  process.stderr.write(`loadtest: --log-candidates takes on or off. Got ${logCandidates}.\n`);
+  process.exit(2);
+}
 const batches = flag('batch', '1,10').split(',').map(Number);
 for (const b of batches) {
   if (!Number.isSafeInteger(b) || b < 1 || b > 1000) {
@@ -143,6 +149,7 @@ async function main(): Promise<void> {
             ...(policyInfo(policy as PolicyId).isPrivate ? { epsilon: 1 } : {}),
           },
           ...(samples === null ? {} : { probabilitySamples: samples }),
+          ...(logCandidates === 'off' ? { logCandidates: false } : {}),
         }),
       });
       if (!res.ok) throw new Error(`create ${model}: ${res.status} ${await res.text()}`);

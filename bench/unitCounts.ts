@@ -84,6 +84,7 @@ await setupStore.createModel({
     defaultReward: null,
     duplicateRule: 'first',
     logRewards: false,
+    logCandidates: true,
     probabilitySamples: 1,
     retainDecisionsDays: null,
   },

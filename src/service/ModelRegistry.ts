@@ -39,6 +39,7 @@ export const MODEL_DEFAULTS = {
   defaultReward: null,
   duplicateRule: 'first',
   logRewards: false,
+  logCandidates: true,
   probabilitySamples: null,
   retainDecisionsDays: null,
 } as const;
@@ -281,6 +282,7 @@ export class ModelRegistry {
       defaultReward: req.defaultReward ?? MODEL_DEFAULTS.defaultReward,
       duplicateRule: req.duplicateRule ?? MODEL_DEFAULTS.duplicateRule,
       logRewards: req.logRewards ?? MODEL_DEFAULTS.logRewards,
+      logCandidates: req.logCandidates ?? MODEL_DEFAULTS.logCandidates,
       retainDecisionsDays: req.retainDecisionsDays ?? MODEL_DEFAULTS.retainDecisionsDays,
     };
     const existing = await this.ctx.store.getModel(name);

@@ -172,7 +172,8 @@ export class ModelRuntime implements ServedModel {
     const atVersion = await ctx.store.decisionFeaturesAt(name, state.version);
     const known = state.version > 0 && policyInfo(policy.id).releasesAtSelect ? 1 : 0;
     let clipped = 0;
-    for (const f of atVersion.slice(known)) clipped += countClipped(f, f.length / d, d);
+    for (const r of atVersion.slice(known))
+      clipped += r.clipped ?? countClipped(r.features, r.features.length / d, d);
     return new ModelRuntime(
       { ...row, version: state.version },
       policy,

@@ -119,6 +119,10 @@ const settingsProperties = {
     description:
       'Keep reward values for the decision export (default false: rewards are deleted at release).',
   }),
+  logCandidates: Type.Boolean({
+    description:
+      "Keep every candidate arm's features for the decision export (default true). false: each decision stores only the chosen arm's features (what learning needs) and the export's other arms carry only their id; such an export cannot be evaluated off-policy (docs/serving.md, Stored decisions).",
+  }),
   probabilitySamples: Type.Union([Type.Integer({ minimum: 1, maximum: 100_000 }), Type.Null()], {
     description:
       'Monte Carlo draws for the arm probabilities of Thompson-sampling policies; when set, every rank answers `probabilities`. null (default): only ranks with `withProbabilities: true` answer them (200 draws).',

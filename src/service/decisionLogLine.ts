@@ -1,6 +1,7 @@
 /**
  * One stored decision as a line of the decision log (contract 4, read by off-policy evaluation):
- * eventId, ISO time, arms with their features as given, chosen index, propensity (probability of the
+ * eventId, ISO time, arms with their features as given (only the chosen arm's when the model was
+ * created with `logCandidates: false`), chosen index, propensity (probability of the
  * chosen arm) and every arm's probability (when the decision answered them), the logged inverse propensity (`inversePropensity`,
  * `propensityKind`, `resamplingCap`; what off-policy evaluation weights by), the reward only when the
  * model logs rewards and one was recorded, the privacy unit when one was named, model and model
@@ -11,10 +12,13 @@ import type { DecisionLogLine } from './contract.js';
 
 export function decisionLogLine(r: DecisionRow, logRewards: boolean): DecisionLogLine {
   const d = r.dim;
-  const arms = r.armIds.map((id, a) => ({
-    id,
-    features: Array.from(r.features.subarray(a * d, (a + 1) * d)),
-  }));
+  // a model that does not log candidates stored the chosen arm's features only (d values)
+  const all = r.features.length === r.armIds.length * d;
+  const arms = r.armIds.map((id, a) =>
+    all || a === r.chosen
+      ? { id, features: Array.from(r.features.subarray(all ? a * d : 0, all ? (a + 1) * d : d)) }
+      : { id },
+  );
   const base = {
     eventId: r.eventId,
     time: new Date(r.time).toISOString(),

@@ -133,7 +133,19 @@ export type DecisionLogRecord = Static<typeof DecisionLogRecord>;
 export const DecisionLogLine = T.Object({
   eventId: field.eventId,
   time: T.String({ ...field.time, format: 'date-time' }),
-  arms: field.arms,
+  arms: T.Array(
+    T.Object({
+      id: field.arms.items.properties.id,
+      features: T.Optional(
+        T.Array(T.Number(), {
+          minItems: 1,
+          description:
+            "Its d finite features as given (the same d on every line); only the chosen arm's for a model created with logCandidates: false (off-policy evaluation needs every arm's).",
+        }),
+      ),
+    }),
+    { minItems: 1, description: 'The candidate arms.' },
+  ),
   chosen: field.chosen,
   // the service answers (and logs) probabilities only when the rank asked or the model sets
   // probabilitySamples: off-policy evaluation weights by `inversePropensity`

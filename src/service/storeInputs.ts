@@ -7,6 +7,7 @@ import type { Policy, SnapshotKey } from '../policies/index.js';
 import { copyClip } from '../policies/index.js';
 import type { DecisionRow, ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
 import type { RankRequest } from './contract.js';
+import { countClipped } from './countClipped.js';
 import type { DriverDecision } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
 
@@ -46,7 +47,9 @@ export function rewardInput(
 
 /**
  * The decision row of `req` (candidate features `feats`, k x dim) decided by `dec` at model version
- * `version`: the chosen arm's features as the policy learns them (clipped to norm 1).
+ * `version`: the chosen arm's features as the policy learns them (clipped to norm 1), the candidates'
+ * features as given (all k, or only the chosen arm's when the model does not log candidates: a view,
+ * not a copy) and how many of them the policy clips.
  */
 export function decisionRow(
   row: ModelRow,
@@ -66,7 +69,7 @@ export function decisionRow(
     seq: 0,
     time,
     armIds: req.arms.map((a) => a.id),
-    features: feats,
+    features: row.settings.logCandidates ? feats : feats.subarray(dec.arm * dim, (dec.arm + 1) * dim),
     dim,
     chosen: dec.arm,
     chosenFeatures,
@@ -82,6 +85,7 @@ export function decisionRow(
     rewardSource: null,
     release: null,
     ...(req.unit !== undefined ? { unit: req.unit } : {}),
+    clipped: countClipped(feats, req.arms.length, dim),
   };
 }
 

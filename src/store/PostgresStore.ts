@@ -485,8 +485,8 @@ export class PostgresStore implements ReplicaStore {
       `WITH m AS (
          SELECT name FROM models WHERE name = $1 FOR KEY SHARE
        ), d AS (
-         INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-         SELECT $1, $2, $3::bigint, $4::text, $5::bytea, $6::int, $7::int, $8::bytea, $9::text, $10::bigint FROM m
+         INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
+         SELECT $1, $2, $3::bigint, $4::text, $5::bytea, $6::int, $7::int, $8::bytea, $9::text, $10::bigint, $12::int FROM m
          ON CONFLICT (model, event_id) DO NOTHING
          RETURNING model, event_id
        ), u AS (
@@ -495,7 +495,7 @@ export class PostgresStore implements ReplicaStore {
          ON CONFLICT (model, event_id) DO NOTHING
        )
        SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT COUNT(*) FROM d)::int AS n`,
-      [...decisionValues(row), row.unit ?? null],
+      [...decisionValues(row), row.unit ?? null, row.clipped ?? null],
     );
     if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(row.model);
     return r.rows[0]?.n === 1;
@@ -1525,12 +1525,15 @@ export class PostgresStore implements ReplicaStore {
     return r.rows.map(toDecision);
   }
 
-  async decisionFeaturesAt(model: string, version: number): Promise<readonly Float64Array[]> {
-    const r = await this.pool.query<{ features: Buffer }>(
-      'SELECT features FROM decisions WHERE model = $1 AND model_version = $2 ORDER BY seq',
+  async decisionFeaturesAt(
+    model: string,
+    version: number,
+  ): Promise<readonly { features: Float64Array; clipped: number | null }[]> {
+    const r = await this.pool.query<{ features: Buffer; clipped: number | null }>(
+      'SELECT features, clipped FROM decisions WHERE model = $1 AND model_version = $2 ORDER BY seq',
       [model, version],
     );
-    return r.rows.map((row) => blobToFloat64(row.features));
+    return r.rows.map((row) => ({ features: blobToFloat64(row.features), clipped: row.clipped }));
   }
 
   /** Every write commits inside its call: nothing to wait for. */

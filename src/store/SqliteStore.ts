@@ -609,8 +609,8 @@ export class SqliteStore implements Store {
       listModels: db.prepare('SELECT * FROM models ORDER BY name'),
       // one statement: the decision, only while its model exists (0 changes: a taken id or no model)
       insertDecision: db.prepare(
-        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version)
-         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM models WHERE name = ?)
+        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
+         SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM models WHERE name = ?)
          ON CONFLICT (model, event_id) DO NOTHING`,
       ),
       getDecision: db.prepare(`${DECISION_WITH_UNIT} WHERE d.model = ? AND d.event_id = ?`),
@@ -700,7 +700,7 @@ export class SqliteStore implements Store {
         'DELETE FROM decisions WHERE model = ? AND time < ? AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < ?))',
       ),
       newestFeatures: db.prepare(
-        'SELECT model_version, features FROM decisions WHERE model = ? ORDER BY seq DESC',
+        'SELECT model_version, features, clipped FROM decisions WHERE model = ? ORDER BY seq DESC',
       ),
     };
   }
@@ -730,7 +730,8 @@ export class SqliteStore implements Store {
 
   /** The decision and, when it names one, its unit (inside the caller's transaction when there is one). */
   private insertDecisionRow(row: DecisionRow): boolean {
-    const ok = this.st.insertDecision.run(...decisionValues(row), row.model).changes === 1;
+    const ok =
+      this.st.insertDecision.run(...decisionValues(row), row.clipped ?? null, row.model).changes === 1;
     // a model deleted while the decision was made stores nothing more
     if (!ok && this.st.modelVersion.get(row.model) === undefined) throw ModelDeletedError.gone(row.model);
     if (ok && row.unit != null) this.st.insertUnit.run(row.model, row.eventId, row.unit);
@@ -884,15 +885,20 @@ export class SqliteStore implements Store {
   }
 
   /** Newest first, stopping at the first older decision (versions only grow with seq): O(since). */
-  async decisionFeaturesAt(model: string, version: number): Promise<readonly Float64Array[]> {
+  async decisionFeaturesAt(
+    model: string,
+    version: number,
+  ): Promise<readonly { features: Float64Array; clipped: number | null }[]> {
     return this.read(() => {
-      const out: Float64Array[] = [];
+      const out: { features: Float64Array; clipped: number | null }[] = [];
       for (const r of this.st.newestFeatures.iterate(model) as Iterable<{
         model_version: number;
         features: Buffer;
+        clipped: number | null;
       }>) {
         if (r.model_version < version) break;
-        if (r.model_version === version) out.push(blobToFloat64(r.features));
+        if (r.model_version === version)
+          out.push({ features: blobToFloat64(r.features), clipped: r.clipped });
       }
       return out.reverse();
     });

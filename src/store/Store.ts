@@ -188,10 +188,15 @@ export interface Store {
    */
   expiredDecisions(model: string, before: number, limit: number): Promise<readonly DecisionRow[]>;
   /**
-   * The candidate features (k x dim, row-major, as received) of every decision of `model` made at
-   * model version `version`: the decisions since the last release, which its snapshot does not know.
+   * The stored candidate features (k x dim, row-major, as received; only the chosen arm's d when the
+   * model does not log candidates) and clipped count (null on rows stored before schema 5) of every
+   * decision of `model` made at model version `version`: the decisions since the last release, which
+   * its snapshot does not know.
    */
-  decisionFeaturesAt(model: string, version: number): Promise<readonly Float64Array[]>;
+  decisionFeaturesAt(
+    model: string,
+    version: number,
+  ): Promise<readonly { readonly features: Float64Array; readonly clipped: number | null }[]>;
   /** Last snapshot, version and pending rewards of a model (null when the model does not exist). */
   loadModelState(model: string): Promise<ModelState | null>;
   /** The model's releases, oldest first. */

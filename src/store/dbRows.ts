@@ -41,6 +41,8 @@ export interface DecisionDb {
   reward: number | null;
   reward_source: string | null;
   release: number | null;
+  /** Schema 5 (null before it). */
+  clipped?: number | null;
   /** From `decision_units` (LEFT JOIN; absent in queries without it). */
   unit?: string | null;
 }
@@ -65,6 +67,7 @@ export function toModel(r: ModelDb): ModelRow {
     // rows written before a setting existed read its default
     settings: {
       retainDecisionsDays: null,
+      logCandidates: true,
       ...(JSON.parse(r.settings) as Partial<ModelSettings>),
     } as ModelSettings,
     createdAt: r.created_at,
@@ -99,6 +102,7 @@ export function toDecision(r: DecisionDb): DecisionRow {
     rewardSource: r.reward_source === 'given' || r.reward_source === 'default' ? r.reward_source : null,
     release: r.release,
     unit: r.unit ?? null,
+    clipped: r.clipped ?? null,
   };
 }
 

@@ -14,6 +14,11 @@ export interface ModelSettings {
   /** Keep reward values on decision rows for the NDJSON export (off by default). */
   readonly logRewards: boolean;
   /**
+   * Keep every candidate arm's features on decision rows for the NDJSON export (default true; rows
+   * written before the setting read true). False: only the chosen arm's features are stored, as given.
+   */
+  readonly logCandidates: boolean;
+  /**
    * Monte Carlo draws for the arm probabilities of Thompson-sampling policies, answered with every
    * rank; null (models created without it): probabilities only for ranks that ask for them.
    */
@@ -80,7 +85,10 @@ export interface DecisionRow {
   readonly time: number;
   /** The candidate arms' ids. */
   readonly armIds: readonly string[];
-  /** K x d features as given (row-major), for the export. */
+  /**
+   * K x d features as given (row-major), for the export; only the chosen arm's d features (as given)
+   * when the model does not log candidates (`settings.logCandidates` false).
+   */
   readonly features: Float64Array;
   readonly dim: number;
   readonly chosen: number;
@@ -103,6 +111,11 @@ export interface DecisionRow {
   readonly release: number | null;
   /** The privacy unit (user or device id) of the event, when the rank or the reward named one. */
   readonly unit?: string | null;
+  /**
+   * How many of the K candidate vectors the policy clipped to norm 1 (null on rows stored before
+   * schema 5, and on decisions of PostgreSQL replicas' releasing selects: counted from `features`).
+   */
+  readonly clipped?: number | null;
 }
 
 /** A reward received and not yet released: replayed in order after a restart. */

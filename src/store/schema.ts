@@ -52,6 +52,8 @@ export interface Migration {
   readonly description: string;
   readonly tables: readonly Table[];
   readonly indexes: readonly Index[];
+  /** Columns added to existing tables (nullable, or with a default: rows written before read it). */
+  readonly columns?: readonly { readonly table: string; readonly column: Column }[];
 }
 
 const TYPES: Readonly<Record<SqlDialect, Readonly<Record<ColumnType, string>>>> = {
@@ -237,6 +239,15 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     indexes: [{ name: 'unit_pending_release', table: 'unit_pending', columns: 'model, release' }],
   },
+  {
+    version: 5,
+    description:
+      'compact decisions: the clipped candidate count of each decision (so a model that logs only the chosen arm restores its clipped count)',
+    tables: [],
+    indexes: [],
+    // null on rows written before: counted from their stored candidate features
+    columns: [{ table: 'decisions', column: c('clipped', 'int') }],
+  },
 ];
 
 /** The schema version this code writes and reads (the last migration's). */
@@ -244,7 +255,9 @@ export const SCHEMA_VERSION: number = MIGRATIONS.length;
 
 /**
  * The SQL statements of one migration for an engine, in order (CREATE ... IF NOT EXISTS, so a
- * migration interrupted before its version was recorded can run again).
+ * migration interrupted before its version was recorded can run again; an added column: ADD COLUMN
+ * IF NOT EXISTS on PostgreSQL, and on SQLite, which has no such clause, the step's own transaction
+ * makes it all or nothing).
  *
  * @example
  * migrationStatements(MIGRATIONS[0]!, 'postgres')[1];
@@ -254,12 +267,16 @@ export function migrationStatements(migration: Migration, dialect: SqlDialect): 
   const types = TYPES[dialect];
   const strict = dialect === 'sqlite' ? ' STRICT' : '';
   const out: string[] = [];
+  const columnSql = (col: Column) =>
+    [col.name, types[col.type], col.constraint].filter((x) => x !== undefined).join(' ');
   for (const t of migration.tables) {
-    const parts = t.columns.map((col) =>
-      [col.name, types[col.type], col.constraint].filter((x) => x !== undefined).join(' '),
-    );
+    const parts = t.columns.map(columnSql);
     if (t.primaryKey !== undefined) parts.push(t.primaryKey);
     out.push(`CREATE TABLE IF NOT EXISTS ${t.name} (${parts.join(', ')})${strict}`);
+  }
+  for (const { table, column: col } of migration.columns ?? []) {
+    const ifNew = dialect === 'postgres' ? 'IF NOT EXISTS ' : '';
+    out.push(`ALTER TABLE ${table} ADD COLUMN ${ifNew}${columnSql(col)}`);
   }
   for (const i of migration.indexes) {
     const where = i.where === undefined ? '' : ` WHERE ${i.where}`;

@@ -36,6 +36,7 @@ async function writeUnreadableModel(store: Store): Promise<void> {
       defaultReward: null,
       duplicateRule: 'first',
       logRewards: false,
+      logCandidates: true,
       probabilitySamples: 1,
       retainDecisionsDays: null,
     },

@@ -48,6 +48,7 @@ test('PostgresStore: a reward and its unit write commit together; a dropped rewa
         defaultReward: null,
         duplicateRule: 'first',
         logRewards: false,
+        logCandidates: true,
         probabilitySamples: 1,
         retainDecisionsDays: null,
       },

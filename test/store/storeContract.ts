@@ -12,6 +12,7 @@ const SETTINGS = {
   defaultReward: null,
   duplicateRule: 'first' as const,
   logRewards: false,
+  logCandidates: true,
   probabilitySamples: 100,
   retainDecisionsDays: null,
 };
@@ -89,6 +90,40 @@ export function storeContract(engine: string, open: () => Promise<Store>): void 
       ['a', 'm'],
     );
   });
+
+  t(
+    'a decision of a model that does not log candidates: the chosen arm only, with its clipped count (schema 5)',
+    async (s) => {
+      await s.createModel(model('m', { settings: { ...SETTINGS, logCandidates: false } }));
+      assert.equal((await s.getModel('m'))?.settings.logCandidates, false, 'the setting is stored');
+      const full = decision('m', 'full');
+      // bit patterns JSON text would not keep exactly: a subnormal, -0, the largest double
+      const chosen = new Float64Array([5e-324, -0]);
+      await s.insertDecision({ ...full, eventId: 'e1', features: chosen, clipped: 3 });
+      await s.insertDecision({ ...full, eventId: 'e2', features: new Float64Array([Number.MAX_VALUE, 1]) });
+      const d = await s.getDecision('m', 'e1');
+      assert.ok(d !== null);
+      assert.equal(d.features.length, 2, 'only the chosen arm (d values) is stored');
+      assert.ok(Object.is(d.features[0], 5e-324) && Object.is(d.features[1], -0), 'bit-exact Float64');
+      assert.equal(d.clipped, 3);
+      assert.equal((await s.getDecision('m', 'e2'))?.clipped, null, 'a row without a count reads null');
+      const at = await s.decisionFeaturesAt('m', 0);
+      assert.deepEqual(
+        at.map((r) => [r.features.length, r.clipped]),
+        [
+          [2, 3],
+          [2, null],
+        ],
+      );
+      assert.deepEqual(
+        (await s.exportDecisions('m', { limit: 10 })).map((r) => [r.eventId, r.clipped, r.features[0]]),
+        [
+          ['e1', 3, 5e-324],
+          ['e2', null, Number.MAX_VALUE],
+        ],
+      );
+    },
+  );
 
   t('insertDecision: stored exactly once per (model, event id), features bit-exact', async (s) => {
     await s.createModel(model('m'));

@@ -130,8 +130,11 @@ test('the 0.1.0 fixture database serves after the upgrade with its ledger intact
         'defaultRewards',
         'batchesReleased',
       ]) {
-        // a setting added after the fixture (retainDecisionsDays) reads its default, null
-        const wanted = k === 'settings' ? { ...want.status[k], retainDecisionsDays: null } : want.status[k];
+        // settings added after the fixture read their defaults (retainDecisionsDays null, logCandidates true)
+        const wanted =
+          k === 'settings'
+            ? { ...want.status[k], retainDecisionsDays: null, logCandidates: true }
+            : want.status[k];
         assert.deepEqual(s[k], wanted, `${name}: status ${k}`);
       }
       assertSameFigures(s.privacy, want.status.privacy, `${name}: status privacy`);

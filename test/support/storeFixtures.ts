@@ -40,6 +40,7 @@ export async function createSumModel(
       defaultReward: null,
       duplicateRule: 'first',
       logRewards,
+      logCandidates: true,
       probabilitySamples: 1,
       retainDecisionsDays: null,
     },
