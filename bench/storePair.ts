@@ -51,6 +51,7 @@ async function once(): Promise<{ cpu: number; wall: number }> {
       logRewards: false,
       probabilitySamples: null,
       retainDecisionsDays: null,
+      logCandidates: true,
     },
     createdAt: 0,
     snapshot,
