@@ -58,6 +58,8 @@ import type {
   ReleaseInput,
   ReplicaStore,
   RewardInput,
+  RewardTarget,
+  StepInput,
   UnitGroup,
   UnitPendingOutcome,
 } from '../store/index.js';
@@ -100,6 +102,28 @@ function busy(model: string): ServiceError {
   );
 }
 
+/** Most steps of a serialised-learning policy committed in one round trip (`stepRewards`). */
+const STEP_BATCH_MAX = 64;
+
+/** Most decisions a replica keeps for their reward's read (`ReplicaRuntime.remember`). */
+const DECIDED_MAX = 4096;
+
+/** What one step of a serialised-learning policy did (`ReplicaRuntime.step`). */
+type StepAnswer =
+  | { readonly released: boolean; readonly version: number }
+  | 'pending'
+  | 'duplicate'
+  | 'unknown-event'
+  | 'horizon-exhausted';
+
+/** A step waiting for its group commit. */
+interface QueuedStep {
+  readonly input: RewardInput;
+  readonly x: Float64Array;
+  readonly resolve: (a: StepAnswer) => void;
+  readonly reject: (err: unknown) => void;
+}
+
 /** Options of the replica runtime. */
 export interface ReplicaOptions {
   /**
@@ -139,6 +163,12 @@ export class ReplicaRuntime implements ServedModel {
   private announced = 0;
   private reloading: Promise<void> | null = null;
   private releases: Promise<unknown> = Promise.resolve();
+  /** Steps of a serialised-learning policy waiting for their group commit (`step`). */
+  private stepQueue: QueuedStep[] = [];
+  /** Decisions this replica stored whose reward has not come (`remember`). */
+  private readonly decided = new Map<string, RewardTarget>();
+  /** A `flushSteps` is queued or running: it takes the steps queued meanwhile. */
+  private stepping = false;
   private readonly sweeps = new DefaultRewardSweep();
   /** Feature vectors clipped in this replica's decisions since it started. */
   private clipped = 0;
@@ -223,6 +253,28 @@ export class ReplicaRuntime implements ServedModel {
 
   /** The version check found no model row (deleted by a replica whose notification was lost). */
   private deleted = false;
+
+  /**
+   * Keeps what the reward of a decision this replica stored needs (its time, chosen features and
+   * unit), so that reward skips the read (`rewardTarget`): clients mostly send a reward to the
+   * replica that ranked it. Its state is taken as 'none': whether it was rewarded meanwhile (by
+   * another replica, the default-reward sweep) or erased is checked by the reward's own write,
+   * which marks a decision only when it has no reward (duplicate, unknown event). User-level models
+   * read it (their admission is in the store). At most {@link DECIDED_MAX} are kept, oldest dropped.
+   */
+  private remember(row: DecisionRow): void {
+    if (this.units !== null) return;
+    if (this.decided.size >= DECIDED_MAX) {
+      const oldest = this.decided.keys().next();
+      if (oldest.done !== true) this.decided.delete(oldest.value);
+    }
+    this.decided.set(row.eventId, {
+      time: row.time,
+      rewardState: 'none',
+      chosenFeatures: row.chosenFeatures,
+      unit: row.unit ?? null,
+    });
+  }
 
   /** Records that release `version` was committed (a notification); the view reloads. */
   notify(version: number): void {
@@ -457,6 +509,7 @@ export class ReplicaRuntime implements ServedModel {
       if (!(await this.store.insertDecision(row))) throw eventExists(this.row, eventId);
       this.clipped += clipped;
     }
+    this.remember(row);
     this.ctx.metrics.decisions.inc({ model: this.row.name });
     return {
       eventId,
@@ -530,7 +583,10 @@ export class ReplicaRuntime implements ServedModel {
   async reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
-    const d = admitReward(this.row, eventId, await this.store.rewardTarget(name, eventId), this.ctx.now());
+    const mine = this.decided.get(eventId);
+    if (mine !== undefined) this.decided.delete(eventId);
+    const target = mine ?? (await this.store.rewardTarget(name, eventId));
+    const d = admitReward(this.row, eventId, target, this.ctx.now());
     const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
     if (this.units !== null && named !== null) {
       const r = await this.recordUnit(this.units, eventId, reward, 'given', named);
@@ -605,10 +661,12 @@ export class ReplicaRuntime implements ServedModel {
 
   /**
    * One step of a serialised-learning policy that learns reward `reward` of `eventId` (chosen
-   * features `x`) directly: computed on the view at version v, committed with the reward in one
-   * round trip (`stepReward`) that checks the version; when it moved, the view reloads and the step
-   * is computed again. 'pending': rewards are pending, nothing was written (the caller stores this
-   * one as pending).
+   * features `x`) directly. Steps group-commit: the step joins the queue, and the queue's oldest
+   * steps (distinct events, at most {@link STEP_BATCH_MAX}) are computed in order on the view at
+   * version v and committed together in one round trip (`stepRewards`: one lock, one ledger row
+   * per step) that checks the version; when it moved, the view reloads and the steps are computed
+   * again. 'pending': rewards are pending, nothing was written (the caller stores this one as
+   * pending).
    */
   private step(
     eventId: string,
@@ -616,49 +674,106 @@ export class ReplicaRuntime implements ServedModel {
     reward: number,
     source: 'given' | 'default',
     unit: string | null,
-  ): Promise<
-    | { readonly released: boolean; readonly version: number }
-    | 'pending'
-    | 'duplicate'
-    | 'unknown-event'
-    | 'horizon-exhausted'
-  > {
-    return this.serial(async () => {
-      for (let attempt = 0; ; attempt++) {
-        if (this.dirty) await this.reload();
-        if (this.bounded && this.rounds >= this.horizon) return 'horizon-exhausted'; // the stored rounds only grow
-        let releases = 0;
-        let version = 0;
-        const out = await this.commitOnView(
-          (p, v, rounds) => {
-            version = v + 1;
-            const before = p.privacy().releases;
-            observe(p, x, reward);
-            const step = stepRelease(p, before, v + 1, rounds + 1, this.ctx.snapshotKey);
-            releases = step.releases;
-            const input: RewardInput = {
-              ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
-              ...(unit !== null ? { unit } : {}),
-            };
-            return this.store.stepReward(input, v, this.bounded ? this.horizon : null, step);
-          },
-          (o, p, v, rounds) => {
-            if (o !== 'recorded') return false;
-            this.adopt(p, v + 1, rounds + 1);
-            return true;
-          },
-        );
-        if (out === 'recorded') {
-          this.ctx.metrics.releases.inc({ model: this.row.name });
-          return { released: releases > 0, version };
-        }
-        if (out === 'stale') {
-          if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
-          continue;
-        }
-        return out;
+  ): Promise<StepAnswer> {
+    return new Promise<StepAnswer>((resolve, reject) => {
+      const input: RewardInput = {
+        ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+        ...(unit !== null ? { unit } : {}),
+      };
+      this.stepQueue.push({ input, x, resolve, reject });
+      if (!this.stepping) {
+        this.stepping = true;
+        this.serial(() => this.flushSteps()).catch(() => {
+          // every queued step was answered by flushSteps
+        });
       }
     });
+  }
+
+  /** Commits the queued steps, oldest first, one group per round trip, until the queue is empty. */
+  private async flushSteps(): Promise<void> {
+    try {
+      while (this.stepQueue.length > 0) {
+        const group: QueuedStep[] = [];
+        const rest: QueuedStep[] = [];
+        const ids = new Set<string>();
+        for (const q of this.stepQueue) {
+          // an event repeated in the group would be learned twice: it waits for the next group
+          if (group.length < STEP_BATCH_MAX && !ids.has(q.input.eventId)) {
+            ids.add(q.input.eventId);
+            group.push(q);
+          } else rest.push(q);
+        }
+        this.stepQueue = rest;
+        try {
+          await this.commitSteps(group);
+        } catch (err) {
+          for (const q of group) q.reject(err);
+        }
+      }
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  /** Commits `group` (computed again while the version moves); answers each of its steps. */
+  private async commitSteps(group: QueuedStep[]): Promise<void> {
+    for (let attempt = 0; group.length > 0; attempt++) {
+      if (this.dirty) await this.reload();
+      if (this.bounded) {
+        // the stored rounds only grow: what passes the horizon is refused, the rest goes on
+        const room = Math.max(0, this.horizon - this.rounds);
+        for (const q of group.splice(room)) q.resolve('horizon-exhausted');
+        if (group.length === 0) return;
+      }
+      const releases: number[] = [];
+      let version = 0;
+      const out = await this.commitOnView(
+        (p, v, rounds) => {
+          version = v;
+          const steps: StepInput[] = [];
+          for (const q of group) {
+            const before = p.privacy().releases;
+            observe(p, q.x, q.input.reward);
+            const spent = p.privacy();
+            releases.push(spent.releases - before);
+            steps.push({ reward: q.input, releases: spent.releases - before, spent: { ...spent } });
+          }
+          const snapshot = JSON.stringify(p.snapshot({ key: this.ctx.snapshotKey }));
+          return this.store.stepRewards(
+            this.row.name,
+            v,
+            this.bounded ? this.horizon : null,
+            steps,
+            rounds + steps.length,
+            snapshot,
+          );
+        },
+        (o, p, v, rounds) => {
+          if (o !== 'recorded') return false;
+          this.adopt(p, v + group.length, rounds + group.length);
+          return true;
+        },
+      );
+      if (out === 'recorded') {
+        for (let i = 0; i < group.length; i++) {
+          this.ctx.metrics.releases.inc({ model: this.row.name });
+          group[i]!.resolve({ released: releases[i]! > 0, version: version + i + 1 });
+        }
+        return;
+      }
+      if (out === 'stale') {
+        if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
+        continue;
+      }
+      if (typeof out === 'string') {
+        for (const q of group) q.resolve(out);
+        return;
+      }
+      // one event cannot be learned: it is answered, the others are computed again without it
+      const [bad] = group.splice(out.rejected, 1);
+      bad!.resolve(out.outcome);
+    }
   }
 
   /** Gives the default reward to decisions whose window has closed (another replica may have). */
