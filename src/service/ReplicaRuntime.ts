@@ -21,13 +21,14 @@
  *   zCDP-Episodic, DGS-LinUCB, AdaC-OFUL-zCDP, RarelySwitching-zCDP) takes one reward per step and
  *   its ledger row records what the policy itself released in that step (0, 1 or more). So the
  *   model version counts steps, not only privacy releases. Such a step learns the reward directly
- *   (`stepReward`: the reward, the step's ledger row and snapshot in one round trip under the lock,
+ *   (`stepRewards`: the reward, the step's ledger row and snapshot in one round trip under the lock,
  *   never pending) unless rewards are pending (then they are learned first, through the pending
  *   path). A replica that finds the version moved writes nothing, reloads and recomputes.
  * - **Decisions that release** (DGS-LinUCB: a select after new data releases a noisy estimate) are
- *   serialised too (`decideAt`): decided from the view at version v and committed, with the release
- *   they made, in one round trip under the model row lock that checks the stored version is still
- *   v (else nothing is written, the view reloads and the decision is made again).
+ *   serialised too (`decideMany`): decided from the view at version v and committed, with the
+ *   releases they made, in one round trip under the model row lock that checks the stored version is
+ *   still v (else nothing is written, the view reloads and the decisions are made again); the
+ *   decisions (and the steps) that queue while a commit is in flight go together in the next one.
  * - **Horizon-bounded policies** (JDP-LinUCB, zCDP-Episodic, DGS-LinUCB) count learned rounds in the
  *   shared database: the reward that would exceed the horizon is refused there (409
  *   horizon_exhausted), atomically across replicas; afterwards decisions come from `decideFrozen`.
@@ -53,6 +54,7 @@ import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
 import type {
   DecisionRow,
+  DecisionStep,
   ModelRow,
   ModelState,
   ReleaseInput,
@@ -124,6 +126,34 @@ interface QueuedStep {
   readonly reject: (err: unknown) => void;
 }
 
+/** A decision of a policy whose select releases, waiting for its group commit. */
+interface QueuedDecision {
+  readonly req: RankRequest;
+  readonly eventId: string;
+  readonly feats: Float64Array;
+  readonly k: number;
+  readonly resolve: (d: { row: DecisionRow; samples: number }) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/**
+ * The oldest entries of `queue` for one group commit: at most {@link STEP_BATCH_MAX}, each id once
+ * (a repeat waits for the next group), and the rest in order.
+ */
+function takeGroup<T>(queue: readonly T[], idOf: (q: T) => string): { group: T[]; rest: T[] } {
+  const group: T[] = [];
+  const rest: T[] = [];
+  const ids = new Set<string>();
+  for (const q of queue) {
+    const id = idOf(q);
+    if (group.length < STEP_BATCH_MAX && !ids.has(id)) {
+      ids.add(id);
+      group.push(q);
+    } else rest.push(q);
+  }
+  return { group, rest };
+}
+
 /** Options of the replica runtime. */
 export interface ReplicaOptions {
   /**
@@ -167,6 +197,10 @@ export class ReplicaRuntime implements ServedModel {
   private stepQueue: QueuedStep[] = [];
   /** Decisions this replica stored whose reward has not come (`remember`). */
   private readonly decided = new Map<string, RewardTarget>();
+  /** Decisions of a policy whose select releases waiting for their group commit (`rankSerialised`). */
+  private decideQueue: QueuedDecision[] = [];
+  /** A `flushDecisions` is queued or running: it takes the decisions queued meanwhile. */
+  private deciding = false;
   /** A `flushSteps` is queued or running: it takes the steps queued meanwhile. */
   private stepping = false;
   private readonly sweeps = new DefaultRewardSweep();
@@ -523,10 +557,13 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
-   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning: the
-   * view at version v decides; the decision and, when that released, the new snapshot and its
-   * ledger row (version v + 1) commit in one round trip that checks the stored version is still v.
-   * When it moved, nothing is written: the view reloads and decides again.
+   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning.
+   * Decisions group-commit like steps: the decision joins the queue, and the queue's oldest ones
+   * (distinct event ids, at most {@link STEP_BATCH_MAX}) are decided in order on the view at version
+   * v; every decision and, for each one that released, its ledger row (the k-th at version v + k;
+   * the decision carries that version) and the snapshot after the last commit in one round trip that
+   * checks the stored version is still v (`decideMany`). When it moved, nothing is written: the view
+   * reloads and the decisions are made again.
    */
   private rankSerialised(
     req: RankRequest,
@@ -534,44 +571,96 @@ export class ReplicaRuntime implements ServedModel {
     feats: Float64Array,
     k: number,
   ): Promise<{ row: DecisionRow; samples: number }> {
-    return this.serial(async () => {
-      for (let attempt = 0; ; attempt++) {
-        const got: { row?: DecisionRow } = {};
-        let samples = 0;
-        let clipped = 0;
-        let made = false;
-        const out = await this.commitOnView(
-          (p, v, rounds) => {
-            const before = p.privacy().releases;
-            const r = this.decideWith(p, feats, k, displaySamples(this.row.settings, req.withProbabilities));
-            made = p.privacy().releases > before;
-            const version = made ? v + 1 : v;
-            const row = decisionRow(this.row, req, eventId, feats, this.dim, r.dec, version, this.ctx.now());
-            got.row = row;
-            samples = r.dec.samples;
-            clipped = r.clipped;
-            const release = made ? stepRelease(p, before, version, rounds, this.ctx.snapshotKey) : null;
-            return this.store.decideAt(v, row, release);
-          },
-          (a, p, v, rounds) => {
-            if (a !== 'inserted') return !made && a !== 'stale'; // a decision that released nothing changed no shared state
-            if (made) this.adopt(p, v + 1, rounds);
-            return true;
-          },
-        );
-        if (out === 'gone') {
-          throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
-        }
-        if (out === 'exists') throw eventExists(this.row, eventId);
-        if (out === 'stale') {
-          if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
-          continue;
-        }
-        this.clipped += clipped;
-        if (made) this.ctx.metrics.releases.inc({ model: this.row.name });
-        return { row: got.row!, samples };
+    return new Promise((resolve, reject) => {
+      this.decideQueue.push({ req, eventId, feats, k, resolve, reject });
+      if (!this.deciding) {
+        this.deciding = true;
+        this.serial(() => this.flushDecisions()).catch(() => {
+          // every queued decision was answered by flushDecisions
+        });
       }
     });
+  }
+
+  /** Commits the queued decisions, oldest first, one group per round trip, until the queue is empty. */
+  private async flushDecisions(): Promise<void> {
+    try {
+      while (this.decideQueue.length > 0) {
+        const group = takeGroup(this.decideQueue, (q) => q.eventId);
+        this.decideQueue = group.rest;
+        try {
+          await this.commitDecisions(group.group);
+        } catch (err) {
+          for (const q of group.group) q.reject(err);
+        }
+      }
+    } finally {
+      this.deciding = false;
+    }
+  }
+
+  /** Commits `group` (decided again while the version moves); answers each of its decisions. */
+  private async commitDecisions(group: QueuedDecision[]): Promise<void> {
+    for (let attempt = 0; group.length > 0; attempt++) {
+      const done: { row: DecisionRow; samples: number; clipped: number; made: boolean }[] = [];
+      let made = 0;
+      const out = await this.commitOnView(
+        (p, v, rounds) => {
+          const steps: DecisionStep[] = [];
+          for (const q of group) {
+            const before = p.privacy().releases;
+            const samples = displaySamples(this.row.settings, q.req.withProbabilities);
+            const r = this.decideWith(p, q.feats, q.k, samples);
+            const spent = p.privacy();
+            const released = spent.releases > before;
+            if (released) made++;
+            const row = decisionRow(
+              this.row,
+              q.req,
+              q.eventId,
+              q.feats,
+              this.dim,
+              r.dec,
+              v + made,
+              this.ctx.now(),
+            );
+            done.push({ row, samples: r.dec.samples, clipped: r.clipped, made: released });
+            steps.push({
+              decision: row,
+              release: released ? { releases: spent.releases - before, spent: { ...spent } } : null,
+            });
+          }
+          const snapshot = made > 0 ? JSON.stringify(p.snapshot({ key: this.ctx.snapshotKey })) : null;
+          return this.store.decideMany(this.row.name, v, steps, rounds, snapshot);
+        },
+        (a, p, v, rounds) => {
+          // decisions that released nothing changed no shared state
+          if (a !== 'inserted') return made === 0 && a !== 'stale';
+          if (made > 0) this.adopt(p, v + made, rounds);
+          return true;
+        },
+      );
+      if (out === 'gone') {
+        throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
+      }
+      if (out === 'stale') {
+        if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
+        continue;
+      }
+      if (out !== 'inserted') {
+        // one event id has a decision: it is refused, the others are decided again without it
+        const [bad] = group.splice(out.exists, 1);
+        bad!.reject(eventExists(this.row, bad!.eventId));
+        continue;
+      }
+      for (let i = 0; i < group.length; i++) {
+        const d = done[i]!;
+        this.clipped += d.clipped;
+        if (d.made) this.ctx.metrics.releases.inc({ model: this.row.name });
+        group[i]!.resolve({ row: d.row, samples: d.samples });
+      }
+      return;
+    }
   }
 
   /**
@@ -694,16 +783,8 @@ export class ReplicaRuntime implements ServedModel {
   private async flushSteps(): Promise<void> {
     try {
       while (this.stepQueue.length > 0) {
-        const group: QueuedStep[] = [];
-        const rest: QueuedStep[] = [];
-        const ids = new Set<string>();
-        for (const q of this.stepQueue) {
-          // an event repeated in the group would be learned twice: it waits for the next group
-          if (group.length < STEP_BATCH_MAX && !ids.has(q.input.eventId)) {
-            ids.add(q.input.eventId);
-            group.push(q);
-          } else rest.push(q);
-        }
+        // an event repeated in the group would be learned twice: it waits for the next group
+        const { group, rest } = takeGroup(this.stepQueue, (q) => q.input.eventId);
         this.stepQueue = rest;
         try {
           await this.commitSteps(group);

@@ -42,6 +42,7 @@ import {
   type ComputeDecision,
   type ComputeRelease,
   type ComputeUnitRelease,
+  type DecisionStep,
   DELETED_VERSION,
   type PendingBatch,
   type PendingOutcome,
@@ -1117,6 +1118,53 @@ export class PostgresStore implements ReplicaStore {
           : null,
     );
     return answer as 'inserted' | 'exists' | VersionedOutcome;
+  }
+
+  /** See {@link ReplicaStore.decideMany}. */
+  async decideMany(
+    model: string,
+    expected: number,
+    decisions: readonly DecisionStep[],
+    rounds: number,
+    snapshot: string | null,
+  ): Promise<'inserted' | VersionedOutcome | { readonly exists: number }> {
+    const made = decisions.filter((d) => d.release !== null);
+    if (decisions.length === 0 || decisions.some((d) => d.decision.model !== model)) {
+      throw new RangeError(`PostgresStore.decideMany: one or more decisions, all of model '${model}'.`);
+    }
+    if (made.length > 0 !== (snapshot !== null)) {
+      throw new RangeError('PostgresStore.decideMany: a snapshot exactly when a decision released.');
+    }
+    const cols: unknown[][] = Array.from({ length: 9 }, () => []);
+    for (const d of decisions) {
+      const v = decisionValues(d.decision);
+      for (let c = 0; c < 9; c++) cols[c]!.push(v[c + 1]);
+    }
+    const answer = await this.routine(
+      'SELECT pg_temp.adaprivate_decide_many($1, $2, $3::text[], $4::bigint[], $5::text[], $6::bytea[], $7::int[], $8::int[], $9::bytea[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[], $15, $16) AS a',
+      [
+        model,
+        expected,
+        ...cols,
+        decisions.map((d) => d.decision.unit ?? null),
+        decisions.map((d) => d.release?.releases ?? null),
+        decisions.map((d) => (d.release === null ? null : JSON.stringify(d.release.spent))),
+        rounds,
+        snapshot,
+      ],
+      (a) =>
+        a === 'inserted' && made.length > 0
+          ? {
+              kind: 'decision',
+              version: expected + made.length,
+              rewards: 0,
+              releases: made.reduce((t, d) => t + d.release!.releases, 0),
+            }
+          : null,
+    );
+    const m = /^exists:(\d+)$/.exec(answer);
+    if (m !== null) return { exists: Number(m[1]) };
+    return answer as 'inserted' | VersionedOutcome;
   }
 
   /** The stored version of a model (the cheap per-request check of a replica), or null. */

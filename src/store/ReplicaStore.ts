@@ -147,6 +147,13 @@ export type StepsOutcome =
   | 'horizon-exhausted'
   | { readonly rejected: number; readonly outcome: 'unknown-event' | 'duplicate' };
 
+/** One decision of {@link ReplicaStore.decideMany}, and what the policy released in it (or null). */
+export interface DecisionStep {
+  readonly decision: DecisionRow;
+  /** The privacy releases and spent budget of a decision that released (its ledger row); null: none. */
+  readonly release: { readonly releases: number; readonly spent: Readonly<Record<string, unknown>> } | null;
+}
+
 export interface ReplicaStore extends Store {
   /**
    * `recordReward(input, null)` and `pendingCount` in one round trip: stores the reward as pending
@@ -258,6 +265,21 @@ export interface ReplicaStore extends Store {
     decision: DecisionRow,
     release: ReleaseInput | null,
   ): Promise<'inserted' | 'exists' | VersionedOutcome>;
+  /**
+   * Consecutive decisions of a policy whose select may release (DGS-LinUCB), decided in order from
+   * the stored version `expected` (the k-th one that released: version `expected + k`), committed
+   * together in one round trip under the model row lock: every decision row, one ledger row of 0
+   * rewards per release (at `rounds`), and the model row at the last release with `snapshot` (null
+   * when none released). 'inserted', 'stale', 'gone', or `{ exists: i }` (decision i's event id has
+   * a decision, or repeats an earlier one's: nothing written).
+   */
+  decideMany(
+    model: string,
+    expected: number,
+    decisions: readonly DecisionStep[],
+    rounds: number,
+    snapshot: string | null,
+  ): Promise<'inserted' | VersionedOutcome | { readonly exists: number }>;
   /** Closed groups of a user-level model waiting for their release. */
   unitGroupsDue(model: string): Promise<number>;
   /** The committed version of `model` (a cheap check), or null when it does not exist. */
@@ -297,6 +319,7 @@ export function isReplicaStore(store: Store): store is ReplicaStore {
     typeof s.releasePending === 'function' &&
     typeof s.stepReward === 'function' &&
     typeof s.stepRewards === 'function' &&
+    typeof s.decideMany === 'function' &&
     typeof s.decideAt === 'function'
   );
 }

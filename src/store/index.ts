@@ -15,6 +15,7 @@ export {
   type ComputeDecision,
   type ComputeRelease,
   type ComputeUnitRelease,
+  type DecisionStep,
   DELETED_VERSION,
   isReplicaStore,
   type PendingBatch,

@@ -145,6 +145,64 @@ END
 $f$`;
 
 /**
+ * Consecutive decisions of a policy whose select may release (DGS-LinUCB), decided in order from
+ * version `p_expected` and committed together (a replica's group commit of the decisions that
+ * queued while its last commit was in flight): 'gone', 'stale', 'exists:<i>' (the first decision
+ * whose event id has a decision, or repeats an earlier one's: nothing written), or 'inserted' (every
+ * decision, and for each one that released, `p_releases[i]` not null, a ledger row of 0 rewards at
+ * the next version, in order; the model row at the last of them with `p_snapshot`).
+ */
+const decideMany = (channel: string): string => `
+CREATE FUNCTION pg_temp.adaprivate_decide_many(p_model text, p_expected bigint, p_events text[],
+  p_times bigint[], p_arm_ids text[], p_features bytea[], p_dims int[], p_chosen int[],
+  p_chosen_features bytea[], p_probabilities text[], p_model_versions bigint[], p_units text[],
+  p_releases bigint[], p_spent text[], p_rounds bigint, p_snapshot text)
+RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE
+  v bigint;
+  n int := cardinality(p_events);
+  m int;
+BEGIN
+  SELECT version INTO v FROM models WHERE name = p_model FOR NO KEY UPDATE;
+  IF NOT FOUND THEN RETURN 'gone'; END IF;
+  IF v <> p_expected THEN RETURN 'stale'; END IF;
+  FOR i IN 1..n LOOP
+    IF (i > 1 AND p_events[i] = ANY(p_events[1:i - 1]))
+      OR EXISTS (SELECT 1 FROM decisions WHERE model = p_model AND event_id = p_events[i]) THEN
+      RETURN 'exists:' || (i - 1);
+    END IF;
+  END LOOP;
+  INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features,
+      probabilities, model_version)
+    SELECT p_model, x.event_id, x.time, x.arm_ids, x.features, x.dim, x.chosen, x.chosen_features,
+      x.probabilities, x.model_version
+    FROM unnest(p_events, p_times, p_arm_ids, p_features, p_dims, p_chosen, p_chosen_features,
+      p_probabilities, p_model_versions) WITH ORDINALITY
+      AS x(event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, i)
+    ORDER BY x.i
+    ON CONFLICT (model, event_id) DO NOTHING;
+  GET DIAGNOSTICS m = ROW_COUNT;
+  IF m <> n THEN
+    RAISE EXCEPTION 'adaprivate: a decision of model % exists at version %', p_model, v;
+  END IF;
+  INSERT INTO decision_units (model, event_id, unit)
+    SELECT p_model, x.event_id, x.unit FROM unnest(p_events, p_units) AS x(event_id, unit)
+    WHERE x.unit IS NOT NULL
+    ON CONFLICT (model, event_id) DO NOTHING;
+  INSERT INTO ledger (model, version, time, releases, rounds, rewards, spent)
+    SELECT p_model, v + row_number() OVER (ORDER BY x.i), x.time, x.releases, p_rounds, 0, x.spent
+    FROM unnest(p_times, p_releases, p_spent) WITH ORDINALITY AS x(time, releases, spent, i)
+    WHERE x.releases IS NOT NULL;
+  GET DIAGNOSTICS m = ROW_COUNT;
+  IF m > 0 THEN
+    UPDATE models SET version = v + m, snapshot = p_snapshot WHERE name = p_model;
+    PERFORM pg_notify('${channel}', (v + m) || ':' || p_model);
+  END IF;
+  RETURN 'inserted';
+END
+$f$`;
+
+/**
  * The statements that create the functions in a new connection's temporary schema, as one
  * simple-protocol query (one round trip); releases are announced on `channel` (LISTEN/NOTIFY).
  *
@@ -155,5 +213,7 @@ export function postgresRoutines(channel: string): string {
   if (!/^[a-z_]+$/.test(channel)) {
     throw new RangeError(`postgresRoutines: channel must be lower-case letters and '_'. Got '${channel}'.`);
   }
-  return [commitRelease(channel), stepRewards(channel), RELEASE_PENDING, DECIDE].join(';\n');
+  return [commitRelease(channel), stepRewards(channel), RELEASE_PENDING, DECIDE, decideMany(channel)].join(
+    ';\n',
+  );
 }

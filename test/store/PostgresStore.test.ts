@@ -636,3 +636,53 @@ test('PostgresStore.stepRewards: several steps in one call, one ledger row each;
     await a.close();
   }
 });
+
+test('PostgresStore.decideMany: decisions in one call, a ledger row of 0 rewards per release at the next versions; an existing event id names its index and nothing is written', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  try {
+    await createSumModel(a, 'm', 1);
+    const dec = (e: string, modelVersion: number) => ({ ...oneArmDecision('m', e, 70), modelVersion });
+    const rel = (n: number) => ({ releases: n, spent: { n } });
+    const group = [
+      { decision: dec('d0', 1), release: rel(1) },
+      { decision: dec('d1', 1), release: null },
+      { decision: dec('d2', 2), release: rel(2) },
+    ];
+    assert.equal(await a.decideMany('m', 1, group, 0, 's2'), 'stale');
+    assert.equal(
+      await a.decideMany('gone', 0, [{ decision: oneArmDecision('gone', 'x'), release: null }], 0, null),
+      'gone',
+    );
+    assert.deepEqual(
+      await a.decideMany('m', 0, [...group.slice(0, 2), { decision: dec('e0', 1), release: null }], 0, 's1'),
+      {
+        exists: 2,
+      },
+    );
+    assert.deepEqual(await a.decideMany('m', 0, [group[0]!, group[1]!, group[0]!], 0, 's1'), { exists: 2 });
+    assert.equal((await a.ledger('m')).length, 0);
+    assert.equal(await a.getDecision('m', 'd0'), null);
+    assert.equal(await a.decideMany('m', 0, group, 0, 's2'), 'inserted');
+    assert.deepEqual(
+      (await a.ledger('m')).map((l) => [l.version, l.time, l.releases, l.rewards, l.spent]),
+      [
+        [1, 70, 1, 0, { n: 1 }],
+        [2, 70, 2, 0, { n: 2 }],
+      ],
+    );
+    assert.deepEqual(await a.releasedState('m'), { version: 2, rounds: 0, snapshot: 's2' });
+    assert.deepEqual(
+      await Promise.all(['d0', 'd1', 'd2'].map(async (e) => (await a.getDecision('m', e))?.modelVersion)),
+      [1, 1, 2],
+    );
+    // without a release nothing but the decisions is written
+    assert.equal(
+      await a.decideMany('m', 2, [{ decision: dec('d3', 2), release: null }], 0, null),
+      'inserted',
+    );
+    assert.equal(await a.modelVersion('m'), 2);
+  } finally {
+    await a.close();
+  }
+});
