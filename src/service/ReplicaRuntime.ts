@@ -137,21 +137,54 @@ interface QueuedDecision {
 }
 
 /**
- * The oldest entries of `queue` for one group commit: at most {@link STEP_BATCH_MAX}, each id once
- * (a repeat waits for the next group), and the rest in order.
+ * Entries committed in groups, one group at a time through `run` (the replica's serial chain): an
+ * entry pushed while no group is queued or running starts one; the entries pushed meanwhile go in
+ * the next. A group is the oldest entries, at most {@link STEP_BATCH_MAX}, each id once (a repeat
+ * waits for the next group). `commit` answers its entries; if it throws, they are rejected with it.
  */
-function takeGroup<T>(queue: readonly T[], idOf: (q: T) => string): { group: T[]; rest: T[] } {
-  const group: T[] = [];
-  const rest: T[] = [];
-  const ids = new Set<string>();
-  for (const q of queue) {
-    const id = idOf(q);
-    if (group.length < STEP_BATCH_MAX && !ids.has(id)) {
-      ids.add(id);
-      group.push(q);
-    } else rest.push(q);
+class GroupQueue<T extends { readonly reject: (err: unknown) => void }> {
+  private queue: T[] = [];
+  private busy = false;
+
+  constructor(
+    private readonly idOf: (entry: T) => string,
+    private readonly run: (fn: () => Promise<void>) => Promise<void>,
+    private readonly commit: (group: T[]) => Promise<void>,
+  ) {}
+
+  push(entry: T): void {
+    this.queue.push(entry);
+    if (this.busy) return;
+    this.busy = true;
+    this.run(() => this.flush()).catch(() => {
+      // every entry was answered by flush
+    });
   }
-  return { group, rest };
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const group: T[] = [];
+        const rest: T[] = [];
+        const ids = new Set<string>();
+        for (const q of this.queue) {
+          const id = this.idOf(q);
+          if (group.length < STEP_BATCH_MAX && !ids.has(id)) {
+            ids.add(id);
+            group.push(q);
+          } else rest.push(q);
+        }
+        this.queue = rest;
+        try {
+          await this.commit(group);
+        } catch (err) {
+          for (const q of group) q.reject(err);
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
 }
 
 /** Options of the replica runtime. */
@@ -193,16 +226,20 @@ export class ReplicaRuntime implements ServedModel {
   private announced = 0;
   private reloading: Promise<void> | null = null;
   private releases: Promise<unknown> = Promise.resolve();
-  /** Steps of a serialised-learning policy waiting for their group commit (`step`). */
-  private stepQueue: QueuedStep[] = [];
+  /** Steps of a serialised-learning policy, group-committed (`step`). */
+  private readonly stepGroups = new GroupQueue<QueuedStep>(
+    (q) => q.input.eventId,
+    (fn) => this.serial(fn),
+    (group) => this.commitSteps(group),
+  );
+  /** Decisions of a policy whose select releases, group-committed (`rankSerialised`). */
+  private readonly decisionGroups = new GroupQueue<QueuedDecision>(
+    (q) => q.eventId,
+    (fn) => this.serial(fn),
+    (group) => this.commitDecisions(group),
+  );
   /** Decisions this replica stored whose reward has not come (`remember`). */
   private readonly decided = new Map<string, RewardTarget>();
-  /** Decisions of a policy whose select releases waiting for their group commit (`rankSerialised`). */
-  private decideQueue: QueuedDecision[] = [];
-  /** A `flushDecisions` is queued or running: it takes the decisions queued meanwhile. */
-  private deciding = false;
-  /** A `flushSteps` is queued or running: it takes the steps queued meanwhile. */
-  private stepping = false;
   private readonly sweeps = new DefaultRewardSweep();
   /** Feature vectors clipped in this replica's decisions since it started. */
   private clipped = 0;
@@ -572,31 +609,8 @@ export class ReplicaRuntime implements ServedModel {
     k: number,
   ): Promise<{ row: DecisionRow; samples: number }> {
     return new Promise((resolve, reject) => {
-      this.decideQueue.push({ req, eventId, feats, k, resolve, reject });
-      if (!this.deciding) {
-        this.deciding = true;
-        this.serial(() => this.flushDecisions()).catch(() => {
-          // every queued decision was answered by flushDecisions
-        });
-      }
+      this.decisionGroups.push({ req, eventId, feats, k, resolve, reject });
     });
-  }
-
-  /** Commits the queued decisions, oldest first, one group per round trip, until the queue is empty. */
-  private async flushDecisions(): Promise<void> {
-    try {
-      while (this.decideQueue.length > 0) {
-        const group = takeGroup(this.decideQueue, (q) => q.eventId);
-        this.decideQueue = group.rest;
-        try {
-          await this.commitDecisions(group.group);
-        } catch (err) {
-          for (const q of group.group) q.reject(err);
-        }
-      }
-    } finally {
-      this.deciding = false;
-    }
   }
 
   /** Commits `group` (decided again while the version moves); answers each of its decisions. */
@@ -769,32 +783,9 @@ export class ReplicaRuntime implements ServedModel {
         ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
         ...(unit !== null ? { unit } : {}),
       };
-      this.stepQueue.push({ input, x, resolve, reject });
-      if (!this.stepping) {
-        this.stepping = true;
-        this.serial(() => this.flushSteps()).catch(() => {
-          // every queued step was answered by flushSteps
-        });
-      }
+      // an event repeated in a group would be learned twice: it waits for the next group
+      this.stepGroups.push({ input, x, resolve, reject });
     });
-  }
-
-  /** Commits the queued steps, oldest first, one group per round trip, until the queue is empty. */
-  private async flushSteps(): Promise<void> {
-    try {
-      while (this.stepQueue.length > 0) {
-        // an event repeated in the group would be learned twice: it waits for the next group
-        const { group, rest } = takeGroup(this.stepQueue, (q) => q.input.eventId);
-        this.stepQueue = rest;
-        try {
-          await this.commitSteps(group);
-        } catch (err) {
-          for (const q of group) q.reject(err);
-        }
-      }
-    } finally {
-      this.stepping = false;
-    }
   }
 
   /** Commits `group` (computed again while the version moves); answers each of its steps. */
