@@ -19,7 +19,7 @@
  * Options: --duration <s> (10), --connections <n> (8), --amount <requests per run> (400000),
  * --policy <id> (adaprivate-ts), --samples <n> (200), --dim <d> (20), --arms <K> (5),
  * --modes sqlite,pg1,pg2 (all three), --pg-url <url>, --before <cli path> (none), --blocks <n> (1),
- * --json.
+ * --cpu-prof <dir> (none: CPU profiles of the servers, `node --cpu-prof`, written there), --json.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,6 +47,7 @@ const pgUrl = flag('pg-url', '');
 const json = process.argv.includes('--json');
 const beforeCli = flag('before', '');
 const blocks = Number(flag('blocks', '1'));
+const cpuProf = flag('cpu-prof', '');
 if (!Number.isSafeInteger(blocks) || blocks < 1) {
   throw new Error(`--blocks must be a positive integer. Got ${flag('blocks', '1')}.`);
 }
@@ -58,7 +59,18 @@ function log(s: string): void {
 async function serve(cli: string, db: string): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(
     process.execPath,
-    [cli, 'serve', '--db', db, '--port', '0', '--json', '--log-level', 'error'],
+    [
+      ...(cpuProf === '' ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProf]),
+      cli,
+      'serve',
+      '--db',
+      db,
+      '--port',
+      '0',
+      '--json',
+      '--log-level',
+      'error',
+    ],
     {
       env: {
         ...process.env,

@@ -21,13 +21,14 @@
  *   zCDP-Episodic, DGS-LinUCB, AdaC-OFUL-zCDP, RarelySwitching-zCDP) takes one reward per step and
  *   its ledger row records what the policy itself released in that step (0, 1 or more). So the
  *   model version counts steps, not only privacy releases. Such a step learns the reward directly
- *   (`stepReward`: the reward, the step's ledger row and snapshot in one round trip under the lock,
+ *   (`stepRewards`: the reward, the step's ledger row and snapshot in one round trip under the lock,
  *   never pending) unless rewards are pending (then they are learned first, through the pending
  *   path). A replica that finds the version moved writes nothing, reloads and recomputes.
  * - **Decisions that release** (DGS-LinUCB: a select after new data releases a noisy estimate) are
- *   serialised too (`decideAt`): decided from the view at version v and committed, with the release
- *   they made, in one round trip under the model row lock that checks the stored version is still
- *   v (else nothing is written, the view reloads and the decision is made again).
+ *   serialised too (`decideMany`): decided from the view at version v and committed, with the
+ *   releases they made, in one round trip under the model row lock that checks the stored version is
+ *   still v (else nothing is written, the view reloads and the decisions are made again); the
+ *   decisions (and the steps) that queue while a commit is in flight go together in the next one.
  * - **Horizon-bounded policies** (JDP-LinUCB, zCDP-Episodic, DGS-LinUCB) count learned rounds in the
  *   shared database: the reward that would exceed the horizon is refused there (409
  *   horizon_exhausted), atomically across replicas; afterwards decisions come from `decideFrozen`.
@@ -53,11 +54,14 @@ import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
 import type {
   DecisionRow,
+  DecisionStep,
   ModelRow,
   ModelState,
   ReleaseInput,
   ReplicaStore,
   RewardInput,
+  RewardTarget,
+  StepInput,
   UnitGroup,
   UnitPendingOutcome,
 } from '../store/index.js';
@@ -100,6 +104,89 @@ function busy(model: string): ServiceError {
   );
 }
 
+/** Most steps of a serialised-learning policy committed in one round trip (`stepRewards`). */
+const STEP_BATCH_MAX = 64;
+
+/** Most decisions a replica keeps for their reward's read (`ReplicaRuntime.remember`). */
+const DECIDED_MAX = 4096;
+
+/** What one step of a serialised-learning policy did (`ReplicaRuntime.step`). */
+type StepAnswer =
+  | { readonly released: boolean; readonly version: number }
+  | 'pending'
+  | 'duplicate'
+  | 'unknown-event'
+  | 'horizon-exhausted';
+
+/** A step waiting for its group commit. */
+interface QueuedStep {
+  readonly input: RewardInput;
+  readonly x: Float64Array;
+  readonly resolve: (a: StepAnswer) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/** A decision of a policy whose select releases, waiting for its group commit. */
+interface QueuedDecision {
+  readonly req: RankRequest;
+  readonly eventId: string;
+  readonly feats: Float64Array;
+  readonly k: number;
+  readonly resolve: (d: { row: DecisionRow; samples: number }) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+/**
+ * Entries committed in groups, one group at a time through `run` (the replica's serial chain): an
+ * entry pushed while no group is queued or running starts one; the entries pushed meanwhile go in
+ * the next. A group is the oldest entries, at most {@link STEP_BATCH_MAX}, each id once (a repeat
+ * waits for the next group). `commit` answers its entries; if it throws, they are rejected with it.
+ */
+class GroupQueue<T extends { readonly reject: (err: unknown) => void }> {
+  private queue: T[] = [];
+  private busy = false;
+
+  constructor(
+    private readonly idOf: (entry: T) => string,
+    private readonly run: (fn: () => Promise<void>) => Promise<void>,
+    private readonly commit: (group: T[]) => Promise<void>,
+  ) {}
+
+  push(entry: T): void {
+    this.queue.push(entry);
+    if (this.busy) return;
+    this.busy = true;
+    this.run(() => this.flush()).catch(() => {
+      // every entry was answered by flush
+    });
+  }
+
+  private async flush(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const group: T[] = [];
+        const rest: T[] = [];
+        const ids = new Set<string>();
+        for (const q of this.queue) {
+          const id = this.idOf(q);
+          if (group.length < STEP_BATCH_MAX && !ids.has(id)) {
+            ids.add(id);
+            group.push(q);
+          } else rest.push(q);
+        }
+        this.queue = rest;
+        try {
+          await this.commit(group);
+        } catch (err) {
+          for (const q of group) q.reject(err);
+        }
+      }
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
 /** Options of the replica runtime. */
 export interface ReplicaOptions {
   /**
@@ -139,6 +226,20 @@ export class ReplicaRuntime implements ServedModel {
   private announced = 0;
   private reloading: Promise<void> | null = null;
   private releases: Promise<unknown> = Promise.resolve();
+  /** Steps of a serialised-learning policy, group-committed (`step`). */
+  private readonly stepGroups = new GroupQueue<QueuedStep>(
+    (q) => q.input.eventId,
+    (fn) => this.serial(fn),
+    (group) => this.commitSteps(group),
+  );
+  /** Decisions of a policy whose select releases, group-committed (`rankSerialised`). */
+  private readonly decisionGroups = new GroupQueue<QueuedDecision>(
+    (q) => q.eventId,
+    (fn) => this.serial(fn),
+    (group) => this.commitDecisions(group),
+  );
+  /** Decisions this replica stored whose reward has not come (`remember`). */
+  private readonly decided = new Map<string, RewardTarget>();
   private readonly sweeps = new DefaultRewardSweep();
   /** Feature vectors clipped in this replica's decisions since it started. */
   private clipped = 0;
@@ -223,6 +324,28 @@ export class ReplicaRuntime implements ServedModel {
 
   /** The version check found no model row (deleted by a replica whose notification was lost). */
   private deleted = false;
+
+  /**
+   * Keeps what the reward of a decision this replica stored needs (its time, chosen features and
+   * unit), so that reward skips the read (`rewardTarget`): clients mostly send a reward to the
+   * replica that ranked it. Its state is taken as 'none': whether it was rewarded meanwhile (by
+   * another replica, the default-reward sweep) or erased is checked by the reward's own write,
+   * which marks a decision only when it has no reward (duplicate, unknown event). User-level models
+   * read it (their admission is in the store). At most {@link DECIDED_MAX} are kept, oldest dropped.
+   */
+  private remember(row: DecisionRow): void {
+    if (this.units !== null) return;
+    if (this.decided.size >= DECIDED_MAX) {
+      const oldest = this.decided.keys().next();
+      if (oldest.done !== true) this.decided.delete(oldest.value);
+    }
+    this.decided.set(row.eventId, {
+      time: row.time,
+      rewardState: 'none',
+      chosenFeatures: row.chosenFeatures,
+      unit: row.unit ?? null,
+    });
+  }
 
   /** Records that release `version` was committed (a notification); the view reloads. */
   notify(version: number): void {
@@ -457,6 +580,7 @@ export class ReplicaRuntime implements ServedModel {
       if (!(await this.store.insertDecision(row))) throw eventExists(this.row, eventId);
       this.clipped += clipped;
     }
+    this.remember(row);
     this.ctx.metrics.decisions.inc({ model: this.row.name });
     return {
       eventId,
@@ -470,10 +594,13 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
-   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning: the
-   * view at version v decides; the decision and, when that released, the new snapshot and its
-   * ledger row (version v + 1) commit in one round trip that checks the stored version is still v.
-   * When it moved, nothing is written: the view reloads and decides again.
+   * A decision of a policy whose select releases (DGS-LinUCB), serialised with its learning.
+   * Decisions group-commit like steps: the decision joins the queue, and the queue's oldest ones
+   * (distinct event ids, at most {@link STEP_BATCH_MAX}) are decided in order on the view at version
+   * v; every decision and, for each one that released, its ledger row (the k-th at version v + k;
+   * the decision carries that version) and the snapshot after the last commit in one round trip that
+   * checks the stored version is still v (`decideMany`). When it moved, nothing is written: the view
+   * reloads and the decisions are made again.
    */
   private rankSerialised(
     req: RankRequest,
@@ -481,44 +608,73 @@ export class ReplicaRuntime implements ServedModel {
     feats: Float64Array,
     k: number,
   ): Promise<{ row: DecisionRow; samples: number }> {
-    return this.serial(async () => {
-      for (let attempt = 0; ; attempt++) {
-        const got: { row?: DecisionRow } = {};
-        let samples = 0;
-        let clipped = 0;
-        let made = false;
-        const out = await this.commitOnView(
-          (p, v, rounds) => {
-            const before = p.privacy().releases;
-            const r = this.decideWith(p, feats, k, displaySamples(this.row.settings, req.withProbabilities));
-            made = p.privacy().releases > before;
-            const version = made ? v + 1 : v;
-            const row = decisionRow(this.row, req, eventId, feats, this.dim, r.dec, version, this.ctx.now());
-            got.row = row;
-            samples = r.dec.samples;
-            clipped = r.clipped;
-            const release = made ? stepRelease(p, before, version, rounds, this.ctx.snapshotKey) : null;
-            return this.store.decideAt(v, row, release);
-          },
-          (a, p, v, rounds) => {
-            if (a !== 'inserted') return !made && a !== 'stale'; // a decision that released nothing changed no shared state
-            if (made) this.adopt(p, v + 1, rounds);
-            return true;
-          },
-        );
-        if (out === 'gone') {
-          throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
-        }
-        if (out === 'exists') throw eventExists(this.row, eventId);
-        if (out === 'stale') {
-          if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
-          continue;
-        }
-        this.clipped += clipped;
-        if (made) this.ctx.metrics.releases.inc({ model: this.row.name });
-        return { row: got.row!, samples };
-      }
+    return new Promise((resolve, reject) => {
+      this.decisionGroups.push({ req, eventId, feats, k, resolve, reject });
     });
+  }
+
+  /** Commits `group` (decided again while the version moves); answers each of its decisions. */
+  private async commitDecisions(group: QueuedDecision[]): Promise<void> {
+    for (let attempt = 0; group.length > 0; attempt++) {
+      const done: { row: DecisionRow; samples: number; clipped: number; made: boolean }[] = [];
+      let made = 0;
+      const out = await this.commitOnView(
+        (p, v, rounds) => {
+          const steps: DecisionStep[] = [];
+          for (const q of group) {
+            const before = p.privacy().releases;
+            const samples = displaySamples(this.row.settings, q.req.withProbabilities);
+            const r = this.decideWith(p, q.feats, q.k, samples);
+            const spent = p.privacy();
+            const released = spent.releases > before;
+            if (released) made++;
+            const row = decisionRow(
+              this.row,
+              q.req,
+              q.eventId,
+              q.feats,
+              this.dim,
+              r.dec,
+              v + made,
+              this.ctx.now(),
+            );
+            done.push({ row, samples: r.dec.samples, clipped: r.clipped, made: released });
+            steps.push({
+              decision: row,
+              release: released ? { releases: spent.releases - before, spent: { ...spent } } : null,
+            });
+          }
+          const snapshot = made > 0 ? JSON.stringify(p.snapshot({ key: this.ctx.snapshotKey })) : null;
+          return this.store.decideMany(this.row.name, v, steps, rounds, snapshot);
+        },
+        (a, p, v, rounds) => {
+          // decisions that released nothing changed no shared state
+          if (a !== 'inserted') return made === 0 && a !== 'stale';
+          if (made > 0) this.adopt(p, v + made, rounds);
+          return true;
+        },
+      );
+      if (out === 'gone') {
+        throw new ServiceError(404, 'model_not_found', `model '${this.row.name}' does not exist.`);
+      }
+      if (out === 'stale') {
+        if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
+        continue;
+      }
+      if (out !== 'inserted') {
+        // one event id has a decision: it is refused, the others are decided again without it
+        const [bad] = group.splice(out.exists, 1);
+        bad!.reject(eventExists(this.row, bad!.eventId));
+        continue;
+      }
+      for (let i = 0; i < group.length; i++) {
+        const d = done[i]!;
+        this.clipped += d.clipped;
+        if (d.made) this.ctx.metrics.releases.inc({ model: this.row.name });
+        group[i]!.resolve({ row: d.row, samples: d.samples });
+      }
+      return;
+    }
   }
 
   /**
@@ -530,7 +686,10 @@ export class ReplicaRuntime implements ServedModel {
   async reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
     await this.sweep();
     const name = this.row.name;
-    const d = admitReward(this.row, eventId, await this.store.rewardTarget(name, eventId), this.ctx.now());
+    const mine = this.decided.get(eventId);
+    if (mine !== undefined) this.decided.delete(eventId);
+    const target = mine ?? (await this.store.rewardTarget(name, eventId));
+    const d = admitReward(this.row, eventId, target, this.ctx.now());
     const named = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
     if (this.units !== null && named !== null) {
       const r = await this.recordUnit(this.units, eventId, reward, 'given', named);
@@ -605,10 +764,12 @@ export class ReplicaRuntime implements ServedModel {
 
   /**
    * One step of a serialised-learning policy that learns reward `reward` of `eventId` (chosen
-   * features `x`) directly: computed on the view at version v, committed with the reward in one
-   * round trip (`stepReward`) that checks the version; when it moved, the view reloads and the step
-   * is computed again. 'pending': rewards are pending, nothing was written (the caller stores this
-   * one as pending).
+   * features `x`) directly. Steps group-commit: the step joins the queue, and the queue's oldest
+   * steps (distinct events, at most {@link STEP_BATCH_MAX}) are computed in order on the view at
+   * version v and committed together in one round trip (`stepRewards`: one lock, one ledger row
+   * per step) that checks the version; when it moved, the view reloads and the steps are computed
+   * again. 'pending': rewards are pending, nothing was written (the caller stores this one as
+   * pending).
    */
   private step(
     eventId: string,
@@ -616,49 +777,75 @@ export class ReplicaRuntime implements ServedModel {
     reward: number,
     source: 'given' | 'default',
     unit: string | null,
-  ): Promise<
-    | { readonly released: boolean; readonly version: number }
-    | 'pending'
-    | 'duplicate'
-    | 'unknown-event'
-    | 'horizon-exhausted'
-  > {
-    return this.serial(async () => {
-      for (let attempt = 0; ; attempt++) {
-        if (this.dirty) await this.reload();
-        if (this.bounded && this.rounds >= this.horizon) return 'horizon-exhausted'; // the stored rounds only grow
-        let releases = 0;
-        let version = 0;
-        const out = await this.commitOnView(
-          (p, v, rounds) => {
-            version = v + 1;
-            const before = p.privacy().releases;
-            observe(p, x, reward);
-            const step = stepRelease(p, before, v + 1, rounds + 1, this.ctx.snapshotKey);
-            releases = step.releases;
-            const input: RewardInput = {
-              ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
-              ...(unit !== null ? { unit } : {}),
-            };
-            return this.store.stepReward(input, v, this.bounded ? this.horizon : null, step);
-          },
-          (o, p, v, rounds) => {
-            if (o !== 'recorded') return false;
-            this.adopt(p, v + 1, rounds + 1);
-            return true;
-          },
-        );
-        if (out === 'recorded') {
-          this.ctx.metrics.releases.inc({ model: this.row.name });
-          return { released: releases > 0, version };
-        }
-        if (out === 'stale') {
-          if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
-          continue;
-        }
-        return out;
-      }
+  ): Promise<StepAnswer> {
+    return new Promise<StepAnswer>((resolve, reject) => {
+      const input: RewardInput = {
+        ...rewardInput(this.row, eventId, reward, this.ctx.now(), source),
+        ...(unit !== null ? { unit } : {}),
+      };
+      // an event repeated in a group would be learned twice: it waits for the next group
+      this.stepGroups.push({ input, x, resolve, reject });
     });
+  }
+
+  /** Commits `group` (computed again while the version moves); answers each of its steps. */
+  private async commitSteps(group: QueuedStep[]): Promise<void> {
+    for (let attempt = 0; group.length > 0; attempt++) {
+      if (this.dirty) await this.reload();
+      if (this.bounded) {
+        // the stored rounds only grow: what passes the horizon is refused, the rest goes on
+        const room = Math.max(0, this.horizon - this.rounds);
+        for (const q of group.splice(room)) q.resolve('horizon-exhausted');
+        if (group.length === 0) return;
+      }
+      const releases: number[] = [];
+      let version = 0;
+      const out = await this.commitOnView(
+        (p, v, rounds) => {
+          version = v;
+          const steps: StepInput[] = [];
+          for (const q of group) {
+            const before = p.privacy().releases;
+            observe(p, q.x, q.input.reward);
+            const spent = p.privacy();
+            releases.push(spent.releases - before);
+            steps.push({ reward: q.input, releases: spent.releases - before, spent: { ...spent } });
+          }
+          const snapshot = JSON.stringify(p.snapshot({ key: this.ctx.snapshotKey }));
+          return this.store.stepRewards(
+            this.row.name,
+            v,
+            this.bounded ? this.horizon : null,
+            steps,
+            rounds + steps.length,
+            snapshot,
+          );
+        },
+        (o, p, v, rounds) => {
+          if (o !== 'recorded') return false;
+          this.adopt(p, v + group.length, rounds + group.length);
+          return true;
+        },
+      );
+      if (out === 'recorded') {
+        for (let i = 0; i < group.length; i++) {
+          this.ctx.metrics.releases.inc({ model: this.row.name });
+          group[i]!.resolve({ released: releases[i]! > 0, version: version + i + 1 });
+        }
+        return;
+      }
+      if (out === 'stale') {
+        if (attempt >= MAX_ATTEMPTS) throw busy(this.row.name);
+        continue;
+      }
+      if (typeof out === 'string') {
+        for (const q of group) q.resolve(out);
+        return;
+      }
+      // one event cannot be learned: it is answered, the others are computed again without it
+      const [bad] = group.splice(out.rejected, 1);
+      bad!.resolve(out.outcome);
+    }
   }
 
   /** Gives the default reward to decisions whose window has closed (another replica may have). */

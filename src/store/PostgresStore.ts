@@ -33,6 +33,7 @@ import {
   type UnitCountDb,
 } from './dbRows.js';
 import { blobToFloat64 } from './float64Blob.js';
+import { GroupCommit } from './groupCommit.js';
 import { ModelDeletedError } from './ModelDeletedError.js';
 import { newModelValues } from './newModelValues.js';
 import { postgresRoutines } from './postgresRoutines.js';
@@ -42,12 +43,15 @@ import {
   type ComputeRelease,
   type ComputeUnitRelease,
   DELETED_VERSION,
+  type DecisionStep,
   type PendingBatch,
   type PendingOutcome,
   type ReleasedState,
   type ReplicaStore,
   type SerialisedDecision,
+  type StepInput,
   type StepOutcome,
+  type StepsOutcome,
   type UnitPendingOutcome,
   type VersionedOutcome,
 } from './ReplicaStore.js';
@@ -132,12 +136,8 @@ export const RELEASE_CHANNEL = 'adaprivate_release';
 /** Most rewards one batched insert of {@link PostgresStore.recordPending} carries. */
 const REWARD_BATCH_MAX = 256;
 
-/** A reward waiting for its batched insert, and the caller waiting for its answer. */
-interface QueuedReward {
-  readonly input: RewardInput;
-  readonly resolve: (out: PendingOutcome) => void;
-  readonly reject: (err: unknown) => void;
-}
+/** Most decisions one batched insert of {@link PostgresStore.insertDecision} carries. */
+const DECISION_BATCH_MAX = 256;
 
 /** Counters of the store's batched writes (tests and benchmarks read them). */
 export interface PostgresStoreStats {
@@ -147,6 +147,10 @@ export interface PostgresStoreStats {
   readonly rewardsBatched: number;
   /** Largest number of rewards one such statement carried. */
   readonly largestRewardBatch: number;
+  /** Statements that inserted decisions (batched `insertDecision` without a release). */
+  readonly decisionStatements: number;
+  /** Decisions those statements carried. */
+  readonly decisionsBatched: number;
 }
 
 /** BIGINT columns hold times in ms, versions and counts: safe integers, returned as numbers. */
@@ -164,6 +168,14 @@ const TYPES = {
       ? parseInt8
       : pg.types.getTypeParser(oid, format ?? 'text')) as typeof pg.types.getTypeParser,
 };
+
+/**
+ * A named statement: each connection parses and plans it once (the first time it runs there), not
+ * at every call; the hot statements of decisions, rewards and releases use it.
+ */
+function named(name: string, text: string, values: readonly unknown[]): pg.QueryConfig {
+  return { name, text, values: values as unknown[] };
+}
 
 function newPool(connectionString: string, max: number): pg.Pool {
   const pool = new pg.Pool({ connectionString, max, types: TYPES });
@@ -271,9 +283,42 @@ export class PostgresStore implements ReplicaStore {
   private closed = false;
   private readonly connectionString: string;
   private readonly listeners = new Set<pg.Client>();
-  /** Rewards waiting for the batched insert of their model (one statement in flight per model). */
-  private readonly rewardQueues = new Map<string, { busy: boolean; queue: QueuedReward[] }>();
-  private statsNow = { rewardStatements: 0, rewardsBatched: 0, largestRewardBatch: 0 };
+  private statsNow = {
+    rewardStatements: 0,
+    rewardsBatched: 0,
+    largestRewardBatch: 0,
+    decisionStatements: 0,
+    decisionsBatched: 0,
+  };
+  /** Pending rewards of a model, group-committed (one statement in flight per model). */
+  private readonly rewardWrites = new GroupCommit<RewardInput, PendingOutcome>(
+    REWARD_BATCH_MAX,
+    (r) => r.eventId,
+    (model, inputs) => this.pendingStatements(model, inputs),
+    (n) => {
+      const st = this.statsNow;
+      this.statsNow = {
+        ...st,
+        rewardStatements: st.rewardStatements + 1,
+        rewardsBatched: st.rewardsBatched + n,
+        largestRewardBatch: Math.max(st.largestRewardBatch, n),
+      };
+    },
+  );
+  /** Decisions of a model (without a release), group-committed like the rewards. */
+  private readonly decisionWrites = new GroupCommit<DecisionRow, boolean>(
+    DECISION_BATCH_MAX,
+    (d) => d.eventId,
+    (model, rows) => this.insertDecisionRows(model, rows),
+    (n) => {
+      const st = this.statsNow;
+      this.statsNow = {
+        ...st,
+        decisionStatements: st.decisionStatements + 1,
+        decisionsBatched: st.decisionsBatched + n,
+      };
+    },
+  );
   /** Connections whose temporary schema has the release functions (./postgresRoutines.ts). */
   private readonly withRoutines = new WeakSet<pg.PoolClient>();
 
@@ -453,7 +498,7 @@ export class PostgresStore implements ReplicaStore {
   }
 
   async insertDecision(row: DecisionRow, release: ReleaseInput | null = null): Promise<boolean> {
-    if (release === null) return this.insertDecisionRow(this.pool, row);
+    if (release === null) return this.decisionWrites.add(row.model, row);
     return this.tx(async (client) => {
       const version = await this.lockModel(client, row.model);
       if (version === null || release.version !== version + 1) {
@@ -482,7 +527,9 @@ export class PostgresStore implements ReplicaStore {
   private async insertDecisionRow(db: pg.Pool | pg.PoolClient, row: DecisionRow): Promise<boolean> {
     // the model row's KEY SHARE lock: a deletion waits for this decision, or this finds no model
     const r = await db.query<{ live: number; n: number }>(
-      `WITH m AS (
+      named(
+        'adaprivate_insert_decision',
+        `WITH m AS (
          SELECT name FROM models WHERE name = $1 FOR KEY SHARE
        ), d AS (
          INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
@@ -495,10 +542,54 @@ export class PostgresStore implements ReplicaStore {
          ON CONFLICT (model, event_id) DO NOTHING
        )
        SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT COUNT(*) FROM d)::int AS n`,
-      [...decisionValues(row), row.unit ?? null, row.clipped ?? null],
+        [...decisionValues(row), row.unit ?? null, row.clipped ?? null],
+      ),
     );
     if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(row.model);
     return r.rows[0]?.n === 1;
+  }
+
+  /**
+   * The batched form of {@link insertDecisionRow}: decisions of one model (distinct event ids), one
+   * statement at autocommit under the model row's KEY SHARE lock; true for each one inserted.
+   */
+  private async insertDecisionRows(model: string, rows: readonly DecisionRow[]): Promise<boolean[]> {
+    if (rows.length === 1) return [await this.insertDecisionRow(this.pool, rows[0]!)];
+    const cols: unknown[][] = Array.from({ length: 11 }, () => []);
+    for (const row of rows) {
+      const v = decisionValues(row);
+      for (let c = 1; c < 10; c++) cols[c]!.push(v[c]);
+      cols[0]!.push(row.unit ?? null);
+      cols[10]!.push(row.clipped ?? null);
+    }
+    const r = await this.pool.query<{ live: number; inserted: string[] | null }>(
+      named(
+        'adaprivate_insert_decisions',
+        `WITH m AS (
+           SELECT name FROM models WHERE name = $1 FOR KEY SHARE
+         ), i AS (
+           SELECT * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::int[], $7::int[],
+             $8::bytea[], $9::text[], $10::bigint[], $11::text[], $12::int[])
+             WITH ORDINALITY AS t(event_id, time, arm_ids, features, dim, chosen, chosen_features,
+               probabilities, model_version, unit, clipped, ord)
+         ), d AS (
+           INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
+           SELECT m.name, i.event_id, i.time, i.arm_ids, i.features, i.dim, i.chosen, i.chosen_features,
+             i.probabilities, i.model_version, i.clipped FROM m, i ORDER BY i.ord
+           ON CONFLICT (model, event_id) DO NOTHING
+           RETURNING model, event_id
+         ), u AS (
+           INSERT INTO decision_units (model, event_id, unit)
+           SELECT d.model, d.event_id, i.unit FROM d JOIN i ON i.event_id = d.event_id WHERE i.unit IS NOT NULL
+           ON CONFLICT (model, event_id) DO NOTHING
+         )
+         SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT array_agg(event_id) FROM d) AS inserted`,
+        [model, ...cols.slice(1, 10), cols[0], cols[10]],
+      ),
+    );
+    if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(model);
+    const inserted = new Set(r.rows[0]?.inserted ?? []);
+    return rows.map((row) => inserted.has(row.eventId));
   }
 
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
@@ -516,10 +607,13 @@ export class PostgresStore implements ReplicaStore {
       chosen_features: Buffer;
       unit: string | null;
     }>(
-      `SELECT d.time, d.reward_state, d.chosen_features, u.unit FROM decisions d
+      named(
+        'adaprivate_reward_target',
+        `SELECT d.time, d.reward_state, d.chosen_features, u.unit FROM decisions d
        LEFT JOIN decision_units u ON u.model = d.model AND u.event_id = d.event_id
        WHERE d.model = $1 AND d.event_id = $2`,
-      [model, eventId],
+        [model, eventId],
+      ),
     );
     const row = r.rows[0];
     if (row === undefined) return null;
@@ -825,13 +919,16 @@ export class PostgresStore implements ReplicaStore {
       reward: number | null;
       features: Buffer | null;
     }>(
-      `SELECT m.version, m.rounds, p.seq, p.event_id, p.reward, p.features FROM models m
+      named(
+        'adaprivate_pending_batch',
+        `SELECT m.version, m.rounds, p.seq, p.event_id, p.reward, p.features FROM models m
        LEFT JOIN LATERAL (
          SELECT seq, event_id, reward, features FROM pending_rewards
          WHERE model = m.name ORDER BY seq LIMIT $2
        ) p ON true
        WHERE m.name = $1 ORDER BY p.seq`,
-      [model, batchSize],
+        [model, batchSize],
+      ),
     );
     const first = r.rows[0];
     if (first === undefined) return null;
@@ -862,10 +959,13 @@ export class PostgresStore implements ReplicaStore {
     let open = false;
     try {
       await this.routines(client); // outside any transaction: a rollback must not undo them
-      if (hook === null) return (await client.query<{ a: string }>(sql, values as unknown[])).rows[0]!.a;
+      if (hook === null)
+        return (await client.query<{ a: string }>(named(sql.slice(7, sql.indexOf('(')), sql, values)))
+          .rows[0]!.a;
       await client.query('BEGIN');
       open = true;
-      const answer = (await client.query<{ a: string }>(sql, values as unknown[])).rows[0]!.a;
+      const answer = (await client.query<{ a: string }>(named(sql.slice(7, sql.indexOf('(')), sql, values)))
+        .rows[0]!.a;
       const info = commits(answer);
       if (info !== null) await hook(info);
       await client.query('COMMIT');
@@ -922,40 +1022,72 @@ export class PostgresStore implements ReplicaStore {
     return ledgerRow(model, release, time, n);
   }
 
-  /** See {@link ReplicaStore.stepReward}. */
+  /** See {@link ReplicaStore.stepReward}: {@link stepRewards} of one step. */
   async stepReward(
     input: RewardInput,
     expected: number,
     horizon: number | null,
     release: ReleaseInput,
   ): Promise<StepOutcome> {
-    if (release.version !== expected + 1) {
+    if (release.version !== expected + 1 || release.rounds < 1) {
       throw new StoreConflictError(
         `release version ${release.version} of model '${input.model}' does not follow the version ${expected} it was computed from.`,
       );
     }
+    const step = { reward: input, releases: release.releases, spent: release.spent };
+    const out = await this.stepRewards(
+      input.model,
+      expected,
+      horizon,
+      [step],
+      release.rounds,
+      release.snapshot,
+    );
+    return typeof out === 'string' ? out : out.outcome;
+  }
+
+  /** See {@link ReplicaStore.stepRewards}: one call of the step function (./postgresRoutines.ts). */
+  async stepRewards(
+    model: string,
+    expected: number,
+    horizon: number | null,
+    steps: readonly StepInput[],
+    rounds: number,
+    snapshot: string,
+  ): Promise<StepsOutcome> {
+    if (steps.length === 0 || steps.some((x) => x.reward.model !== model)) {
+      throw new RangeError(`PostgresStore.stepRewards: one or more steps, all of model '${model}'.`);
+    }
+    const rewards = steps.map((x) => x.reward);
     const answer = await this.routine(
-      'SELECT pg_temp.adaprivate_step_reward($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) AS a',
+      'SELECT pg_temp.adaprivate_step_rewards($1, $2, $3::text[], $4::float8[], $5::text[], $6::text[], $7, $8::bigint[], $9::bigint[], $10, $11::text[], $12) AS a',
       [
-        input.model,
+        model,
         expected,
-        input.eventId,
-        input.logReward ? input.reward : null,
-        input.source,
-        input.unit ?? null,
+        rewards.map((x) => x.eventId),
+        rewards.map((x) => (x.logReward ? x.reward : null)),
+        rewards.map((x) => x.source),
+        rewards.map((x) => x.unit ?? null),
         horizon,
-        input.time,
-        release.releases,
-        release.rounds,
-        JSON.stringify(release.spent),
-        release.snapshot,
+        rewards.map((x) => x.time),
+        steps.map((x) => x.releases),
+        rounds,
+        steps.map((x) => JSON.stringify(x.spent)),
+        snapshot,
       ],
       (a) =>
         a === 'recorded'
-          ? { kind: 'rewards', version: release.version, rewards: 1, releases: release.releases }
+          ? {
+              kind: 'rewards',
+              version: expected + steps.length,
+              rewards: steps.length,
+              releases: steps.reduce((t, x) => t + x.releases, 0),
+            }
           : null,
     );
-    return answer as StepOutcome;
+    const m = /^(unknown-event|duplicate):(\d+)$/.exec(answer);
+    if (m !== null) return { rejected: Number(m[2]), outcome: m[1] as 'unknown-event' | 'duplicate' };
+    return answer as StepsOutcome;
   }
 
   /** See {@link ReplicaStore.decideAt}. */
@@ -989,11 +1121,58 @@ export class PostgresStore implements ReplicaStore {
     return answer as 'inserted' | 'exists' | VersionedOutcome;
   }
 
+  /** See {@link ReplicaStore.decideMany}. */
+  async decideMany(
+    model: string,
+    expected: number,
+    decisions: readonly DecisionStep[],
+    rounds: number,
+    snapshot: string | null,
+  ): Promise<'inserted' | VersionedOutcome | { readonly exists: number }> {
+    const made = decisions.filter((d) => d.release !== null);
+    if (decisions.length === 0 || decisions.some((d) => d.decision.model !== model)) {
+      throw new RangeError(`PostgresStore.decideMany: one or more decisions, all of model '${model}'.`);
+    }
+    if (made.length > 0 !== (snapshot !== null)) {
+      throw new RangeError('PostgresStore.decideMany: a snapshot exactly when a decision released.');
+    }
+    const cols: unknown[][] = Array.from({ length: 9 }, () => []);
+    for (const d of decisions) {
+      const v = decisionValues(d.decision);
+      for (let c = 0; c < 9; c++) cols[c]!.push(v[c + 1]);
+    }
+    const answer = await this.routine(
+      'SELECT pg_temp.adaprivate_decide_many($1, $2, $3::text[], $4::bigint[], $5::text[], $6::bytea[], $7::int[], $8::int[], $9::bytea[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[], $15, $16) AS a',
+      [
+        model,
+        expected,
+        ...cols,
+        decisions.map((d) => d.decision.unit ?? null),
+        decisions.map((d) => d.release?.releases ?? null),
+        decisions.map((d) => (d.release === null ? null : JSON.stringify(d.release.spent))),
+        rounds,
+        snapshot,
+      ],
+      (a) =>
+        a === 'inserted' && made.length > 0
+          ? {
+              kind: 'decision',
+              version: expected + made.length,
+              rewards: 0,
+              releases: made.reduce((t, d) => t + d.release!.releases, 0),
+            }
+          : null,
+    );
+    const m = /^exists:(\d+)$/.exec(answer);
+    if (m !== null) return { exists: Number(m[1]) };
+    return answer as 'inserted' | VersionedOutcome;
+  }
+
   /** The stored version of a model (the cheap per-request check of a replica), or null. */
   async modelVersion(model: string): Promise<number | null> {
-    const r = await this.pool.query<{ version: number }>('SELECT version FROM models WHERE name = $1', [
-      model,
-    ]);
+    const r = await this.pool.query<{ version: number }>(
+      named('adaprivate_model_version', 'SELECT version FROM models WHERE name = $1', [model]),
+    );
     return r.rows[0]?.version ?? null;
   }
 
@@ -1009,7 +1188,7 @@ export class PostgresStore implements ReplicaStore {
    * answers 'horizon-exhausted' (after the event's own 'unknown-event' or 'duplicate').
    */
   async recordPending(input: RewardInput, horizon: number | null = null): Promise<PendingOutcome> {
-    if (horizon === null) return this.queueReward(input);
+    if (horizon === null) return this.rewardWrites.add(input.model, input);
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -1047,65 +1226,6 @@ export class PostgresStore implements ReplicaStore {
   }
 
   /**
-   * Group commit of pending rewards: a reward of a model goes out at once when no insert of that
-   * model is in flight, and otherwise waits for it and then goes out with every reward that arrived
-   * meanwhile in one statement (one round trip, one commit). No timer: a lone reward is not
-   * delayed. Each caller is answered only after the statement carrying its reward committed (an
-   * error answers all of them with it: none was acknowledged).
-   */
-  private queueReward(input: RewardInput): Promise<PendingOutcome> {
-    return new Promise<PendingOutcome>((resolve, reject) => {
-      let q = this.rewardQueues.get(input.model);
-      if (q === undefined) {
-        q = { busy: false, queue: [] };
-        this.rewardQueues.set(input.model, q);
-      }
-      q.queue.push({ input, resolve, reject });
-      if (!q.busy) this.flushRewards(input.model, q);
-    });
-  }
-
-  /** Sends the queued rewards of `model` (one statement), then whatever queued meanwhile. */
-  private flushRewards(model: string, q: { busy: boolean; queue: QueuedReward[] }): void {
-    // one event id at most once per statement (a repeat waits for the next one and is then a duplicate)
-    const batch: QueuedReward[] = [];
-    const rest: QueuedReward[] = [];
-    const ids = new Set<string>();
-    for (const r of q.queue) {
-      if (batch.length < REWARD_BATCH_MAX && !ids.has(r.input.eventId)) {
-        ids.add(r.input.eventId);
-        batch.push(r);
-      } else rest.push(r);
-    }
-    q.queue = rest;
-    if (batch.length === 0) {
-      q.busy = false;
-      this.rewardQueues.delete(model);
-      return;
-    }
-    q.busy = true;
-    this.pendingStatements(
-      model,
-      batch.map((r) => r.input),
-    ).then(
-      (outs) => {
-        const st = this.statsNow;
-        this.statsNow = {
-          rewardStatements: st.rewardStatements + 1,
-          rewardsBatched: st.rewardsBatched + batch.length,
-          largestRewardBatch: Math.max(st.largestRewardBatch, batch.length),
-        };
-        for (let i = 0; i < batch.length; i++) batch[i]!.resolve(outs[i]!);
-        this.flushRewards(model, q);
-      },
-      (err: unknown) => {
-        for (const r of batch) r.reject(err);
-        this.flushRewards(model, q);
-      },
-    );
-  }
-
-  /**
    * The batched form of {@link pendingStatement}: rewards of one model (distinct event ids), one
    * statement at autocommit. Each decision is marked rewarded only if it has none yet; the pending
    * count answered is the model's after the statement.
@@ -1113,7 +1233,9 @@ export class PostgresStore implements ReplicaStore {
   private async pendingStatements(model: string, inputs: readonly RewardInput[]): Promise<PendingOutcome[]> {
     if (inputs.length === 1) return [await this.pendingStatement(this.pool, inputs[0]!)];
     const r = await this.pool.query<{ inserted: string[] | null; found: string[] | null; pending: number }>(
-      `WITH i AS (
+      named(
+        'adaprivate_pending_rewards',
+        `WITH i AS (
          SELECT * FROM unnest($2::text[], $3::float8[], $4::float8[], $5::text[], $6::text[])
            WITH ORDINALITY AS t(event_id, reward, logged, source, unit, ord)
        ), d AS (
@@ -1133,14 +1255,15 @@ export class PostgresStore implements ReplicaStore {
        SELECT (SELECT array_agg(event_id) FROM ins) AS inserted,
               (SELECT array_agg(event_id) FROM decisions WHERE model = $1 AND event_id = ANY($2::text[])) AS found,
               (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending`,
-      [
-        model,
-        inputs.map((x) => x.eventId),
-        inputs.map((x) => x.reward),
-        inputs.map((x) => (x.logReward ? x.reward : null)),
-        inputs.map((x) => x.source),
-        inputs.map((x) => x.unit ?? null),
-      ],
+        [
+          model,
+          inputs.map((x) => x.eventId),
+          inputs.map((x) => x.reward),
+          inputs.map((x) => (x.logReward ? x.reward : null)),
+          inputs.map((x) => x.source),
+          inputs.map((x) => x.unit ?? null),
+        ],
+      ),
     );
     const row = r.rows[0]!;
     const inserted = new Set(row.inserted ?? []);
@@ -1156,7 +1279,9 @@ export class PostgresStore implements ReplicaStore {
   /** The statement of {@link recordPending}, on the pool or inside the caller's transaction. */
   private async pendingStatement(db: pg.Pool | pg.PoolClient, input: RewardInput): Promise<PendingOutcome> {
     const r = await db.query<{ inserted: number; pending: number; found: number }>(
-      `WITH d AS (
+      named(
+        'adaprivate_pending_reward',
+        `WITH d AS (
          UPDATE decisions SET reward_state = 1, reward = $4, reward_source = $5
          WHERE model = $1 AND event_id = $2 AND reward_state = 0
          RETURNING chosen_features
@@ -1172,14 +1297,15 @@ export class PostgresStore implements ReplicaStore {
        SELECT (SELECT COUNT(*) FROM ins) AS inserted,
               (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending,
               (SELECT COUNT(*) FROM decisions WHERE model = $1 AND event_id = $2) AS found`,
-      [
-        input.model,
-        input.eventId,
-        input.reward,
-        input.logReward ? input.reward : null,
-        input.source,
-        input.unit ?? null,
-      ],
+        [
+          input.model,
+          input.eventId,
+          input.reward,
+          input.logReward ? input.reward : null,
+          input.source,
+          input.unit ?? null,
+        ],
+      ),
     );
     const row = r.rows[0]!;
     // the count's snapshot is the statement's: it does not see the row inserted by `ins`

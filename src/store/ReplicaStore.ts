@@ -125,6 +125,35 @@ export type VersionedOutcome = 'stale' | 'gone';
  */
 export type StepOutcome = RecordRewardOutcome | 'horizon-exhausted' | 'stale' | 'pending';
 
+/** One step of {@link ReplicaStore.stepRewards}: the reward it learns and what the policy released in it. */
+export interface StepInput {
+  /** The reward (one decision's) this step learns. */
+  readonly reward: RewardInput;
+  /** Privacy releases the policy made in this step (0 or more). */
+  readonly releases: number;
+  /** What the ledger reports after this step (JSON-safe): the step's ledger row. */
+  readonly spent: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * What {@link ReplicaStore.stepRewards} did: like {@link StepOutcome}, except that a step whose
+ * event is unknown or already rewarded (or repeats an earlier step's) is named by its index, and
+ * nothing is written: recompute without it.
+ */
+export type StepsOutcome =
+  | 'recorded'
+  | 'stale'
+  | 'pending'
+  | 'horizon-exhausted'
+  | { readonly rejected: number; readonly outcome: 'unknown-event' | 'duplicate' };
+
+/** One decision of {@link ReplicaStore.decideMany}, and what the policy released in it (or null). */
+export interface DecisionStep {
+  readonly decision: DecisionRow;
+  /** The privacy releases and spent budget of a decision that released (its ledger row); null: none. */
+  readonly release: { readonly releases: number; readonly spent: Readonly<Record<string, unknown>> } | null;
+}
+
 export interface ReplicaStore extends Store {
   /**
    * `recordReward(input, null)` and `pendingCount` in one round trip: stores the reward as pending
@@ -209,6 +238,23 @@ export interface ReplicaStore extends Store {
     release: ReleaseInput,
   ): Promise<StepOutcome>;
   /**
+   * Consecutive steps of a serialised-learning policy, computed in order from the stored version
+   * `expected` (step i, from 1: version `expected + i`, one reward), committed together in one round
+   * trip under the model row lock (a replica's group commit of the steps that queued while its last
+   * one was in flight): the same checks as {@link stepReward} for every step, then each decision
+   * rewarded and released at its step's version, one ledger row per step, and the model row at the
+   * last step with `snapshot` (the policy after all of them) and `rounds` (its learned rounds: the
+   * stored rounds + the steps, checked). Nothing is written unless 'recorded'.
+   */
+  stepRewards(
+    model: string,
+    expected: number,
+    horizon: number | null,
+    steps: readonly StepInput[],
+    rounds: number,
+    snapshot: string,
+  ): Promise<StepsOutcome>;
+  /**
    * A decision of a policy whose select may release (DGS-LinUCB), decided from the stored version
    * `expected`, committed in one round trip under the model row lock with its release, if any
    * (version `expected + 1`, ledger row of 0 rewards, at the decision's time). 'inserted', 'exists'
@@ -219,6 +265,21 @@ export interface ReplicaStore extends Store {
     decision: DecisionRow,
     release: ReleaseInput | null,
   ): Promise<'inserted' | 'exists' | VersionedOutcome>;
+  /**
+   * Consecutive decisions of a policy whose select may release (DGS-LinUCB), decided in order from
+   * the stored version `expected` (the k-th one that released: version `expected + k`), committed
+   * together in one round trip under the model row lock: every decision row, one ledger row of 0
+   * rewards per release (at `rounds`), and the model row at the last release with `snapshot` (null
+   * when none released). 'inserted', 'stale', 'gone', or `{ exists: i }` (decision i's event id has
+   * a decision, or repeats an earlier one's: nothing written).
+   */
+  decideMany(
+    model: string,
+    expected: number,
+    decisions: readonly DecisionStep[],
+    rounds: number,
+    snapshot: string | null,
+  ): Promise<'inserted' | VersionedOutcome | { readonly exists: number }>;
   /** Closed groups of a user-level model waiting for their release. */
   unitGroupsDue(model: string): Promise<number>;
   /** The committed version of `model` (a cheap check), or null when it does not exist. */
@@ -257,6 +318,8 @@ export function isReplicaStore(store: Store): store is ReplicaStore {
     typeof s.pendingBatch === 'function' &&
     typeof s.releasePending === 'function' &&
     typeof s.stepReward === 'function' &&
+    typeof s.stepRewards === 'function' &&
+    typeof s.decideMany === 'function' &&
     typeof s.decideAt === 'function'
   );
 }

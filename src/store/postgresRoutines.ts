@@ -29,37 +29,50 @@ END
 $f$`;
 
 /**
- * One step of a serialised-learning policy that consumes one reward directly (never pending):
- * 'unknown-event', 'duplicate' (the event's own checks first), 'stale', 'pending' (rewards of the
+ * Consecutive steps of a serialised-learning policy, each consuming one reward directly (never
+ * pending), computed in order from version `p_expected` and committed together (the group commit of
+ * a replica's steps: one round trip, one lock, however many steps): 'unknown-event:<i>' or
+ * 'duplicate:<i>' (the first step whose event has no decision, or already has a reward or repeats
+ * an earlier step's; nothing written), 'stale' (version or rounds moved), 'pending' (rewards of the
  * model are pending: the caller takes the pending path, so they are learned first),
- * 'horizon-exhausted' (the stored rounds reach `p_horizon`), or 'recorded' (decision rewarded and
- * released with the step, ledger row of 1 reward, version + 1).
+ * 'horizon-exhausted' (the steps would pass `p_horizon` learned rounds), or 'recorded' (step i, from
+ * 1: its decision rewarded and released at version + i, its ledger row of 1 reward at rounds + i,
+ * with its own time, releases and spent; the model row at the last step with `p_snapshot`).
  */
-const STEP_REWARD = `
-CREATE FUNCTION pg_temp.adaprivate_step_reward(p_model text, p_expected bigint, p_event text,
-  p_logged double precision, p_source text, p_unit text, p_horizon bigint, p_time bigint,
-  p_releases bigint, p_rounds bigint, p_spent text, p_snapshot text)
+const stepRewards = (channel: string): string => `
+CREATE FUNCTION pg_temp.adaprivate_step_rewards(p_model text, p_expected bigint, p_events text[],
+  p_logged double precision[], p_sources text[], p_units text[], p_horizon bigint, p_times bigint[],
+  p_releases bigint[], p_rounds bigint, p_spent text[], p_snapshot text)
 RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
   v bigint;
   r bigint;
   st int;
+  n int := cardinality(p_events);
 BEGIN
   SELECT version, rounds INTO v, r FROM models WHERE name = p_model FOR NO KEY UPDATE;
-  IF NOT FOUND THEN RETURN 'unknown-event'; END IF;
-  SELECT reward_state INTO st FROM decisions WHERE model = p_model AND event_id = p_event FOR UPDATE;
-  IF NOT FOUND THEN RETURN 'unknown-event'; END IF;
-  IF st <> 0 THEN RETURN 'duplicate'; END IF;
-  IF v <> p_expected OR p_rounds <> r + 1 THEN RETURN 'stale'; END IF;
+  IF NOT FOUND THEN RETURN 'unknown-event:0'; END IF;
+  FOR i IN 1..n LOOP
+    IF i > 1 AND p_events[i] = ANY(p_events[1:i - 1]) THEN RETURN 'duplicate:' || (i - 1); END IF;
+    SELECT reward_state INTO st FROM decisions WHERE model = p_model AND event_id = p_events[i] FOR UPDATE;
+    IF NOT FOUND THEN RETURN 'unknown-event:' || (i - 1); END IF;
+    IF st <> 0 THEN RETURN 'duplicate:' || (i - 1); END IF;
+  END LOOP;
+  IF v <> p_expected OR p_rounds <> r + n THEN RETURN 'stale'; END IF;
   IF EXISTS (SELECT 1 FROM pending_rewards WHERE model = p_model) THEN RETURN 'pending'; END IF;
-  IF p_horizon IS NOT NULL AND r >= p_horizon THEN RETURN 'horizon-exhausted'; END IF;
-  UPDATE decisions SET reward_state = 2, reward = p_logged, reward_source = p_source, release = v + 1
-    WHERE model = p_model AND event_id = p_event;
-  IF p_unit IS NOT NULL THEN
-    INSERT INTO decision_units (model, event_id, unit) VALUES (p_model, p_event, p_unit)
-      ON CONFLICT (model, event_id) DO NOTHING;
-  END IF;
-  PERFORM pg_temp.adaprivate_commit_release(p_model, v + 1, p_time, p_releases, p_rounds, 1, p_spent, p_snapshot);
+  IF p_horizon IS NOT NULL AND r + n > p_horizon THEN RETURN 'horizon-exhausted'; END IF;
+  UPDATE decisions d SET reward_state = 2, reward = x.logged, reward_source = x.source, release = v + x.i
+    FROM unnest(p_events, p_logged, p_sources) WITH ORDINALITY AS x(event_id, logged, source, i)
+    WHERE d.model = p_model AND d.event_id = x.event_id;
+  INSERT INTO decision_units (model, event_id, unit)
+    SELECT p_model, x.event_id, x.unit FROM unnest(p_events, p_units) AS x(event_id, unit)
+    WHERE x.unit IS NOT NULL
+    ON CONFLICT (model, event_id) DO NOTHING;
+  INSERT INTO ledger (model, version, time, releases, rounds, rewards, spent)
+    SELECT p_model, v + x.i, x.time, x.releases, r + x.i, 1, x.spent
+    FROM unnest(p_times, p_releases, p_spent) WITH ORDINALITY AS x(time, releases, spent, i);
+  UPDATE models SET version = v + n, rounds = r + n, snapshot = p_snapshot WHERE name = p_model;
+  PERFORM pg_notify('${channel}', (v + n) || ':' || p_model);
   RETURN 'recorded';
 END
 $f$`;
@@ -132,6 +145,64 @@ END
 $f$`;
 
 /**
+ * Consecutive decisions of a policy whose select may release (DGS-LinUCB), decided in order from
+ * version `p_expected` and committed together (a replica's group commit of the decisions that
+ * queued while its last commit was in flight): 'gone', 'stale', 'exists:<i>' (the first decision
+ * whose event id has a decision, or repeats an earlier one's: nothing written), or 'inserted' (every
+ * decision, and for each one that released, `p_releases[i]` not null, a ledger row of 0 rewards at
+ * the next version, in order; the model row at the last of them with `p_snapshot`).
+ */
+const decideMany = (channel: string): string => `
+CREATE FUNCTION pg_temp.adaprivate_decide_many(p_model text, p_expected bigint, p_events text[],
+  p_times bigint[], p_arm_ids text[], p_features bytea[], p_dims int[], p_chosen int[],
+  p_chosen_features bytea[], p_probabilities text[], p_model_versions bigint[], p_units text[],
+  p_releases bigint[], p_spent text[], p_rounds bigint, p_snapshot text)
+RETURNS text LANGUAGE plpgsql AS $f$
+DECLARE
+  v bigint;
+  n int := cardinality(p_events);
+  m int;
+BEGIN
+  SELECT version INTO v FROM models WHERE name = p_model FOR NO KEY UPDATE;
+  IF NOT FOUND THEN RETURN 'gone'; END IF;
+  IF v <> p_expected THEN RETURN 'stale'; END IF;
+  FOR i IN 1..n LOOP
+    IF (i > 1 AND p_events[i] = ANY(p_events[1:i - 1]))
+      OR EXISTS (SELECT 1 FROM decisions WHERE model = p_model AND event_id = p_events[i]) THEN
+      RETURN 'exists:' || (i - 1);
+    END IF;
+  END LOOP;
+  INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features,
+      probabilities, model_version)
+    SELECT p_model, x.event_id, x.time, x.arm_ids, x.features, x.dim, x.chosen, x.chosen_features,
+      x.probabilities, x.model_version
+    FROM unnest(p_events, p_times, p_arm_ids, p_features, p_dims, p_chosen, p_chosen_features,
+      p_probabilities, p_model_versions) WITH ORDINALITY
+      AS x(event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, i)
+    ORDER BY x.i
+    ON CONFLICT (model, event_id) DO NOTHING;
+  GET DIAGNOSTICS m = ROW_COUNT;
+  IF m <> n THEN
+    RAISE EXCEPTION 'adaprivate: a decision of model % exists at version %', p_model, v;
+  END IF;
+  INSERT INTO decision_units (model, event_id, unit)
+    SELECT p_model, x.event_id, x.unit FROM unnest(p_events, p_units) AS x(event_id, unit)
+    WHERE x.unit IS NOT NULL
+    ON CONFLICT (model, event_id) DO NOTHING;
+  INSERT INTO ledger (model, version, time, releases, rounds, rewards, spent)
+    SELECT p_model, v + row_number() OVER (ORDER BY x.i), x.time, x.releases, p_rounds, 0, x.spent
+    FROM unnest(p_times, p_releases, p_spent) WITH ORDINALITY AS x(time, releases, spent, i)
+    WHERE x.releases IS NOT NULL;
+  GET DIAGNOSTICS m = ROW_COUNT;
+  IF m > 0 THEN
+    UPDATE models SET version = v + m, snapshot = p_snapshot WHERE name = p_model;
+    PERFORM pg_notify('${channel}', (v + m) || ':' || p_model);
+  END IF;
+  RETURN 'inserted';
+END
+$f$`;
+
+/**
  * The statements that create the functions in a new connection's temporary schema, as one
  * simple-protocol query (one round trip); releases are announced on `channel` (LISTEN/NOTIFY).
  *
@@ -142,5 +213,7 @@ export function postgresRoutines(channel: string): string {
   if (!/^[a-z_]+$/.test(channel)) {
     throw new RangeError(`postgresRoutines: channel must be lower-case letters and '_'. Got '${channel}'.`);
   }
-  return [commitRelease(channel), STEP_REWARD, RELEASE_PENDING, DECIDE].join(';\n');
+  return [commitRelease(channel), stepRewards(channel), RELEASE_PENDING, DECIDE, decideMany(channel)].join(
+    ';\n',
+  );
 }

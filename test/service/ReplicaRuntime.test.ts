@@ -439,3 +439,59 @@ for (const policy of ['jdp-linucb', 'dgs-linucb', 'adaprivate-ts'] as const) {
     }
   });
 }
+
+test('jdp-linucb: concurrent rewards on one replica (steps committed together when they queue): one ledger row per reward, versions and rounds 1..n, the commits carry every reward once', async () => {
+  const url = await pg.createDatabase();
+  const commits: { rewards: number; releases: number; version: number }[] = [];
+  const store = await PostgresStore.open(url, {
+    beforeReleaseCommit: (info) => void commits.push(info),
+  });
+  const t = await startTestServer({ store, versionCheckMs: 0 });
+  try {
+    await t.client.createModel('g', {
+      policy: 'jdp-linucb',
+      options: { dim: 2, horizon: 100, epsilon: 1, seed: 4 },
+    });
+    const n = 12;
+    const ds = await Promise.all(Array.from({ length: n }, () => t.client.rank('g', { arms: ARMS3 })));
+    const rs = await Promise.all(
+      ds.map((d, i) => t.client.reward('g', { eventId: d.eventId, reward: (i % 3) / 2 })),
+    );
+    assert.ok(rs.every((r) => r.status === 'recorded'));
+    assert.deepEqual(
+      rs.map((r) => r.modelVersion).sort((x, y) => x - y),
+      Array.from({ length: n }, (_, i) => i + 1),
+      'each reward answered with its own step version',
+    );
+    const rows = (await t.client.ledger('g')).releases;
+    assert.deepEqual(
+      rows.map((e) => [e.version, e.rounds, e.rewards]),
+      Array.from({ length: n }, (_, i) => [i + 1, i + 1, 1]),
+    );
+    assert.equal(
+      commits.reduce((s, c) => s + c.rewards, 0),
+      n,
+      'every reward in exactly one commit',
+    );
+    assert.equal(
+      commits.reduce((s, c) => s + c.releases, 0),
+      rows.reduce((s, e) => s + e.releases, 0),
+    );
+    assert.equal(commits.at(-1)!.version, n);
+    const s = await t.client.status('g');
+    assert.equal(
+      s.privacy.releases,
+      rows.reduce((acc, e) => acc + e.releases, 0),
+    );
+    assert.deepEqual(rows.at(-1)!.spent.epsilon, s.privacy.epsilon);
+    for (const [i, d] of ds.entries()) {
+      const again = await t.client.reward('g', { eventId: d.eventId, reward: 1 }).catch((e: unknown) => e);
+      assert.ok(
+        again instanceof Error && /409|duplicate/.test(String(again)),
+        `repeat ${i}: ${String(again)}`,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+});

@@ -557,3 +557,132 @@ test('PostgresStore.releasePending, stepReward, decideAt: computed at version v,
     await b.close();
   }
 });
+
+test('PostgresStore.insertDecision: concurrent decisions share statements; each inserted once, bit-exact, a repeat refused', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  try {
+    await createSumModel(a, 'm', 0);
+    const ids = [...Array.from({ length: 12 }, (_, i) => `d${i}`), 'd3'];
+    const row = (e: string, i: number) => ({
+      ...oneArmDecision('m', e, 100 + i),
+      features: new Float64Array([i + 0.1]),
+      chosenFeatures: new Float64Array([i + 0.1]),
+      unit: i % 2 === 0 ? `u${i}` : null,
+    });
+    const outs = await Promise.all(ids.map((e, i) => a.insertDecision(row(e, i))));
+    assert.deepEqual(outs, [...ids.slice(0, 12).map(() => true), false]);
+    const st = a.stats();
+    assert.ok(st.decisionStatements < ids.length && st.decisionsBatched === ids.length, JSON.stringify(st));
+    for (let i = 0; i < 12; i++) {
+      const d = await a.getDecision('m', `d${i}`);
+      assert.deepEqual(
+        [d?.time, d?.features[0], d?.chosenFeatures[0], d?.unit ?? null],
+        [100 + i, i + 0.1, i + 0.1, i % 2 === 0 ? `u${i}` : null],
+      );
+    }
+    // several at once for a model that does not exist: each refused
+    const gone = await Promise.allSettled(
+      ['x1', 'x2', 'x3'].map((e) => a.insertDecision(oneArmDecision('none', e))),
+    );
+    assert.ok(gone.every((g) => g.status === 'rejected'));
+  } finally {
+    await a.close();
+  }
+});
+
+test('PostgresStore.stepRewards: several steps in one call, one ledger row each; a bad event names its index and nothing is written', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  try {
+    await createSumModel(a, 'm', 6, true);
+    const step = (e: string, r: number, releases: number) => ({
+      reward: { ...reward('m', e, r), logReward: true, time: 50 + r },
+      releases,
+      spent: { e },
+    });
+    const steps = [step('e0', 1, 0), step('e1', 0, 2), step('e2', 1, 1)];
+    // rejected: an unknown event, a repeat inside the call, a stale version or rounds, the horizon
+    assert.deepEqual(await a.stepRewards('m', 0, null, [steps[0]!, step('nope', 1, 0)], 2, 's'), {
+      rejected: 1,
+      outcome: 'unknown-event',
+    });
+    assert.deepEqual(await a.stepRewards('m', 0, null, [steps[0]!, steps[1]!, steps[0]!], 3, 's'), {
+      rejected: 2,
+      outcome: 'duplicate',
+    });
+    assert.equal(await a.stepRewards('m', 1, null, steps, 3, 's'), 'stale');
+    assert.equal(await a.stepRewards('m', 0, null, steps, 4, 's'), 'stale');
+    assert.equal(await a.stepRewards('m', 0, 2, steps, 3, 's'), 'horizon-exhausted');
+    assert.equal((await a.ledger('m')).length, 0);
+    assert.equal((await a.getDecision('m', 'e0'))?.rewardState, 'none');
+    assert.equal(await a.stepRewards('m', 0, 3, steps, 3, 's3'), 'recorded');
+    assert.deepEqual(
+      (await a.ledger('m')).map((l) => [l.version, l.time, l.releases, l.rounds, l.rewards, l.spent]),
+      [
+        [1, 51, 0, 1, 1, { e: 'e0' }],
+        [2, 50, 2, 2, 1, { e: 'e1' }],
+        [3, 51, 1, 3, 1, { e: 'e2' }],
+      ],
+    );
+    const d1 = await a.getDecision('m', 'e1');
+    assert.deepEqual([d1?.rewardState, d1?.release, d1?.reward], ['released', 2, 0]);
+    assert.deepEqual(await a.releasedState('m'), { version: 3, rounds: 3, snapshot: 's3' });
+    assert.deepEqual(await a.stepRewards('m', 3, null, [step('e1', 1, 0)], 4, 's'), {
+      rejected: 0,
+      outcome: 'duplicate',
+    });
+  } finally {
+    await a.close();
+  }
+});
+
+test('PostgresStore.decideMany: decisions in one call, a ledger row of 0 rewards per release at the next versions; an existing event id names its index and nothing is written', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  try {
+    await createSumModel(a, 'm', 1);
+    const dec = (e: string, modelVersion: number) => ({ ...oneArmDecision('m', e, 70), modelVersion });
+    const rel = (n: number) => ({ releases: n, spent: { n } });
+    const group = [
+      { decision: dec('d0', 1), release: rel(1) },
+      { decision: dec('d1', 1), release: null },
+      { decision: dec('d2', 2), release: rel(2) },
+    ];
+    assert.equal(await a.decideMany('m', 1, group, 0, 's2'), 'stale');
+    assert.equal(
+      await a.decideMany('gone', 0, [{ decision: oneArmDecision('gone', 'x'), release: null }], 0, null),
+      'gone',
+    );
+    assert.deepEqual(
+      await a.decideMany('m', 0, [...group.slice(0, 2), { decision: dec('e0', 1), release: null }], 0, 's1'),
+      {
+        exists: 2,
+      },
+    );
+    assert.deepEqual(await a.decideMany('m', 0, [group[0]!, group[1]!, group[0]!], 0, 's1'), { exists: 2 });
+    assert.equal((await a.ledger('m')).length, 0);
+    assert.equal(await a.getDecision('m', 'd0'), null);
+    assert.equal(await a.decideMany('m', 0, group, 0, 's2'), 'inserted');
+    assert.deepEqual(
+      (await a.ledger('m')).map((l) => [l.version, l.time, l.releases, l.rewards, l.spent]),
+      [
+        [1, 70, 1, 0, { n: 1 }],
+        [2, 70, 2, 0, { n: 2 }],
+      ],
+    );
+    assert.deepEqual(await a.releasedState('m'), { version: 2, rounds: 0, snapshot: 's2' });
+    assert.deepEqual(
+      await Promise.all(['d0', 'd1', 'd2'].map(async (e) => (await a.getDecision('m', e))?.modelVersion)),
+      [1, 1, 2],
+    );
+    // without a release nothing but the decisions is written
+    assert.equal(
+      await a.decideMany('m', 2, [{ decision: dec('d3', 2), release: null }], 0, null),
+      'inserted',
+    );
+    assert.equal(await a.modelVersion('m'), 2);
+  } finally {
+    await a.close();
+  }
+});
