@@ -283,7 +283,8 @@ export class PostgresStore implements ReplicaStore {
   private closed = false;
   private readonly connectionString: string;
   private readonly listeners = new Set<pg.Client>();
-  private statsNow = {
+  /** Counters of the group commits; {@link stats} answers a copy. */
+  private readonly statsNow = {
     rewardStatements: 0,
     rewardsBatched: 0,
     largestRewardBatch: 0,
@@ -297,12 +298,9 @@ export class PostgresStore implements ReplicaStore {
     (model, inputs) => this.pendingStatements(model, inputs),
     (n) => {
       const st = this.statsNow;
-      this.statsNow = {
-        ...st,
-        rewardStatements: st.rewardStatements + 1,
-        rewardsBatched: st.rewardsBatched + n,
-        largestRewardBatch: Math.max(st.largestRewardBatch, n),
-      };
+      st.rewardStatements++;
+      st.rewardsBatched += n;
+      st.largestRewardBatch = Math.max(st.largestRewardBatch, n);
     },
   );
   /** Decisions of a model (without a release), group-committed like the rewards. */
@@ -311,12 +309,8 @@ export class PostgresStore implements ReplicaStore {
     (d) => d.eventId,
     (model, rows) => this.insertDecisionRows(model, rows),
     (n) => {
-      const st = this.statsNow;
-      this.statsNow = {
-        ...st,
-        decisionStatements: st.decisionStatements + 1,
-        decisionsBatched: st.decisionsBatched + n,
-      };
+      this.statsNow.decisionStatements++;
+      this.statsNow.decisionsBatched += n;
     },
   );
   /** Connections whose temporary schema has the release functions (./postgresRoutines.ts). */
