@@ -8,6 +8,7 @@
  * logged reward. Cost per round: the policy's select/update plus O(K d).
  */
 import type { ReplayStream } from '../envs/ReplayStream.js';
+import { withKernelArenaScope } from '../linalg/index.js';
 import { cellEnvironment } from './cellEnvironment.js';
 import { cellKey } from './cellKey.js';
 import { cacheVersion } from './codeFingerprint.js';
@@ -57,6 +58,12 @@ function runReplay(cell: CellConfig, stream: ReplayStream) {
  *   horizon: 100, seed: 1, checkpointEvery: 50 }).checkpoints.length; // returns 2
  */
 export function runCell(cell: CellConfig, version: string = cacheVersion()): CellResult {
+  // the policy, its factors and scratch live only for this cell: their kernel memory is returned at
+  // its end (a worker runs thousands of cells; left to the collector, the memory ran out)
+  return withKernelArenaScope(() => runCellScoped(cell, version));
+}
+
+function runCellScoped(cell: CellConfig, version: string): CellResult {
   let environment: Readonly<Record<string, unknown>>;
   let out: ReturnType<typeof runFullInformation> | ReturnType<typeof runReplay>;
   if (cell.protocol === 'full-information') {

@@ -21,7 +21,7 @@ export { dot } from './dot.js';
 export { forwardSolve } from './forwardSolve.js';
 export { EIGEN_DEFAULT_MAX_ITER, EIGEN_DEFAULT_TOL, inverseSpectralNorm } from './inverseSpectralNorm.js';
 export { invQuadForm } from './invQuadForm.js';
-export { kernelArenaFreeBytes, kernelArrays } from './kernelArena.js';
+export { kernelArenaFreeBytes, kernelArrays, withKernelArenaScope } from './kernelArena.js';
 export { type LinalgKernel, linalgKernel, setLinalgKernel } from './linalgKernel.js';
 export { logDetFromCholesky } from './logDetFromCholesky.js';
 export { minEigenvalueSpd } from './minEigenvalueSpd.js';

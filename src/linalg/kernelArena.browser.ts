@@ -7,3 +7,7 @@ export function kernelArrays(_lengths: readonly number[]): Float64Array[] | null
 export function kernelArenaFreeBytes(): number | null {
   return null;
 }
+
+export function withKernelArenaScope<T>(fn: () => T): T {
+  return fn();
+}

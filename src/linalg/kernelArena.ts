@@ -8,20 +8,31 @@
  *
  * Rule for callers: never keep a `subarray` of a returned array beyond the array itself (a
  * subarray does not keep its block alive).
+ *
+ * The collector alone reclaims too late for code that makes many short-lived factors: the memory is
+ * outside the JavaScript heap, so nothing prompts a major collection, and a worker thread that runs
+ * thousands of experiment cells filled the 16 MiB after ~3,900 cells and ran the rest on the slower
+ * JavaScript kernels. {@link withKernelArenaScope} returns a block as soon as the code that made it
+ * is done.
  */
 import { linalgKernel } from './linalgKernel.js';
 
 interface Block {
   readonly offset: number;
   readonly size: number;
+  /** Arrays of the block not yet collected; 0 once the block is back on the free list. */
   live: number;
 }
+
+/** The blocks handed out inside the innermost {@link withKernelArenaScope}, or null outside one. */
+let scope: Block[] | null = null;
 
 /** Free ranges [offset, offset + size), sorted by offset, adjacent ones merged. */
 let free: { offset: number; size: number }[] | null = null;
 const registry =
   typeof FinalizationRegistry === 'function'
     ? new FinalizationRegistry<Block>((block) => {
+        if (block.live <= 0) return;
         block.live--;
         if (block.live === 0) release(block.offset, block.size);
       })
@@ -53,11 +64,39 @@ export function kernelArrays(lengths: readonly number[]): Float64Array[] | null 
   for (const n of lengths) {
     const a = new Float64Array(k.buffer, p, n);
     a.fill(0);
-    registry.register(a, block);
+    registry.register(a, block, block);
     out.push(a);
     p += align(8 * n);
   }
+  scope?.push(block);
   return out;
+}
+
+/**
+ * Runs `fn` and then returns to the free list every block handed out during it, without waiting
+ * for the collector. Only for code after which nothing made inside `fn` is used again: an array
+ * of a returned block kept beyond `fn` would share its memory with the next factor made (wrong
+ * numbers, no error). The experiment runner wraps each cell in one (runCell: the policy, its
+ * factors and scratch live only for the cell). Nested scopes return their own blocks.
+ *
+ * @example
+ * withKernelArenaScope(() => kernelArrays([400])?.length ?? 0); // returns 1 (0 without the kernels); the block is free again after the call
+ */
+export function withKernelArenaScope<T>(fn: () => T): T {
+  const outer = scope;
+  const mine: Block[] = [];
+  scope = mine;
+  try {
+    return fn();
+  } finally {
+    scope = outer;
+    for (const block of mine) {
+      if (block.live <= 0) continue;
+      block.live = 0;
+      registry?.unregister(block);
+      release(block.offset, block.size);
+    }
+  }
 }
 
 /** Bytes of the kernels' memory not handed out (for tests and diagnostics). */

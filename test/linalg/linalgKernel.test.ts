@@ -18,6 +18,7 @@ import {
   kernelArrays,
   linalgKernel,
   setLinalgKernel,
+  withKernelArenaScope,
 } from '../../src/linalg/index.js';
 import { RidgeFactor } from '../../src/policies/RidgeFactor.js';
 import { createRng } from '../../src/random/index.js';
@@ -203,5 +204,36 @@ describe('WebAssembly linalg kernels', () => {
         await new Promise((r) => setTimeout(r, 10));
       }
     }
+  });
+
+  it('returns the blocks of a scope at its end, also when it throws, without the collector', () => {
+    // synchronous throughout: no finalisation callback can run, so only the scope can return memory
+    const free0 = kernelArenaFreeBytes()!;
+    let inner = 0;
+    const got = withKernelArenaScope(() => {
+      assert.notEqual(kernelArrays([1000]), null);
+      withKernelArenaScope(() => {
+        assert.notEqual(kernelArrays([500, 500]), null);
+        inner = kernelArenaFreeBytes()!;
+      });
+      assert.equal(kernelArenaFreeBytes(), inner + 2 * 4000, 'the nested scope returned its own block');
+      return 7;
+    });
+    assert.equal(got, 7);
+    assert.equal(kernelArenaFreeBytes(), free0);
+    assert.throws(
+      () =>
+        withKernelArenaScope(() => {
+          kernelArrays([2048]);
+          throw new Error('boom');
+        }),
+      /boom/,
+    );
+    assert.equal(kernelArenaFreeBytes(), free0);
+    // far more than the 16 MiB in scopes, one after another: every factor gets kernel memory
+    for (let i = 0; i < 100; i++) {
+      withKernelArenaScope(() => assert.notEqual(kernelArrays([64 * 1024]), null, `scope ${i}`));
+    }
+    assert.equal(kernelArenaFreeBytes(), free0);
   });
 });
