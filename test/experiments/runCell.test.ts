@@ -34,7 +34,7 @@ test('runCell returns its policy\'s kernel memory at the end of the cell (a work
   // full reproduction ran on the JavaScript kernels)
   const free0 = kernelArenaFreeBytes();
   for (const policy of ['adaprivate-ts', 'adaprivate-ucb', 'zcdp-episodic', 'jdp-linucb'] as const) {
-    runCell({ ...cell, policy }, 'test');
+    runCell({ ...cell, policy, params: {} }, 'test');
     assert.equal(kernelArenaFreeBytes(), free0, policy);
   }
 });
