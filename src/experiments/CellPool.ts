@@ -88,6 +88,8 @@ export class CellPool {
   private readonly known = new Map<string, Promise<CachedCell>>();
   private readonly byRun = new Map<string, { readonly key: string; readonly promise: Promise<CachedCell> }>();
   private running = 0;
+  /** Signals with this pool's abort listener (see watch). */
+  private readonly watched = new WeakSet<AbortSignal>();
   private dispatchQueued = false;
   private destroyed = false;
 
@@ -137,17 +139,7 @@ export class CellPool {
       }
       const w: Waiting = { key, cell, cost: cellCost(cell), resolve, reject, signal };
       this.waiting.push(w);
-      signal?.addEventListener(
-        'abort',
-        () => {
-          const i = this.waiting.indexOf(w);
-          if (i >= 0) {
-            this.waiting.splice(i, 1);
-            reject(abortReason());
-          }
-        },
-        { once: true },
-      );
+      if (signal !== undefined) this.watch(signal);
     });
     this.known.set(key, p);
     if (runKey !== null) this.byRun.set(runKey, { key, promise: p });
@@ -158,6 +150,30 @@ export class CellPool {
     });
     this.scheduleDispatch();
     return p;
+  }
+
+  /**
+   * One listener per signal, not one per cell: an EventTarget walks its listeners on every add and
+   * remove, and a reproduction queues ~13,000 cells on one signal (tinypool's own listener per
+   * running cell then walked them all: ~3 CPU-s of the main thread). On abort, every waiting cell
+   * of that signal is dropped.
+   */
+  private watch(signal: AbortSignal): void {
+    if (this.watched.has(signal)) return;
+    this.watched.add(signal);
+    signal.addEventListener(
+      'abort',
+      () => {
+        const kept: Waiting[] = [];
+        for (const w of this.waiting) {
+          if (w.signal === signal) w.reject(abortReason());
+          else kept.push(w);
+        }
+        this.waiting.length = 0;
+        for (const w of kept) this.waiting.push(w);
+      },
+      { once: true },
+    );
   }
 
   /** Stops the worker threads (cells still waiting are rejected). */

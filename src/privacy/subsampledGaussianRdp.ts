@@ -180,8 +180,19 @@ export function subsampledGaussianRdp(q: number, sigma: number, alpha: number): 
 }
 
 /**
+ * Per-step curves already computed in this realm, by frozen order grid (the named grids and every
+ * grid `resolveOrders` returns), then by `q|sigma`: a pure function's values, so a hit gives the
+ * same numbers. An experiment worker builds one ledger per cell and evaluated the same few (q,
+ * sigma) pairs thousands of times (~3 CPU-s per worker thread in a full reproduction). At most
+ * {@link CURVE_MEMO_LIMIT} pairs per grid are kept (the map is emptied when full).
+ */
+const curveMemo = new WeakMap<object, Map<string, Float64Array>>();
+const CURVE_MEMO_LIMIT = 4096;
+
+/**
  * Fills `out[i]` with steps x the RDP at `orders[i]` (composition of `steps` identical releases
- * on the same data adds RDP). Kernel: no validation, no allocation; returns `out`.
+ * on the same data adds RDP). Kernel: no validation; returns `out`. For a frozen grid the per-step
+ * curve is computed once per (q, sigma) in this realm and kept (the same values).
  * @example subsampledGaussianRdpCurve(1, 1, [2, 4], 10, new Float64Array(2)) // [10, 20]
  */
 export function subsampledGaussianRdpCurve(
@@ -191,6 +202,23 @@ export function subsampledGaussianRdpCurve(
   steps: number,
   out: Float64Array,
 ): Float64Array {
-  for (let i = 0; i < orders.length; i++) out[i] = steps * subsampledGaussianRdp(q, sigma, orders[i]!);
+  if (!Object.isFrozen(orders)) {
+    for (let i = 0; i < orders.length; i++) out[i] = steps * subsampledGaussianRdp(q, sigma, orders[i]!);
+    return out;
+  }
+  let memo = curveMemo.get(orders);
+  if (memo === undefined) {
+    memo = new Map();
+    curveMemo.set(orders, memo);
+  }
+  const key = `${q}|${sigma}`;
+  let perStep = memo.get(key);
+  if (perStep === undefined) {
+    perStep = new Float64Array(orders.length);
+    for (let i = 0; i < orders.length; i++) perStep[i] = subsampledGaussianRdp(q, sigma, orders[i]!);
+    if (memo.size >= CURVE_MEMO_LIMIT) memo.clear();
+    memo.set(key, perStep);
+  }
+  for (let i = 0; i < orders.length; i++) out[i] = steps * perStep[i]!;
   return out;
 }

@@ -85,3 +85,32 @@ test('composition over 10^7 steps scales the curve exactly', () => {
   const many = subsampledGaussianRdpCurve(0.01, 5, orders, 1e7, new Float64Array(3));
   for (let i = 0; i < 3; i++) relClose(many[i]!, 1e7 * one[i]!, 1e-15, `order ${orders[i]}`);
 });
+
+test('the curve on a frozen grid (kept per q and sigma) equals the direct values, at every steps count', () => {
+  // the first call fills the realm's memo, the later ones read it: each must equal the direct sum
+  const grid = EXTENDED_ORDERS;
+  fc.assert(
+    fc.property(
+      fc.double({ min: 1e-4, max: 0.99, noNaN: true }),
+      fc.double({ min: 0.3, max: 20, noNaN: true }),
+      fc.integer({ min: 1, max: 100_000 }),
+      (q, sigma, steps) => {
+        for (let rep = 0; rep < 2; rep++) {
+          const got = subsampledGaussianRdpCurve(q, sigma, grid, steps, new Float64Array(grid.length));
+          for (let i = 0; i < grid.length; i++) {
+            assert.equal(got[i], steps * subsampledGaussianRdp(q, sigma, grid[i]!), `order ${grid[i]}`);
+          }
+        }
+      },
+    ),
+    { numRuns: 30 },
+  );
+  // an unfrozen grid is never kept: a change to it is seen by the next call
+  const mutable = [2, 3];
+  const a = subsampledGaussianRdpCurve(0.1, 1, mutable, 1, new Float64Array(2));
+  mutable[1] = 64;
+  const b = subsampledGaussianRdpCurve(0.1, 1, mutable, 1, new Float64Array(2));
+  assert.equal(b[0], a[0]);
+  assert.equal(b[1], subsampledGaussianRdp(0.1, 1, 64));
+  assert.notEqual(b[1], a[1]);
+});

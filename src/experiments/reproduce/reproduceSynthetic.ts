@@ -306,18 +306,20 @@ async function reproduceOnPool(
     const p0 = performance.now();
     const c0 = process.cpuUsage();
     for (let stage = 1; ; stage++) {
-      powerResults = [];
-      for (const [name, config] of [
+      // both comparisons at once in the one pool: no idle thread at the end of the first
+      const stagePlans = [
         ['power', powerPlan(scale, seeds.tsVsUcb)],
         ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
-      ] as const) {
+      ] as const;
+      powerResults = await Promise.all(
+        stagePlans.map(([name, config]) => runOrLoad(config, join(outDir, name), true)),
+      );
+      stagePlans.forEach(([name], i) => {
         const dir = join(outDir, name);
-        const r = await runOrLoad(config, dir, true);
         mkdirSync(dir, { recursive: true });
-        writeResultsJson(r, join(dir, 'results.json'), join(dir, 'timings.json'));
+        writeResultsJson(powerResults[i]!, join(dir, 'results.json'), join(dir, 'timings.json'));
         if (stage === 1) files.push(join(dir, 'results.json'));
-        powerResults.push(r);
-      }
+      });
       if (!auto || stage === POWER_MAX_STAGES) break;
       // a group whose widest half-width still reaches the target is extended (the run resumes from
       // its cache), re-planned from the power run's own, larger-sample spread
