@@ -28,63 +28,63 @@ export function stageProgress(options: StageProgressOptions = {}): StageProgress
   const stream = options.stream ?? process.stderr;
   const unit = options.unit === undefined ? '' : ` ${options.unit}`;
   const fmt = (n: number) => (Number.isFinite(n) ? String(Math.round(n)) : '?');
-  let stage = '';
-  let started = 0;
   if (stream.isTTY !== true) {
+    // stages may run at the same time (a reproduction's power runs beside its studies): each keeps
+    // its own start time and next line
     const parts = Math.max(1, Math.floor(options.linesPerStage ?? 4));
-    let nextPart = 0;
-    let ended = false;
-    const line = (done: number, total: number) => {
+    const stages = new Map<string, { started: number; nextPart: number; ended: boolean }>();
+    const line = (name: string, started: number, done: number, total: number) => {
       const pct = Number.isFinite(total) && total > 0 ? ` (${Math.floor((100 * done) / total)}%` : ' (';
       const s = ((Date.now() - started) / 1000).toFixed(1);
-      stream.write(`${stage}: ${fmt(done)}/${fmt(total)}${unit}${pct}${pct === ' (' ? '' : ', '}${s} s)\n`);
+      stream.write(`${name}: ${fmt(done)}/${fmt(total)}${unit}${pct}${pct === ' (' ? '' : ', '}${s} s)\n`);
     };
     return {
       update(name, done, total) {
         const known = Number.isFinite(total) && total > 0;
-        if (name !== stage) {
-          stage = name;
-          started = Date.now();
-          ended = known && done >= total;
-          nextPart = 1;
-          while (known && done >= (nextPart * total) / parts) nextPart++;
-          line(done, total);
+        let st = stages.get(name);
+        if (st === undefined) {
+          st = { started: Date.now(), nextPart: 1, ended: known && done >= total };
+          stages.set(name, st);
+          while (known && done >= (st.nextPart * total) / parts) st.nextPart++;
+          line(name, st.started, done, total);
           return;
         }
-        if (ended || !known) return;
+        if (st.ended || !known) return;
         if (done >= total) {
-          ended = true;
-          line(done, total);
-        } else if (done >= (nextPart * total) / parts) {
-          while (done >= (nextPart * total) / parts) nextPart++;
-          line(done, total);
+          st.ended = true;
+          line(name, st.started, done, total);
+        } else if (done >= (st.nextPart * total) / parts) {
+          while (done >= (st.nextPart * total) / parts) st.nextPart++;
+          line(name, st.started, done, total);
         }
       },
       stop: () => undefined,
     };
   }
-  let bar: cliProgress.SingleBar | undefined;
+  // one bar per stage, shown once the stage has run a second (stages may run at the same time)
+  let multi: cliProgress.MultiBar | undefined;
+  const bars = new Map<string, { started: number; bar: cliProgress.SingleBar | undefined }>();
   return {
     update(name, done, total) {
       const now = Date.now();
-      if (name !== stage) {
-        bar?.stop();
-        bar = undefined;
-        stage = name;
-        started = now;
+      let st = bars.get(name);
+      if (st === undefined) {
+        st = { started: now, bar: undefined };
+        bars.set(name, st);
       }
-      if (bar === undefined && now - started > 1000 && Number.isFinite(total) && total > 0) {
-        bar = new cliProgress.SingleBar(
-          { format: `${name} [{bar}] {percentage}% | {value}/{total}${unit} | ETA {eta_formatted}`, stream },
+      if (st.bar === undefined && now - st.started > 1000 && Number.isFinite(total) && total > 0) {
+        multi ??= new cliProgress.MultiBar(
+          { format: `{stage} [{bar}] {percentage}% | {value}/{total}${unit} | ETA {eta_formatted}`, stream },
           cliProgress.Presets.shades_classic,
         );
-        bar.start(total, done);
+        st.bar = multi.create(total, done, { stage: name });
       }
-      bar?.update(done);
+      st.bar?.update(done);
     },
     stop() {
-      bar?.stop();
-      bar = undefined;
+      multi?.stop();
+      multi = undefined;
+      bars.clear();
     },
   };
 }

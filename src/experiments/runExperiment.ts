@@ -48,7 +48,8 @@ function describeCell(c: CellConfig): string {
  * @param options - `workers` (default: all cores), `cacheDir` (default: no cache), `onProgress`,
  *   `signal`, `inProcess` (run in the calling thread; default false), `pool` (a {@link CellPool}
  *   shared with other runs, which then sets the threads; default: a pool of `workers` threads for
- *   this call, destroyed at its end).
+ *   this call, destroyed at its end), `priority` (with a shared pool: its cells go before those of
+ *   lower-priority runs; default 0).
  * @example
  * const r = await runExperiment(validateExperimentConfig({ policies: ['lints'], seeds: 2, horizon: 200 }), { workers: 2 });
  * r.cells.length; // returns 2
@@ -104,7 +105,7 @@ export async function runExperiment(
     } else {
       const own = options.pool === undefined ? new CellPool(Math.min(workers, pending.length)) : null;
       try {
-        await runPooled(pending, own ?? options.pool!, accept, signal);
+        await runPooled(pending, own ?? options.pool!, accept, signal, options.priority ?? 0);
       } finally {
         await own?.destroy();
       }
@@ -140,6 +141,7 @@ async function runPooled(
   pool: CellPool,
   accept: (key: string, c: CachedCell) => void,
   signal: AbortSignal | undefined,
+  priority: number,
 ): Promise<void> {
   // every queued cell listens on this one signal: hundreds of listeners are expected, not a leak
   const inner = new AbortController();
@@ -150,7 +152,7 @@ async function runPooled(
   try {
     await Promise.all(
       pending.map(({ key, cell }) =>
-        pool.run(key, cell, inner.signal).then(
+        pool.run(key, cell, inner.signal, priority).then(
           (c: CachedCell) => accept(key, c),
           (err: unknown) => {
             if (failure === null && !signal?.aborted) {

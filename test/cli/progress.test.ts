@@ -41,6 +41,22 @@ test('stageProgress on a pipe: a line when a stage starts, one per quarter, one 
   assert.match(lines[9]!, /^tuning: 10\/10 cells \(100%/);
 });
 
+test('stageProgress on a pipe: stages updated in turn (run at the same time) keep their own lines', () => {
+  const s = sink(false);
+  const p = stageProgress({ unit: 'cells', stream: s.stream });
+  for (let i = 0; i <= 100; i++) {
+    p.update('studies', i, 100);
+    if (i % 2 === 0) p.update('power', i / 2, 50);
+  }
+  p.stop();
+  const lines = s.lines();
+  // five lines each (start, three quarters, end), in the order they were reached, none repeated
+  assert.equal(lines.filter((l) => l.startsWith('studies: ')).length, 5);
+  assert.equal(lines.filter((l) => l.startsWith('power: ')).length, 5);
+  assert.equal(new Set(lines.map((l) => l.replace(/, \d+\.\d s\)$/, ''))).size, 10);
+  assert.match(lines.at(-1)!, /^(studies|power): \d+\/\d+ cells \(100%/);
+});
+
 test('stageProgress on a pipe: a stage that starts finished prints one line; repeated updates print nothing more', () => {
   const s = sink(false);
   const p = stageProgress({ stream: s.stream });
