@@ -4,8 +4,7 @@
  * and JIT warm-up per study, and no idle worker at the end of each study).
  *
  * Scheduling: cells wait in this pool's own queue and are handed to tinypool only when a thread
- * has room (its running cell and one more, `IN_FLIGHT`), the highest priority first (`run`), then
- * the most expensive waiting cell (`cellCost`; among equal costs the lowest seed,
+ * has room (its running cell and one more, `IN_FLIGHT`), the most expensive waiting cell first (`cellCost`; among equal costs the lowest seed,
  * so that a seed's cells run together while its environment stream is kept), so that the workers
  * finish together. Cells submitted in the same tick (for example every study started at once) are
  * ordered together. A cell key already in this pool (waiting, running or finished) is not run
@@ -67,7 +66,6 @@ interface Waiting {
   readonly key: string;
   readonly cell: CellConfig;
   readonly cost: number;
-  readonly priority: number;
   readonly resolve: (c: CachedCell) => void;
   readonly reject: (err: unknown) => void;
   readonly signal: AbortSignal | undefined;
@@ -110,11 +108,10 @@ export class CellPool {
 
   /**
    * Runs `cell` (whose key is `key`) on a worker, or returns the result of the same key already
-   * submitted to this pool. `priority`: waiting cells of a higher priority are handed out first
-   * (default 0). `signal`: drops the cell if it still waits, terminates its worker if it
+   * submitted to this pool. `signal`: drops the cell if it still waits, terminates its worker if it
    * runs (the promise rejects with an AbortError).
    */
-  run(key: string, cell: CellConfig, signal?: AbortSignal, priority = 0): Promise<CachedCell> {
+  run(key: string, cell: CellConfig, signal?: AbortSignal): Promise<CachedCell> {
     if (this.destroyed) return Promise.reject(new Error('CellPool: the pool was destroyed.'));
     const known = this.known.get(key);
     if (known !== undefined) return known;
@@ -140,7 +137,7 @@ export class CellPool {
         reject(abortReason());
         return;
       }
-      const w: Waiting = { key, cell, cost: cellCost(cell), priority, resolve, reject, signal };
+      const w: Waiting = { key, cell, cost: cellCost(cell), resolve, reject, signal };
       this.waiting.push(w);
       if (signal !== undefined) this.watch(signal);
     });
@@ -204,12 +201,7 @@ export class CellPool {
       for (let i = 1; i < this.waiting.length; i++) {
         const x = this.waiting[i]!;
         const b = this.waiting[best]!;
-        if (
-          x.priority > b.priority ||
-          (x.priority === b.priority &&
-            (x.cost > b.cost || (x.cost === b.cost && x.cell.seed < b.cell.seed)))
-        )
-          best = i;
+        if (x.cost > b.cost || (x.cost === b.cost && x.cell.seed < b.cell.seed)) best = i;
       }
       const w = this.waiting.splice(best, 1)[0]!;
       this.running++;

@@ -48,8 +48,7 @@ function describeCell(c: CellConfig): string {
  * @param options - `workers` (default: all cores), `cacheDir` (default: no cache), `onProgress`,
  *   `signal`, `inProcess` (run in the calling thread; default false), `pool` (a {@link CellPool}
  *   shared with other runs, which then sets the threads; default: a pool of `workers` threads for
- *   this call, destroyed at its end), `priority` (with a shared pool: its cells go before those of
- *   lower-priority runs; default 0).
+ *   this call, destroyed at its end).
  * @example
  * const r = await runExperiment(validateExperimentConfig({ policies: ['lints'], seeds: 2, horizon: 200 }), { workers: 2 });
  * r.cells.length; // returns 2
@@ -105,7 +104,7 @@ export async function runExperiment(
     } else {
       const own = options.pool === undefined ? new CellPool(Math.min(workers, pending.length)) : null;
       try {
-        await runPooled(pending, own ?? options.pool!, accept, signal, options.priority ?? 0);
+        await runPooled(pending, own ?? options.pool!, accept, signal);
       } finally {
         await own?.destroy();
       }
@@ -141,7 +140,6 @@ async function runPooled(
   pool: CellPool,
   accept: (key: string, c: CachedCell) => void,
   signal: AbortSignal | undefined,
-  priority: number,
 ): Promise<void> {
   // every queued cell listens on this one signal: hundreds of listeners are expected, not a leak
   const inner = new AbortController();
@@ -152,7 +150,7 @@ async function runPooled(
   try {
     await Promise.all(
       pending.map(({ key, cell }) =>
-        pool.run(key, cell, inner.signal, priority).then(
+        pool.run(key, cell, inner.signal).then(
           (c: CachedCell) => accept(key, c),
           (err: unknown) => {
             if (failure === null && !signal?.aborted) {

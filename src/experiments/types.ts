@@ -239,12 +239,6 @@ export interface RunOptions {
    * is then ignored. Default: a pool of `workers` threads for this run alone. Ignored with `inProcess`.
    */
   readonly pool?: CellPool;
-  /**
-   * With a shared `pool`: this run's waiting cells are handed out before those of runs with a lower
-   * priority (then the costliest first). Default 0. Only the order changes, never a result: e.g. the
-   * studies a later stage is planned from go first, so that stage can start while the rest run.
-   */
-  readonly priority?: number;
 }
 
 /** Summary statistics of one metric over seeds. */

@@ -66,28 +66,6 @@ test('most expensive waiting cell first; cells submitted in one tick are ordered
   assert.deepEqual(order, [240, 120, 60, 30]);
 });
 
-test('a higher priority goes first, before the costliest cells of a lower one', async () => {
-  const base = expandGrid(b).find((c) => c.policy === 'lints')!;
-  const cells: { cell: CellConfig; priority: number }[] = [
-    { cell: { ...base, horizon: 240, checkpointEvery: 30 }, priority: 0 },
-    { cell: { ...base, horizon: 30, checkpointEvery: 30 }, priority: 1 },
-    { cell: { ...base, horizon: 120, checkpointEvery: 30 }, priority: 0 },
-    { cell: { ...base, horizon: 60, checkpointEvery: 30 }, priority: 1 },
-  ];
-  const pool = new CellPool(1);
-  const order: number[] = [];
-  try {
-    await Promise.all(
-      cells.map(({ cell, priority }) =>
-        pool.run(cellKey(cell, 'test'), cell, undefined, priority).then(() => order.push(cell.horizon)),
-      ),
-    );
-  } finally {
-    await pool.destroy();
-  }
-  assert.deepEqual(order, [60, 30, 240, 120]);
-});
-
 test('equal costs: the lowest seed first, so that the cells of one seed run together', async () => {
   const base = expandGrid(b).find((c) => c.policy === 'lints')!;
   // submitted seed by seed for two settings (as expandGrid lists them): run setting by setting per seed

@@ -108,8 +108,6 @@ function analysisSeeds(r: ExperimentResult): number {
 
 /** The studies, in run order (cheap ones first so a partial run still has the main table). */
 const STUDIES = ['main', 'amplification', 'robustness', 'group', 'tuning'] as const;
-/** The studies the power runs are planned from: their cells go first (see reproduceOnPool). */
-const POWER_INPUTS: readonly (typeof STUDIES)[number][] = ['main', 'amplification'];
 
 /**
  * Runs the synthetic reproduction and writes every output.
@@ -191,10 +189,8 @@ async function reproduceOnPool(
   const run = (
     config: ExperimentConfig,
     onProgress = (p: RunProgress) => options.onProgress?.(config.name, p),
-    priority = 0,
   ): Promise<ExperimentResult> =>
     runExperiment(config, {
-      priority,
       ...(options.workers === undefined ? {} : { workers: options.workers }),
       ...(cacheDir === null ? {} : { cacheDir }),
       ...(options.inProcess === undefined ? {} : { inProcess: options.inProcess }),
@@ -217,86 +213,16 @@ async function reproduceOnPool(
     }
     options.onProgress?.(STUDIES.join(', '), { done, total, cached });
   };
-  const runPower = async (
-    main: ExperimentResult,
-    amplification: ExperimentResult,
-    powerSeeds: number | 'auto',
-  ): Promise<{ results: ExperimentResult[]; note: string; files: string[] }> => {
-    const auto = powerSeeds === 'auto';
-    const estimateText = (need: ReturnType<typeof powerSeedsNeeded>) =>
-      need.perComparison
-        .map((c) => `${c.label}: sd ${formatNumber(c.std, 2)} points, ${c.n} seeds`)
-        .join('; ');
-    const first = powerSeedsNeeded(scale, [main, amplification], POWER_PLAN_HALF_WIDTH);
-    let seeds = auto ? first.seeds : { tsVsUcb: powerSeeds, amplification: powerSeeds };
-    const stages: string[] = auto
-      ? [
-          `planned from the ${analysisSeeds(main)}-seed spread of each comparison for a half-width of ${POWER_PLAN_HALF_WIDTH} points (a margin under the ${POWER_HALF_WIDTH}-point target, as the spread is itself estimated), the largest need of each group used for the group: ${estimateText(first)}; gave ${seeds.tsVsUcb} and ${seeds.amplification} seeds`,
-        ]
-      : [`fixed by --power ${powerSeeds}`];
-    const p0 = performance.now();
-    const written: string[] = [];
-    let stageResults: ExperimentResult[] = [];
-    for (let stage = 1; ; stage++) {
-      // both comparisons at once in the one pool
-      const stagePlans = [
-        ['power', powerPlan(scale, seeds.tsVsUcb)],
-        ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
-      ] as const;
-      stageResults = await Promise.all(
-        stagePlans.map(([name, config]) => runOrLoad(config, join(outDir, name), true)),
-      );
-      stagePlans.forEach(([name], i) => {
-        const dir = join(outDir, name);
-        mkdirSync(dir, { recursive: true });
-        writeResultsJson(stageResults[i]!, join(dir, 'results.json'), join(dir, 'timings.json'));
-        if (stage === 1) written.push(join(dir, 'results.json'));
-      });
-      if (!auto || stage === POWER_MAX_STAGES) break;
-      // a group whose widest half-width still reaches the target is extended (the run resumes from
-      // its cache), re-planned from the power run's own, larger-sample spread
-      const wide = powerHalfWidths(scale, stageResults);
-      const again = powerSeedsNeeded(scale, stageResults, POWER_PLAN_HALF_WIDTH);
-      const next = {
-        tsVsUcb:
-          wide.tsVsUcb >= POWER_HALF_WIDTH ? Math.max(seeds.tsVsUcb, again.seeds.tsVsUcb) : seeds.tsVsUcb,
-        amplification:
-          wide.amplification >= POWER_HALF_WIDTH
-            ? Math.max(seeds.amplification, again.seeds.amplification)
-            : seeds.amplification,
-      };
-      if (next.tsVsUcb === seeds.tsVsUcb && next.amplification === seeds.amplification) break;
-      stages.push(
-        `widest half-width ${formatNumber(wide.tsVsUcb, 2)} (TS vs UCB) and ${formatNumber(wide.amplification, 2)} (amplification) points on ${seeds.tsVsUcb} and ${seeds.amplification} seeds, so re-planned from that run's spread (${estimateText(again)}) and extended to ${next.tsVsUcb} and ${next.amplification} seeds`,
-      );
-      seeds = next;
-    }
-    // the power cells share the pool with the studies: their own time is the sum of their cells'
-    let cellSeconds = 0;
-    for (const r of stageResults) for (const t of r.timings) if (!t.cached) cellSeconds += t.durationMs / 1000;
-    const wide = powerHalfWidths(scale, stageResults);
-    const note = `Seeds: ${seeds.tsVsUcb} for TS vs UCB, ${seeds.amplification} for amplification (${stages.join('; then ')}). Widest 95% CI half-width: ${formatNumber(wide.tsVsUcb, 2)} points (TS vs UCB), ${formatNumber(wide.amplification, 2)} points (amplification); target below ${POWER_HALF_WIDTH}.${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall from its start (alongside the other studies), ${formatNumber(cellSeconds, 0)} s of worker time in its cells.`}`;
-    return { results: stageResults, note, files: written };
-  };
-  const studyRuns = STUDIES.map((study) => {
-    const r =
-      options.fromResults === true
-        ? runOrLoad(plan[study], join(outDir, study))
-        : run(plan[study], studyProgress(study), POWER_INPUTS.includes(study) ? 1 : 0);
-    r.catch(() => stop.abort());
-    return r;
-  });
-  // the power runs are planned from the main and amplification studies, whose cells go first: they
-  // start as soon as those two are done and share the pool with the other studies' cells (no idle
-  // thread while the studies' results are written, nor between the power stages)
-  const power =
-    options.powerSeeds === undefined
-      ? null
-      : Promise.all([studyRuns[STUDIES.indexOf('main')]!, studyRuns[STUDIES.indexOf('amplification')]!]).then(
-          ([main, amplification]) => runPower(main, amplification, options.powerSeeds!),
-        );
-  power?.catch(() => stop.abort());
-  const settled = await Promise.allSettled(studyRuns);
+  const settled = await Promise.allSettled(
+    STUDIES.map((study) => {
+      const r =
+        options.fromResults === true
+          ? runOrLoad(plan[study], join(outDir, study))
+          : run(plan[study], studyProgress(study));
+      r.catch(() => stop.abort());
+      return r;
+    }),
+  );
   // the first failure in study order (an abort of the others is its consequence)
   const failed = settled.find(
     (s): s is PromiseRejectedResult => s.status === 'rejected' && (s.reason as Error)?.name !== 'AbortError',
@@ -359,14 +285,63 @@ async function reproduceOnPool(
     machine: `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
   };
 
-  // power runs of the two comparisons the paper calls significant (started above, with the studies)
+  // power runs of the two comparisons the paper calls significant
   let powerResults: ExperimentResult[] = [];
   let powerNote = '';
-  if (power !== null) {
-    const done = await power;
-    powerResults = done.results;
-    powerNote = done.note;
-    files.push(...done.files);
+  if (options.powerSeeds !== undefined) {
+    const auto = options.powerSeeds === 'auto';
+    const estimateText = (need: ReturnType<typeof powerSeedsNeeded>) =>
+      need.perComparison
+        .map((c) => `${c.label}: sd ${formatNumber(c.std, 2)} points, ${c.n} seeds`)
+        .join('; ');
+    const first = powerSeedsNeeded(scale, [results.main!, results.amplification!], POWER_PLAN_HALF_WIDTH);
+    let seeds = auto
+      ? first.seeds
+      : { tsVsUcb: options.powerSeeds as number, amplification: options.powerSeeds as number };
+    const stages: string[] = auto
+      ? [
+          `planned from the ${analysisSeeds(results.main!)}-seed spread of each comparison for a half-width of ${POWER_PLAN_HALF_WIDTH} points (a margin under the ${POWER_HALF_WIDTH}-point target, as the spread is itself estimated), the largest need of each group used for the group: ${estimateText(first)}; gave ${seeds.tsVsUcb} and ${seeds.amplification} seeds`,
+        ]
+      : [`fixed by --power ${options.powerSeeds}`];
+    const p0 = performance.now();
+    const c0 = process.cpuUsage();
+    for (let stage = 1; ; stage++) {
+      // both comparisons at once in the one pool: no idle thread at the end of the first
+      const stagePlans = [
+        ['power', powerPlan(scale, seeds.tsVsUcb)],
+        ['power-amplification', powerAmpPlan(scale, seeds.amplification)],
+      ] as const;
+      powerResults = await Promise.all(
+        stagePlans.map(([name, config]) => runOrLoad(config, join(outDir, name), true)),
+      );
+      stagePlans.forEach(([name], i) => {
+        const dir = join(outDir, name);
+        mkdirSync(dir, { recursive: true });
+        writeResultsJson(powerResults[i]!, join(dir, 'results.json'), join(dir, 'timings.json'));
+        if (stage === 1) files.push(join(dir, 'results.json'));
+      });
+      if (!auto || stage === POWER_MAX_STAGES) break;
+      // a group whose widest half-width still reaches the target is extended (the run resumes from
+      // its cache), re-planned from the power run's own, larger-sample spread
+      const wide = powerHalfWidths(scale, powerResults);
+      const again = powerSeedsNeeded(scale, powerResults, POWER_PLAN_HALF_WIDTH);
+      const next = {
+        tsVsUcb:
+          wide.tsVsUcb >= POWER_HALF_WIDTH ? Math.max(seeds.tsVsUcb, again.seeds.tsVsUcb) : seeds.tsVsUcb,
+        amplification:
+          wide.amplification >= POWER_HALF_WIDTH
+            ? Math.max(seeds.amplification, again.seeds.amplification)
+            : seeds.amplification,
+      };
+      if (next.tsVsUcb === seeds.tsVsUcb && next.amplification === seeds.amplification) break;
+      stages.push(
+        `widest half-width ${formatNumber(wide.tsVsUcb, 2)} (TS vs UCB) and ${formatNumber(wide.amplification, 2)} (amplification) points on ${seeds.tsVsUcb} and ${seeds.amplification} seeds, so re-planned from that run's spread (${estimateText(again)}) and extended to ${next.tsVsUcb} and ${next.amplification} seeds`,
+      );
+      seeds = next;
+    }
+    const cpu = process.cpuUsage(c0);
+    const wide = powerHalfWidths(scale, powerResults);
+    powerNote = `Seeds: ${seeds.tsVsUcb} for TS vs UCB, ${seeds.amplification} for amplification (${stages.join('; then ')}). Widest 95% CI half-width: ${formatNumber(wide.tsVsUcb, 2)} points (TS vs UCB), ${formatNumber(wide.amplification, 2)} points (amplification); target below ${POWER_HALF_WIDTH}.${options.fromResults === true ? '' : ` Power run: ${formatNumber((performance.now() - p0) / 1000, 0)} s wall, ${formatNumber((cpu.user + cpu.system) / 1e6, 0)} s CPU in this process (worker threads included).`}`;
   }
 
   const analysis = analyseSynthetic(scale, plan, results as SyntheticResults);
