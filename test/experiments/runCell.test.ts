@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runCell } from '../../src/experiments/runCell.js';
-import { kernelArenaFreeBytes } from '../../src/linalg/index.js';
 import type { CellConfig } from '../../src/experiments/types.js';
+import { kernelArenaFreeBytes } from '../../src/linalg/index.js';
 
 const cell: CellConfig = {
   env: { kind: 'synthetic', dim: 4, arms: 20, armsPerRound: 5, thetaNorm: 2, link: 'logistic' },
@@ -27,7 +27,7 @@ test('runCell seeds the privacy noise with the cell seed (research mode) and say
   assert.notDeepEqual(c.checkpoints, a.checkpoints);
 });
 
-test('runCell returns its policy\'s kernel memory at the end of the cell (a worker runs thousands)', () => {
+test("runCell returns its policy's kernel memory at the end of the cell (a worker runs thousands)", () => {
   // synchronous: no finalisation callback runs between the cells, so without the cell's scope the
   // free memory would fall by each policy's factor and scratch (tinypool's workers never yield to
   // their event loop between tasks either: the arena filled after ~3,600 cells and the rest of a
