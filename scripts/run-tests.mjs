@@ -18,6 +18,14 @@
 // `--test-timeout` is per test, and is not used: a hang outside a test (a hook, the module's top
 // level, the process not exiting after its last test) would escape it, and a per-test limit would
 // make slow-but-correct tests on a loaded machine fail.
+//
+// `--no-concurrent-recompilation`: Node 20 can deadlock while a process shuts down (nodejs/node#54918:
+// the main thread drains the platform's background tasks before 'beforeExit', while a background
+// TurboFan job waits for the main thread to collect garbage). It hung a plain synchronous test file
+// here (gdb: main thread in NodePlatform::DrainTasks, a TurboFan job in
+// CollectionBarrier::AwaitCollectionBackground; node:test prints its summary only at 'beforeExit', so
+// the file looked like a hang of its tests). With the flag TurboFan compiles on the main thread, so
+// no compile job is left for the drain.
 // Each file's output is printed in one piece when it ends; a summary of all files comes last.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -108,6 +116,7 @@ const runOne = (file, index) =>
     const child = spawn(
       process.execPath,
       [
+        '--no-concurrent-recompilation',
         '--report-on-signal',
         '--report-signal=SIGUSR2',
         `--report-directory=${reportDir}`,
