@@ -4,8 +4,9 @@
  * and JIT warm-up per study, and no idle worker at the end of each study).
  *
  * Scheduling: cells wait in this pool's own queue and are handed to tinypool only when a thread
- * has room (its running cell and one more, `IN_FLIGHT`), the most expensive waiting cell first (`cellCost`; among equal costs the lowest seed,
- * so that a seed's cells run together while its environment stream is kept), so that the workers
+ * has room (its running cell and one more, `IN_FLIGHT`), the most expensive waiting cell first
+ * (`cellCost`; among equal costs the lowest seed, so that a seed's cells run together while its
+ * environment stream is kept), so that the workers
  * finish together. Cells submitted in the same tick (for example every study started at once) are
  * ordered together. A cell key already in this pool (waiting, running or finished) is not run
  * again: its result is shared, since a cell's result depends only on its config and the code. Nor
@@ -56,8 +57,8 @@ export function cellCost(cell: CellConfig): number {
 
 /**
  * Cells handed to each thread at once: the next one waits in the thread's port while it runs the
- * current one (cells are synchronous), so a thread starts it without waiting for this thread to
- * receive the finished cell and send another (that round trip left each worker idle ~5% of a full
+ * current one (cells are synchronous), so a thread starts it without waiting for the main thread
+ * to receive the finished cell and send another (that round trip left each worker idle ~5% of a full
  * reproduction). The order of execution never changes a result.
  */
 const IN_FLIGHT = 2;

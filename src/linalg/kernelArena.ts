@@ -11,7 +11,7 @@
  *
  * The collector alone reclaims too late for code that makes many short-lived factors: the memory is
  * outside the JavaScript heap, so nothing prompts a major collection, and a worker thread that runs
- * thousands of experiment cells filled the 16 MiB after ~3,900 cells and ran the rest on the slower
+ * thousands of experiment cells filled the 16 MiB after ~3,600 cells and ran the rest on the slower
  * JavaScript kernels. {@link withKernelArenaScope} returns a block as soon as the code that made it
  * is done.
  */
