@@ -80,7 +80,10 @@ import type {
   RewardTarget,
 } from './Store.js';
 import { StoreConflictError } from './StoreConflictError.js';
-import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from './schema.js';
+import { MIGRATIONS, migrationStatements, schemaVersionOf } from './schema.js';
+
+/** The schema version of a PostgreSQL database that this code writes and reads. */
+const PG_SCHEMA_VERSION: number = schemaVersionOf('postgres');
 
 /** First key of the per-name advisory lock that serialises creating and deleting a model. */
 const NAME_LOCK = 0x6d6f64;
@@ -227,28 +230,28 @@ async function migrateWith(client: pg.PoolClient, apply: boolean, where: string)
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
     const from = await readVersion(client);
-    if (from > SCHEMA_VERSION) {
+    if (from > PG_SCHEMA_VERSION) {
       throw new RangeError(
-        `PostgresStore: ${where} has schema version ${from}; this version of adaprivate reads up to ${SCHEMA_VERSION}.`,
+        `PostgresStore: ${where} has schema version ${from}; this version of adaprivate reads up to ${PG_SCHEMA_VERSION}.`,
       );
     }
-    if (from < SCHEMA_VERSION && !apply) {
+    if (from < PG_SCHEMA_VERSION && !apply) {
       throw new RangeError(
-        `PostgresStore: ${where} has schema version ${from}, this version of adaprivate needs ${SCHEMA_VERSION}; run \`adaprivate migrate --db <url>\`.`,
+        `PostgresStore: ${where} has schema version ${from}, this version of adaprivate needs ${PG_SCHEMA_VERSION}; run \`adaprivate migrate --db <url>\`.`,
       );
     }
     for (const m of MIGRATIONS.slice(from)) {
       for (const sql of migrationStatements(m, 'postgres')) await client.query(sql);
     }
-    if (from < SCHEMA_VERSION) {
+    if (from < PG_SCHEMA_VERSION) {
       await client.query(
         `INSERT INTO meta (key, value) VALUES ('schema_version', $1)
          ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
-        [String(SCHEMA_VERSION)],
+        [String(PG_SCHEMA_VERSION)],
       );
     }
     await client.query('COMMIT');
-    return { from, to: SCHEMA_VERSION };
+    return { from, to: PG_SCHEMA_VERSION };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     throw err;

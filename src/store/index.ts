@@ -68,4 +68,5 @@ export {
   migrationStatements,
   SCHEMA_VERSION,
   type SqlDialect,
+  schemaVersionOf,
 } from './schema.js';

@@ -54,6 +54,11 @@ export interface Migration {
   readonly indexes: readonly Index[];
   /** Columns added to existing tables (nullable, or with a default: rows written before read it). */
   readonly columns?: readonly { readonly table: string; readonly column: Column }[];
+  /**
+   * The engines the step applies to (default: both). A step of one engine keeps its number; the
+   * other engine skips it and its version does not move ({@link schemaVersionOf}).
+   */
+  readonly dialects?: readonly SqlDialect[];
 }
 
 const TYPES: Readonly<Record<SqlDialect, Readonly<Record<ColumnType, string>>>> = {
@@ -248,10 +253,44 @@ export const MIGRATIONS: readonly Migration[] = [
     // null on rows written before: counted from their stored candidate features
     columns: [{ table: 'decisions', column: c('clipped', 'int') }],
   },
+  {
+    version: 6,
+    description:
+      "SQLite: a decision's candidate features in a table of their own, keyed by the decision's seq, so that the reward's and the release's updates of the decision do not rewrite them",
+    // SQLite rewrites a whole record on UPDATE (an 8 KB blob three times per decision at d = 50,
+    // K = 20); PostgreSQL keeps an unchanged TOASTed value, so its decisions keep their features.
+    // decisions.features is then empty (X''); rows written before keep theirs (read with COALESCE).
+    dialects: ['sqlite'],
+    tables: [
+      {
+        name: 'decision_features',
+        columns: [c('seq', 'bigint', 'PRIMARY KEY'), c('features', 'blob', 'NOT NULL')],
+      },
+    ],
+    indexes: [],
+  },
 ];
 
-/** The schema version this code writes and reads (the last migration's). */
+/** The newest schema version (the last migration's); an engine's own is {@link schemaVersionOf}. */
 export const SCHEMA_VERSION: number = MIGRATIONS.length;
+
+/** Whether migration `m` applies to `dialect`. */
+export function appliesTo(m: Migration, dialect: SqlDialect): boolean {
+  return m.dialects === undefined || m.dialects.includes(dialect);
+}
+
+/**
+ * The schema version this code writes and reads on an engine: that of the newest migration that
+ * applies to it (SQLite 6, PostgreSQL 5: step 6 is SQLite's alone).
+ *
+ * @example
+ * schemaVersionOf('postgres'); // 5
+ */
+export function schemaVersionOf(dialect: SqlDialect): number {
+  let v = 0;
+  for (const m of MIGRATIONS) if (appliesTo(m, dialect)) v = m.version;
+  return v;
+}
 
 /**
  * The SQL statements of one migration for an engine, in order (CREATE ... IF NOT EXISTS, so a
@@ -264,6 +303,7 @@ export const SCHEMA_VERSION: number = MIGRATIONS.length;
  * // 'CREATE TABLE IF NOT EXISTS models (name TEXT PRIMARY KEY, policy TEXT NOT NULL, ...)'
  */
 export function migrationStatements(migration: Migration, dialect: SqlDialect): string[] {
+  if (!appliesTo(migration, dialect)) return [];
   const types = TYPES[dialect];
   const strict = dialect === 'sqlite' ? ' STRICT' : '';
   const out: string[] = [];

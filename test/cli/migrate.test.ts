@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { SCHEMA_VERSION, SqliteStore } from '../../src/store/index.js';
+import { SqliteStore, schemaVersionOf } from '../../src/store/index.js';
+
+const PG_VERSION = schemaVersionOf('postgres');
+const SQLITE_VERSION = schemaVersionOf('sqlite');
+
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 import { runCli } from './runCli.js';
 
@@ -41,10 +45,10 @@ test('migrate --db brings an empty database to the current version, then has not
   const url = await server.createDatabase();
   const first = await run(['migrate', '--db', url, '--json']);
   assert.equal(first.status, 0, first.stderr);
-  assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION });
+  assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: PG_VERSION });
   const second = await run(['migrate', '--db', url]);
   assert.equal(second.status, 0, second.stderr);
-  assert.match(second.stdout, new RegExp(`schema is at version ${SCHEMA_VERSION}; nothing to do`));
+  assert.match(second.stdout, new RegExp(`schema is at version ${PG_VERSION}; nothing to do`));
 });
 
 test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 fixture at 1); a newer, missing or served file is refused (exit 2, one line)', async () => {
@@ -54,7 +58,7 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     writeFileSync(empty, '');
     const first = await run(['migrate', '--db', empty, '--json']);
     assert.equal(first.status, 0, first.stderr);
-    assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SCHEMA_VERSION, snapshots: 0 });
+    assert.deepEqual(JSON.parse(first.stdout), { from: 0, to: SQLITE_VERSION, snapshots: 0 });
     const fixture = join(dir, 'fixture.db');
     copyFileSync(
       fileURLToPath(new URL('../../../test/fixtures/service-db-0.1.0/adaprivate-0.1.0.db', import.meta.url)),
@@ -63,11 +67,11 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     // the 0.1.0 file is at version 1: each step up to this version runs
     const step = await run(['migrate', '--db', fixture]);
     assert.equal(step.status, 0, step.stderr);
-    assert.equal(SCHEMA_VERSION > 1, true, 'a step beyond 0.1.0');
-    assert.match(step.stdout, new RegExp(`schema migrated from version 1 to ${SCHEMA_VERSION}`));
+    assert.equal(SQLITE_VERSION > 1, true, 'a step beyond 0.1.0');
+    assert.match(step.stdout, new RegExp(`schema migrated from version 1 to ${SQLITE_VERSION}`));
     const again = await run(['migrate', '--db', fixture]);
     assert.equal(again.status, 0, again.stderr);
-    assert.match(again.stdout, new RegExp(`schema is at version ${SCHEMA_VERSION}; nothing to do`));
+    assert.match(again.stdout, new RegExp(`schema is at version ${SQLITE_VERSION}; nothing to do`));
     const s = SqliteStore.open(fixture, { lock: true });
     // spawned: the lock is held by this process
     const held = await spawnCli(['migrate', '--db', fixture]);
@@ -82,14 +86,19 @@ test('migrate --db <file>: SQLite step by step (an empty file from 0, the 0.1.0 
     assert.equal(newer.stderr.trim().split('\n').length, 1, newer.stderr);
     assert.match(
       newer.stderr,
-      new RegExp(`has schema version 99; this version of adaprivate reads up to ${SCHEMA_VERSION}`),
+      new RegExp(`has schema version 99; this version of adaprivate reads up to ${SQLITE_VERSION}`),
     );
     const missing = await run(['migrate', '--db', join(dir, 'none.db')]);
     assert.equal(missing.status, 2);
     assert.match(missing.stderr, /no such file/);
     const help = await run(['migrate', '--help']);
     assert.equal(help.status, 0);
-    assert.match(help.stdout, new RegExp(`schema\\) version ${SCHEMA_VERSION}`));
+    assert.match(
+      help.stdout,
+      new RegExp(
+        `version this adaprivate reads \\(${SQLITE_VERSION} for a SQLite\\s+file, ${PG_VERSION} for\\s+PostgreSQL\\)`,
+      ),
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -149,13 +158,13 @@ test("migrate --db postgres:// with the replicas' snapshot key brings stored 0.1
     // without a key: the schema only, and a note
     const bare = await run(['migrate', '--db', url, '--json']);
     assert.equal(bare.status, 0, bare.stderr);
-    assert.deepEqual(JSON.parse(bare.stdout), { from: SCHEMA_VERSION, to: SCHEMA_VERSION });
+    assert.deepEqual(JSON.parse(bare.stdout), { from: PG_VERSION, to: PG_VERSION });
     assert.match(bare.stderr, /stored policy snapshots not checked/);
     const signed = await run(['migrate', '--db', url, '--snapshot-key-file', keyFile, '--json']);
     assert.equal(signed.status, 0, signed.stderr);
     assert.deepEqual(JSON.parse(signed.stdout), {
-      from: SCHEMA_VERSION,
-      to: SCHEMA_VERSION,
+      from: PG_VERSION,
+      to: PG_VERSION,
       snapshots: rows.length,
     });
     const s = await serve();

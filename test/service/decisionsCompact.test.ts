@@ -35,14 +35,17 @@ function sameBits(got: readonly number[] | undefined, want: readonly number[]): 
   return got !== undefined && got.length === want.length && got.every((v, k) => Object.is(v, want[k]));
 }
 
-/** Byte lengths of the stored `features` column of model `name`, in decision order. */
+/** Byte lengths of the stored features of model `name` (decision_features, schema 6), in decision order. */
 function storedFeatureBytes(db: string, name: string): number[] {
   const c = new Database(db, { readonly: true });
   try {
     return (
-      c.prepare('SELECT length(features) AS n FROM decisions WHERE model = ? ORDER BY seq').all(name) as {
-        n: number;
-      }[]
+      c
+        .prepare(
+          `SELECT length(COALESCE(f.features, d.features)) AS n FROM decisions d
+           LEFT JOIN decision_features f ON f.seq = d.seq WHERE d.model = ? ORDER BY d.seq`,
+        )
+        .all(name) as { n: number }[]
     ).map((r) => r.n);
   } finally {
     c.close();

@@ -16,10 +16,13 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { SNAPSHOT_FORMAT_VERSION } from '../../src/policies/index.js';
-import { PostgresStore, RELEASE_CHANNEL, SCHEMA_VERSION } from '../../src/store/index.js';
+import { PostgresStore, RELEASE_CHANNEL, schemaVersionOf } from '../../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 import { startServeChild } from '../support/serveChild.js';
 import { startTestServer } from './testServer.js';
+
+/** The schema version of a PostgreSQL database (step 6 is SQLite's alone). */
+const SCHEMA_VERSION = schemaVersionOf('postgres');
 
 const KEY = 'rolling-upgrade-api-key-0123456789abcdef';
 // the snapshot key startServeChild gives its children (replicas share one key)

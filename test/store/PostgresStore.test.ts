@@ -4,10 +4,13 @@ import pg from 'pg';
 import type { ModelState, ReleaseCommitInfo, ReleaseInput } from '../../src/store/index.js';
 import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
 import { migratePostgres } from '../../src/store/PostgresStore.js';
-import { SCHEMA_VERSION } from '../../src/store/schema.js';
+import { schemaVersionOf } from '../../src/store/schema.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 import { createSumModel, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
+
+/** The schema version of a PostgreSQL database (step 6 is SQLite's alone). */
+const SCHEMA_VERSION = schemaVersionOf('postgres');
 
 let server: PostgresServer;
 before(async () => {

@@ -150,6 +150,39 @@ test('SqliteStore group commit: groupCommitMaxWrites commits at once; close() co
   reader.close();
 });
 
+test('SqliteStore group commit: a group lingers while consecutive turns bring writes (groupCommitLingerTurns)', async () => {
+  assert.throws(
+    () => SqliteStore.open(':memory:', { groupCommit: true, groupCommitLingerTurns: -1 }),
+    /groupCommitLingerTurns must be a non-negative integer. Got -1/,
+  );
+  /** Writes e<i> in `turns` consecutive turns of the event loop (one per setImmediate), then waits. */
+  async function writeOverTurns(s: SqliteStore, turns: number, tag: string): Promise<void> {
+    const writes: Promise<boolean>[] = [];
+    for (let i = 0; i < turns; i++) {
+      writes.push(s.insertDecision(oneArmDecision('m', `${tag}${i}`)));
+      await new Promise<void>((r) => setImmediate(r));
+    }
+    await Promise.all(writes);
+    await s.durable();
+  }
+  for (const [linger, turns, commits] of [
+    [0, 3, 3], // no lingering: a commit at the end of each write's turn
+    [4, 3, 1], // the three writes of three consecutive turns share one commit
+    [2, 5, 2], // at most 2 turns of lingering: writes 1-3 commit, then 4-5
+  ] as const) {
+    const s = SqliteStore.open(':memory:', { groupCommit: true, groupCommitLingerTurns: linger });
+    await createSumModel(s, 'm', 0);
+    await s.durable();
+    const before = s.groupCommitStats;
+    await writeOverTurns(s, turns, 'e');
+    const after = s.groupCommitStats;
+    assert.equal(after.commits - before.commits, commits, `linger ${linger}, ${turns} turns`);
+    assert.equal(after.writes - before.writes, turns);
+    assert.equal((await s.counts('m')).decisions, turns);
+    await s.close();
+  }
+});
+
 test('SqliteStore lock: one holder per file, the error names it; close() releases the lock', async () => {
   const path = join(dir, 'locked.db');
   const a = SqliteStore.open(path, { lock: true });
@@ -259,4 +292,51 @@ test('SqliteStore: a backup taken while groups commit (background checkpoints) h
   assert.equal((await file.counts('m')).decisions, n);
   assert.ok(!existsSync(`${copyPath}.partial-${process.pid}`), 'no partial copy left');
   await file.close();
+});
+
+test('SqliteStore schema 6: candidate features live in decision_features, are read back, and leave with their decision', async () => {
+  const path = join(dir, 'side.db');
+  const s = SqliteStore.open(path);
+  await createSumModel(s, 'm', 0);
+  const wide = { ...oneArmDecision('m', 'w', 5), armIds: ['a', 'b'], features: new Float64Array([0.5, -2]) };
+  await s.insertDecision(wide);
+  await s.insertDecision(oneArmDecision('m', 'old', 5));
+  const db = connection(s);
+  // a decision as written before schema 6 (features in its own row, none in decision_features)
+  db.prepare(
+    "UPDATE decisions SET features = (SELECT features FROM decision_features f WHERE f.seq = decisions.seq) WHERE event_id = 'old'",
+  ).run();
+  db.prepare(
+    "DELETE FROM decision_features WHERE seq = (SELECT seq FROM decisions WHERE event_id = 'old')",
+  ).run();
+  const inRow = db.prepare('SELECT event_id, length(features) AS n FROM decisions ORDER BY seq').all();
+  assert.deepEqual(inRow, [
+    { event_id: 'w', n: 0 },
+    { event_id: 'old', n: 8 },
+  ]);
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM decision_features').get() as { n: number }).n, 1);
+  assert.deepEqual([...((await s.getDecision('m', 'w'))?.features ?? [])], [0.5, -2]);
+  assert.deepEqual([...((await s.getDecision('m', 'old'))?.features ?? [])], [1]);
+  const exported = await s.exportDecisions('m', { limit: 10 });
+  assert.deepEqual(
+    exported.map((r) => [...r.features]),
+    [[0.5, -2], [1]],
+  );
+  assert.deepEqual(
+    (await s.decisionFeaturesAt('m', 0)).map((r) => [...r.features]),
+    [[0.5, -2], [1]],
+  );
+  assert.deepEqual(
+    (await s.expiredDecisions('m', 6, 10)).map((r) => [...r.features]),
+    [[0.5, -2], [1]],
+  );
+  // expiry takes a decision's features with it
+  assert.equal(await s.expireDecisions('m', { before: 6, openBefore: 6 }), 2);
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM decision_features').get() as { n: number }).n, 0);
+  // and so does deleting the model
+  await s.insertDecision(wide);
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM decision_features').get() as { n: number }).n, 1);
+  await s.deleteModel('m', { time: 7, purge: false });
+  assert.equal((db.prepare('SELECT COUNT(*) AS n FROM decision_features').get() as { n: number }).n, 0);
+  await s.close();
 });

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { SqliteStore } from '../../src/store/index.js';
-import { MIGRATIONS, migrationStatements, SCHEMA_VERSION } from '../../src/store/schema.js';
+import { SQLITE_SCHEMA_VERSION, SqliteStore } from '../../src/store/index.js';
+import { MIGRATIONS, migrationStatements, SCHEMA_VERSION, schemaVersionOf } from '../../src/store/schema.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-schema-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,4 +63,17 @@ test('migrations are numbered 1, 2, ... and render differently only in types', (
   assert.match(pgsql.join('\n'), /features BYTEA NOT NULL/);
   assert.doesNotMatch(pgsql.join('\n'), /STRICT|BLOB/);
   assert.match(lite[1]!, /^CREATE TABLE IF NOT EXISTS models \(.*\) STRICT$/);
+});
+
+test('a step of one engine: step 6 (decision_features) is SQLite-only; each engine has its own version', () => {
+  const six = MIGRATIONS[5]!;
+  assert.deepEqual(six.dialects, ['sqlite']);
+  assert.deepEqual(migrationStatements(six, 'postgres'), []);
+  assert.match(
+    migrationStatements(six, 'sqlite').join('\n'),
+    /CREATE TABLE IF NOT EXISTS decision_features \(seq INTEGER PRIMARY KEY, features BLOB NOT NULL\) STRICT/,
+  );
+  assert.equal(schemaVersionOf('sqlite'), SCHEMA_VERSION);
+  assert.equal(schemaVersionOf('postgres'), 5);
+  assert.equal(SQLITE_SCHEMA_VERSION, schemaVersionOf('sqlite'));
 });

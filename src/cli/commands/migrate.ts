@@ -15,7 +15,7 @@ import type { SnapshotKey } from '../../policies/index.js';
 import { migrateSnapshot } from '../../policies/index.js';
 import { isPostgresUrl } from '../../store/isPostgresUrl.js';
 import type { MigrationResult } from '../../store/PostgresStore.js';
-import { SCHEMA_VERSION } from '../../store/schema.js';
+import { schemaVersionOf } from '../../store/schema.js';
 import { printJson } from '../output.js';
 import { resolveSnapshotKey, SNAPSHOT_KEY_ENV } from '../snapshotKeyFile.js';
 import { UsageError } from '../UsageError.js';
@@ -93,7 +93,7 @@ export function registerMigrate(program: Command): Command {
     program
       .command('migrate')
       .description(
-        `Bring a database of the decision service (PostgreSQL or a SQLite file) to store format (schema) version ${SCHEMA_VERSION}, the version this adaprivate reads, step by step. A database of a newer version is refused. PostgreSQL: concurrent runs serialise on a lock. SQLite: not while a server runs on the file (the server also migrates a file's schema when it opens it). Stored policy snapshots are brought to the current snapshot format and signed under the server's snapshot key (SQLite: <db>.snapshot-key, --snapshot-key-file or $ADAPRIVATE_SNAPSHOT_KEY; PostgreSQL: the replicas' key from --snapshot-key-file or $ADAPRIVATE_SNAPSHOT_KEY, skipped without one), the one step that lets snapshots of adaprivate 0.1.0 in.`,
+        `Bring a database of the decision service (PostgreSQL or a SQLite file) to the store format (schema) version this adaprivate reads (${schemaVersionOf('sqlite')} for a SQLite file, ${schemaVersionOf('postgres')} for PostgreSQL), step by step. A database of a newer version is refused. PostgreSQL: concurrent runs serialise on a lock. SQLite: not while a server runs on the file (the server also migrates a file's schema when it opens it). Stored policy snapshots are brought to the current snapshot format and signed under the server's snapshot key (SQLite: <db>.snapshot-key, --snapshot-key-file or $ADAPRIVATE_SNAPSHOT_KEY; PostgreSQL: the replicas' key from --snapshot-key-file or $ADAPRIVATE_SNAPSHOT_KEY, skipped without one), the one step that lets snapshots of adaprivate 0.1.0 in.`,
       )
       // not a required option: `migrate snapshot FILE` (a subcommand) has no --db
       .option(
