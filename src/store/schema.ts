@@ -59,6 +59,8 @@ export interface Migration {
    * other engine skips it and its version does not move ({@link schemaVersionOf}).
    */
   readonly dialects?: readonly SqlDialect[];
+  /** Statements of one engine that the engine-neutral parts cannot say, run after them. */
+  readonly statements?: Readonly<Partial<Record<SqlDialect, readonly string[]>>>;
 }
 
 const TYPES: Readonly<Record<SqlDialect, Readonly<Record<ColumnType, string>>>> = {
@@ -269,6 +271,16 @@ export const MIGRATIONS: readonly Migration[] = [
     ],
     indexes: [],
   },
+  {
+    version: 7,
+    description:
+      'PostgreSQL: policy snapshots stored uncompressed (STORAGE EXTERNAL): a serialised policy writes its snapshot at every step, and compressing 20-35 KB of JSON each time cost more CPU than the bytes it saved',
+    dialects: ['postgres'],
+    tables: [],
+    indexes: [],
+    // applies to the values written from now on; a value stored before stays as it is until rewritten
+    statements: { postgres: ['ALTER TABLE models ALTER COLUMN snapshot SET STORAGE EXTERNAL'] },
+  },
 ];
 
 /** The newest schema version (the last migration's); an engine's own is {@link schemaVersionOf}. */
@@ -281,10 +293,10 @@ export function appliesTo(m: Migration, dialect: SqlDialect): boolean {
 
 /**
  * The schema version this code writes and reads on an engine: that of the newest migration that
- * applies to it (SQLite 6, PostgreSQL 5: step 6 is SQLite's alone).
+ * applies to it (SQLite 6 and PostgreSQL 7: step 6 is SQLite's alone, step 7 PostgreSQL's).
  *
  * @example
- * schemaVersionOf('postgres'); // 5
+ * schemaVersionOf('postgres'); // 7
  */
 export function schemaVersionOf(dialect: SqlDialect): number {
   let v = 0;
@@ -324,5 +336,6 @@ export function migrationStatements(migration: Migration, dialect: SqlDialect): 
       `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS ${i.name} ON ${i.table} (${i.columns})${where}`,
     );
   }
+  out.push(...(migration.statements?.[dialect] ?? []));
   return out;
 }

@@ -51,6 +51,24 @@ test('PostgresStore: schema version check, the migrate step, and a newer databas
   await store.close(); // idempotent
   const client = new pg.Client({ connectionString: url });
   await client.connect();
+  const storage = async () =>
+    (
+      await client.query<{ s: string }>(
+        "SELECT attstorage AS s FROM pg_attribute WHERE attrelid = 'models'::regclass AND attname = 'snapshot'",
+      )
+    ).rows[0]?.s;
+  assert.equal(await storage(), 'e', 'schema 7: snapshots stored uncompressed (EXTERNAL)');
+  // a database of schema 5 (before the two one-engine steps) is brought to 7 by step 7 alone
+  await client.query('ALTER TABLE models ALTER COLUMN snapshot SET STORAGE EXTENDED');
+  await client.query("UPDATE meta SET value = '5' WHERE key = 'schema_version'");
+  await assert.rejects(PostgresStore.open(url, { migrate: false }), /schema version 5, .* needs 7/);
+  assert.deepEqual(await migratePostgres(url), { from: 5, to: 7 });
+  assert.equal(await storage(), 'e');
+  assert.equal(
+    await client.query('SELECT 1 FROM decision_features').catch(() => 'none'),
+    'none',
+    'no step 6 on PostgreSQL',
+  );
   await client.query("UPDATE meta SET value = '99' WHERE key = 'schema_version'");
   await client.end();
   await assert.rejects(PostgresStore.open(url), (e: Error) => {

@@ -46,7 +46,7 @@ test('the shared schema rendered for SQLite is the schema SqliteStore creates', 
   assert.equal(
     (fromStore.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string })
       .value,
-    String(SCHEMA_VERSION),
+    String(schemaVersionOf('sqlite')),
   );
   fromStore.close();
   shared.close();
@@ -65,7 +65,7 @@ test('migrations are numbered 1, 2, ... and render differently only in types', (
   assert.match(lite[1]!, /^CREATE TABLE IF NOT EXISTS models \(.*\) STRICT$/);
 });
 
-test('a step of one engine: step 6 (decision_features) is SQLite-only; each engine has its own version', () => {
+test('steps of one engine: step 6 (decision_features) is SQLite-only, step 7 (snapshot storage) PostgreSQL-only; each engine has its own version', () => {
   const six = MIGRATIONS[5]!;
   assert.deepEqual(six.dialects, ['sqlite']);
   assert.deepEqual(migrationStatements(six, 'postgres'), []);
@@ -73,7 +73,13 @@ test('a step of one engine: step 6 (decision_features) is SQLite-only; each engi
     migrationStatements(six, 'sqlite').join('\n'),
     /CREATE TABLE IF NOT EXISTS decision_features \(seq INTEGER PRIMARY KEY, features BLOB NOT NULL\) STRICT/,
   );
-  assert.equal(schemaVersionOf('sqlite'), SCHEMA_VERSION);
-  assert.equal(schemaVersionOf('postgres'), 5);
+  assert.equal(Math.max(schemaVersionOf('sqlite'), schemaVersionOf('postgres')), SCHEMA_VERSION);
+  const seven = MIGRATIONS[6]!;
+  assert.deepEqual(migrationStatements(seven, 'sqlite'), []);
+  assert.deepEqual(migrationStatements(seven, 'postgres'), [
+    'ALTER TABLE models ALTER COLUMN snapshot SET STORAGE EXTERNAL',
+  ]);
+  assert.equal(schemaVersionOf('sqlite'), 6);
+  assert.equal(schemaVersionOf('postgres'), 7);
   assert.equal(SQLITE_SCHEMA_VERSION, schemaVersionOf('sqlite'));
 });
