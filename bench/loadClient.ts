@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createRng } from '../src/random/index.js';
+import { BINARY_RANK_TYPE, encodeBinaryRank } from '../src/service/binaryRank.js';
 
 /** The value after `--<name>` on the command line, or `def`. */
 export function flag(name: string, def: string): string {
@@ -94,6 +95,36 @@ export interface PairRunOptions {
   readonly tag: string;
   /** Events per request (default 1: /rank and /rewards; more: /rank/batch and /rewards/batch). */
   readonly batch?: number;
+  /**
+   * Send single-event ranks as the binary rank body (application/x-adaprivate-rank: the pool's
+   * features as raw Float64) instead of JSON (default false; batches are always JSON).
+   */
+  readonly binary?: boolean;
+}
+
+/** A pool entry (JSON arms) as the binary rank body's parts: the arm ids and the Float64 block. */
+function packedArms(json: string): { readonly ids: readonly string[]; readonly block: Buffer } {
+  const arms = JSON.parse(json) as { id: string; features: number[] }[];
+  const d = arms[0]!.features.length;
+  const body = encodeBinaryRank({
+    armIds: arms.map((a) => a.id),
+    features: new Float64Array(arms.flatMap((a) => a.features)),
+  });
+  return { ids: arms.map((a) => a.id), block: Buffer.from(body.subarray(body.length - 8 * d * arms.length)) };
+}
+
+/** The binary rank body of event `eventId` over a packed pool entry (the layout of binaryRank.ts). */
+function binaryRankBody(
+  eventId: string,
+  arms: { readonly ids: readonly string[]; readonly block: Buffer },
+): Buffer {
+  const header = Buffer.from(JSON.stringify({ eventId, arms: arms.ids.map((id) => ({ id })) }));
+  const start = (8 + header.length + 7) & ~7;
+  const head = Buffer.alloc(start);
+  head.write('APR1', 0, 'latin1');
+  head.writeUInt32LE(header.length, 4);
+  header.copy(head, 8);
+  return Buffer.concat([head, arms.block]);
 }
 
 /** How many events of a batch answer failed. */
@@ -108,14 +139,19 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
   let counter = 0;
   const rewardOf = (n: number) => (n % 3 === 0 ? 1 : 0);
   if (batch === 1) {
+    const packed = o.binary === true ? o.pool.map(packedArms) : null;
+    const binaryHeaders = { authorization: `Bearer ${o.apiKey}`, 'content-type': BINARY_RANK_TYPE };
     return [
       {
         method: 'POST',
         path: `/v1/models/${o.model}/rank`,
+        ...(packed === null ? {} : { headers: binaryHeaders }),
         setupRequest: (req: autocannon.Request, context: object) => {
           const n = counter++;
           (context as { first: number }).first = n;
-          req.body = `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
+          if (packed !== null) {
+            req.body = binaryRankBody(`${o.tag}-${n}`, packed[n % packed.length]!);
+          } else req.body = `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
           return req;
         },
       },

@@ -17,7 +17,8 @@
  * --amount <requests> (400000), --batch <n,...> (1,10),
  * --policy <id> (adaprivate-ts), --samples <n> (the model's probabilitySamples: every rank then answers
  * the Monte Carlo arm probabilities; default unset: ranks answer without them), --synchronous normal|full,
- * --group-commit on|off (on), --checkpoint background|auto (background), --log-candidates on|off (on:
+ * --group-commit on|off (on), --body json|binary (json; binary: single-event ranks as the binary rank
+ * body, application/x-adaprivate-rank, docs/api.md; batches stay JSON), --checkpoint background|auto (background), --log-candidates on|off (on:
  * the model's logCandidates setting; off stores only the chosen arm's features per decision), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
  */
@@ -46,6 +47,11 @@ const checkpoint = flag('checkpoint', 'background');
 const logCandidates = flag('log-candidates', 'on');
 if (logCandidates !== 'on' && logCandidates !== 'off') {
   process.stderr.write(`loadtest: --log-candidates takes on or off. Got ${logCandidates}.\n`);
+  process.exit(2);
+}
+const body = flag('body', 'json');
+if (body !== 'json' && body !== 'binary') {
+  process.stderr.write(`loadtest: --body takes json or binary. Got ${body}.\n`);
   process.exit(2);
 }
 const batches = flag('batch', '1,10').split(',').map(Number);
@@ -95,6 +101,7 @@ async function run(
     maxRequests: amount,
     tag,
     batch,
+    binary: body === 'binary',
   });
   const res: RunResult = {
     ...r,
@@ -158,7 +165,7 @@ async function main(): Promise<void> {
         const mode =
           batch > 1
             ? `batches of ${batch}, ${connectionsFor(batch)} connections`
-            : `single events, ${connectionsFor(batch)} connections`;
+            : `single events${body === 'binary' ? ' (binary rank body)' : ''}, ${connectionsFor(batch)} connections`;
         if (!json) process.stderr.write(`loadtest: ${model}, ${mode}: warm-up 2 s, then ${duration} s\n`);
         await run(url, model, pool, 2, child.pid!, `w${d}b${batch}`, batch);
         const r = await run(url, model, pool, duration, child.pid!, `m${d}b${batch}`, batch);

@@ -8,6 +8,8 @@
  * const d = await c.rank('news', { arms: [{ id: 'a', features: [0.1, 0.2] }, { id: 'b', features: [0.3, 0] }] });
  * await c.reward('news', { eventId: d.eventId, reward: 1 }); // returns { status: 'recorded', ... }
  */
+
+import { BINARY_RANK_TYPE, encodeBinaryRank, type PackedRank } from '../service/binaryRank.js';
 import type {
   CreateModelInput,
   CreateModelResponse,
@@ -55,13 +57,22 @@ export class AdaPrivateClient {
     return (await res.json()) as T;
   }
 
-  private async send(method: string, path: string, body?: unknown): Promise<Response> {
+  /** `body` as JSON, or a binary body with its media type. */
+  private async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    binary?: { readonly type: string; readonly bytes: Uint8Array },
+  ): Promise<Response> {
     const headers: Record<string, string> = { authorization: this.auth };
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (binary !== undefined) headers['content-type'] = binary.type;
+    else if (body !== undefined) headers['content-type'] = 'application/json';
+    const payload =
+      binary !== undefined ? binary.bytes : body === undefined ? undefined : JSON.stringify(body);
     const res = await this.fetchFn(`${this.base}${path}`, {
       method,
       headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(payload === undefined ? {} : { body: payload }),
     });
     if (!res.ok) {
       const text = await res.text();
@@ -129,6 +140,21 @@ export class AdaPrivateClient {
 
   rank(name: string, body: RankRequest): Promise<RankResponse> {
     return this.request('POST', `${AdaPrivateClient.model(name)}/rank`, body);
+  }
+
+  /**
+   * {@link rank} with the candidates' features packed (arms.length x dim values, arm by arm), sent
+   * as the binary rank body (raw Float64, no number text to write or parse: for large candidate sets).
+   *
+   * @example
+   * await c.rankPacked('news', { armIds: ['a', 'b'], features: new Float64Array([0.1, 0.2, 0.3, 0]) });
+   */
+  async rankPacked(name: string, req: PackedRank): Promise<RankResponse> {
+    const res = await this.send('POST', `${AdaPrivateClient.model(name)}/rank`, undefined, {
+      type: BINARY_RANK_TYPE,
+      bytes: encodeBinaryRank(req),
+    });
+    return (await res.json()) as RankResponse;
   }
 
   /** Resolves once the reward is durable on the server. */

@@ -237,7 +237,7 @@ test('the packed client installs offline without native packages or engine warni
     ],
     app,
   );
-  assert.equal(plain.trim(), 'AdaPrivateClient,AdaPrivateClientError');
+  assert.equal(plain.trim(), 'AdaPrivateClient,AdaPrivateClientError,BINARY_RANK_TYPE,encodeBinaryRank');
 
   writeFileSync(join(app, 'main.ts'), CONSUMER);
   writeFileSync(

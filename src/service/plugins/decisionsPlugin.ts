@@ -1,7 +1,8 @@
 /** Decisions: rank (choose an arm, store the decision) and the NDJSON export for off-policy evaluation. */
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/index.js';
+import { BINARY_RANK_TYPE, BinaryRankError, decodeBinaryRank } from '../binaryRank.js';
 import {
   DecisionLogLine,
   ExportQuery,
@@ -15,6 +16,7 @@ import {
 } from '../contract.js';
 import { decisionLogLine } from '../decisionLogLine.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
+import { ServiceError } from '../ServiceError.js';
 
 /** Rows read from the store per page of the export. */
 const EXPORT_PAGE = 500;
@@ -25,14 +27,37 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, store, limits } = opts;
+  // the binary rank body (binaryRank.ts): its header parsed by the JSON parser of every JSON body
+  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  const parseJson = (req: FastifyRequest, text: string): unknown => {
+    let out: { err: Error | null; value?: unknown } = { err: null };
+    jsonParser(req, text, (err, value) => {
+      out = { err, value };
+    });
+    if (out.err !== null) throw out.err;
+    return out.value;
+  };
+  app.addContentTypeParser(BINARY_RANK_TYPE, { parseAs: 'buffer' }, (req, body, done) => {
+    try {
+      done(
+        null,
+        decodeBinaryRank(body as Buffer, (text) => parseJson(req, text)),
+      );
+    } catch (err) {
+      done(
+        err instanceof BinaryRankError
+          ? new ServiceError(400, 'invalid_binary_body', `${BINARY_RANK_TYPE}: ${err.message}`)
+          : (err as Error),
+      );
+    }
+  });
   app.post<{ Params: ModelNameParams; Body: RankRequest }>(
     '/models/:name/rank',
     {
       schema: {
         operationId: 'rank',
         summary: 'Rank: choose one of the candidate arms',
-        description:
-          'Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer.',
+        description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/api.md, "Binary rank body"), checked by the same schema.`,
         tags: ['decisions'],
         params: ModelNameParams,
         body: rankBody(limits),
