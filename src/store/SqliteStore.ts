@@ -171,6 +171,14 @@ export interface SqliteStoreOptions {
 
 /** With background checkpoints: commits between two requests to the checkpoint worker. */
 export const CHECKPOINT_EVERY_COMMITS = 64;
+/**
+ * The seqs of the decisions that retention removes (parameters: model, before, model, before,
+ * openBefore): settled ones older than `before` on the partial index `decisions_settled`, open ones
+ * older than both bounds on `decisions_open` (schema 6; before it, one index on every decision's time
+ * took a page write in nearly every commit).
+ */
+const EXPIRED_SEQS = `SELECT seq FROM decisions WHERE model = ? AND reward_state IN (2, 3) AND time < ?
+  UNION ALL SELECT seq FROM decisions WHERE model = ? AND reward_state = 0 AND time < ? AND time < ?`;
 /** The index of `features` in {@link decisionValues}. */
 const FEATURES_VALUE = 4;
 /** `decisions.features` of a row whose features are in `decision_features` (schema 6). */
@@ -756,17 +764,15 @@ export class SqliteStore implements Store {
       deleteUnitCounts: db.prepare('DELETE FROM unit_counts WHERE model = ?'),
       deleteUnitTotals: db.prepare('DELETE FROM unit_totals WHERE model = ?'),
       deleteLedger: db.prepare('DELETE FROM ledger WHERE model = ?'),
+      // the expired decisions (retention), each part on its partial index (schema 6): settled ones
+      // (released or dropped) older than `before`, open ones (no reward) older than both bounds;
+      // a pending reward's decision is never expired (its raw reward waits for its release)
       expireUnitsOf: db.prepare(
         `DELETE FROM decision_units WHERE model = ? AND event_id IN (
-           SELECT event_id FROM decisions WHERE model = ? AND time < ? AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < ?)))`,
+           SELECT event_id FROM decisions WHERE seq IN (${EXPIRED_SEQS}))`,
       ),
-      expireFeaturesOf: db.prepare(
-        `DELETE FROM decision_features WHERE seq IN (
-           SELECT seq FROM decisions WHERE model = ? AND time < ? AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < ?)))`,
-      ),
-      expireDecisions: db.prepare(
-        'DELETE FROM decisions WHERE model = ? AND time < ? AND (reward_state IN (2, 3) OR (reward_state = 0 AND time < ?))',
-      ),
+      expireFeaturesOf: db.prepare(`DELETE FROM decision_features WHERE seq IN (${EXPIRED_SEQS})`),
+      expireDecisions: db.prepare(`DELETE FROM decisions WHERE seq IN (${EXPIRED_SEQS})`),
       newestFeatures: db.prepare(
         `SELECT d.model_version, COALESCE(f.features, d.features) AS features, d.clipped FROM decisions d
          LEFT JOIN decision_features f ON f.seq = d.seq WHERE d.model = ? ORDER BY d.seq DESC`,
@@ -1068,9 +1074,10 @@ export class SqliteStore implements Store {
     const open = options.openBefore ?? Number.MIN_SAFE_INTEGER;
     return this.write(() =>
       this.db.transaction(() => {
-        this.st.expireUnitsOf.run(model, model, options.before, open);
-        this.st.expireFeaturesOf.run(model, options.before, open);
-        const n = this.st.expireDecisions.run(model, options.before, open).changes;
+        const bounds = [model, options.before, model, options.before, open];
+        this.st.expireUnitsOf.run(model, ...bounds);
+        this.st.expireFeaturesOf.run(...bounds);
+        const n = this.st.expireDecisions.run(...bounds).changes;
         if (n > 0) this.releasePending = true; // logged rewards leave the WAL too
         return n;
       })(),

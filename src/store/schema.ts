@@ -258,7 +258,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 6,
     description:
-      "SQLite: a decision's candidate features in a table of their own, keyed by the decision's seq, so that the reward's and the release's updates of the decision do not rewrite them",
+      "SQLite: a decision's candidate features in a table of their own, keyed by the decision's seq, so that the reward's and the release's updates of the decision do not rewrite them; retention's time index on settled decisions only",
     // SQLite rewrites a whole record on UPDATE (an 8 KB blob three times per decision at d = 50,
     // K = 20); PostgreSQL keeps an unchanged TOASTed value, so its decisions keep their features.
     // decisions.features is then empty (X''); rows written before keep theirs (read with COALESCE).
@@ -269,7 +269,18 @@ export const MIGRATIONS: readonly Migration[] = [
         columns: [c('seq', 'bigint', 'PRIMARY KEY'), c('features', 'blob', 'NOT NULL')],
       },
     ],
-    indexes: [],
+    // retention's index holds settled decisions only (a decision enters it at its release, with its
+    // batch, instead of at its insert): one index page fewer in nearly every commit. Open decisions
+    // are found on decisions_open, pending ones are never expired.
+    indexes: [
+      {
+        name: 'decisions_settled',
+        table: 'decisions',
+        columns: 'model, time',
+        where: 'reward_state IN (2, 3)',
+      },
+    ],
+    statements: { sqlite: ['DROP INDEX IF EXISTS decisions_time'] },
   },
   {
     version: 7,

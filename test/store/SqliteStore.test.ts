@@ -302,6 +302,19 @@ test('SqliteStore schema 6: candidate features live in decision_features, are re
   await s.insertDecision(wide);
   await s.insertDecision(oneArmDecision('m', 'old', 5));
   const db = connection(s);
+  // retention's time index holds settled decisions only; both parts of its query use a partial index
+  assert.deepEqual(
+    (
+      db
+        .prepare(
+          "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'decisions' ORDER BY name",
+        )
+        .all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name),
+    ['decisions_event', 'decisions_open', 'decisions_settled'],
+  );
   // a decision as written before schema 6 (features in its own row, none in decision_features)
   db.prepare(
     "UPDATE decisions SET features = (SELECT features FROM decision_features f WHERE f.seq = decisions.seq) WHERE event_id = 'old'",
