@@ -1281,9 +1281,17 @@ export abstract class BasePolicy implements Policy {
     return Object.freeze({ probabilities: p, standardErrors: null, samples: 0 });
   }
 
+  /**
+   * The array behind `this.feats` (k x d values, zero-filled): plain here; a subclass whose kernels
+   * read the candidates directly hands out one in their memory.
+   */
+  protected newFeatures(length: number): Float64Array {
+    return new Float64Array(length);
+  }
+
   private grow(k: number): void {
     const d = this.d;
-    this.feats = new Float64Array(k * d);
+    this.feats = this.newFeatures(k * d);
     const views: Float64Array[] = [];
     for (let a = 0; a < k; a++) views.push(this.feats.subarray(a * d, (a + 1) * d));
     this.armViews = views;

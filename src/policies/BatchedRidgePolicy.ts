@@ -107,7 +107,8 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.mechanism = batch === null ? null : this.createMechanism(batch.calibration, d, this.q >= 1);
     this.factor = new RidgeFactor(d, this.lambda);
     // the vectors of the solves in the factor's memory (the WebAssembly kernels' where available)
-    [this.b, this.theta, this.z, this.pert] = this.factor.vectors(4) as [
+    [this.b, this.theta, this.z, this.pert, this.tilde] = this.factor.vectors(5) as [
+      Float64Array,
       Float64Array,
       Float64Array,
       Float64Array,
@@ -116,7 +117,6 @@ export class BatchedRidgePolicy extends BasePolicy {
     const prior = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * prior[i]!;
     this.s = new Float64Array(d);
-    this.tilde = new Float64Array(d);
     this.released = new Float64Array(d);
     this.pendingSum = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
@@ -165,7 +165,27 @@ export class BatchedRidgePolicy extends BasePolicy {
       this.scoreArms(k, this.scoreBuf);
       return argmaxFirst(this.scoreBuf, k);
     }
-    this.drawTilde();
+    this.rng.fillNormal(this.z);
+    if (this.feats.buffer === this.b.buffer) {
+      // everything in the kernels' memory: the solves, tilde and the argmax in one call (the
+      // numbers of tildeFromZ and the loop below; -1 when the kernels cannot take the arrays)
+      const arm = this.factor.tsChoose(
+        this.b,
+        this.theta,
+        this.z,
+        this.pert,
+        this.tilde,
+        this.feats,
+        k,
+        this.vk,
+        this.dirty,
+      );
+      if (arm >= 0) {
+        this.dirty = false;
+        return arm;
+      }
+    }
+    this.tildeFromZ();
     const d = this.d;
     const f = this.feats;
     const tl = this.tilde;
@@ -200,6 +220,11 @@ export class BatchedRidgePolicy extends BasePolicy {
       if (m > bestScore) best = a;
     }
     return best;
+  }
+
+  /** The candidates' array in the kernels' memory when this policy's factor uses them (`choose`). */
+  protected override newFeatures(length: number): Float64Array {
+    return this.factor.buffer(length);
   }
 
   /** x^T theta_hat (released b only), plus alpha ||x||_{A^{-1}} for UCB. Cost K d (+ K d^2 / 2 for UCB). */
@@ -470,8 +495,13 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   private drawTilde(): void {
-    const d = this.d;
     this.rng.fillNormal(this.z);
+    this.tildeFromZ();
+  }
+
+  /** tilde = A^{-1} b + v_k L^{-T} z from the normals already in z. */
+  private tildeFromZ(): void {
+    const d = this.d;
     if (this.dirty) {
       // the ridge estimate and the perturbation from one pass over L (as refresh + perturbation)
       this.factor.solveAndPerturb(this.b, this.theta, this.z, this.pert);

@@ -64,3 +64,34 @@ describe('policies with and without the WebAssembly kernels', () => {
     });
   }
 });
+
+/** AdaPrivate-TS's one-call choice (RidgeFactor.tsChoose): k from 1 to 6 (odd and even, growing), tied arms. */
+function runVaryingK(kernels: boolean): string {
+  const wasLinalg = setLinalgKernel(kernels);
+  const wasPolar = setPolarKernel(kernels);
+  try {
+    const rng = createRng(5, 'wasm-choose');
+    const policy = createPolicy('adaprivate-ts', { dim: d, horizon: 400, seed: 2, epsilon: 1, noiseSeed: 2 });
+    const out: number[] = [];
+    for (let t = 0; t < 400; t++) {
+      const k = 1 + ((t * 7) % 6);
+      const view = new Float64Array(k * d);
+      rng.fillNormal(view);
+      // every fifth round: the last arm repeats the first (equal scores: the first one wins)
+      if (t % 5 === 0 && k > 1) view.copyWithin((k - 1) * d, 0, d);
+      const a = policy.select(view, k);
+      out.push(a);
+      policy.update(rng.uniform());
+    }
+    return JSON.stringify(out);
+  } finally {
+    setLinalgKernel(wasLinalg);
+    setPolarKernel(wasPolar);
+  }
+}
+
+describe('adaprivate-ts: the choice in one kernel call', () => {
+  it('the same arms as the JavaScript kernels for k = 1..6, with tied arms', () => {
+    assert.equal(runVaryingK(true), runVaryingK(false));
+  });
+});
