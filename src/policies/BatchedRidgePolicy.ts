@@ -66,6 +66,10 @@ export class BatchedRidgePolicy extends BasePolicy {
   /** Scratch: the batch sum with the round that completes the batch, before it is learned. */
   private readonly pendingSum: Float64Array;
   private readonly eigWork: Float64Array;
+  /** Byte offsets of b, theta, z, pert, tilde in the kernels' memory, or null when they are not there. */
+  private readonly kernelVectors: Int32Array | null;
+  /** Byte offset of `feats` in the kernels' memory (with kernelVectors), else -1: `choose` runs in JavaScript. */
+  private kernelFeats = -1;
   private readonly exploration: Exploration;
   private readonly batch: BatchRelease | null;
   /** The batch releases' mechanism (null for non-private policies). */
@@ -114,6 +118,8 @@ export class BatchedRidgePolicy extends BasePolicy {
       Float64Array,
       Float64Array,
     ];
+    const vecs = [this.b, this.theta, this.z, this.pert, this.tilde];
+    this.kernelVectors = this.factor.holds(vecs) ? Int32Array.from(vecs, (v) => v.byteOffset) : null;
     const prior = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * prior[i]!;
     this.s = new Float64Array(d);
@@ -166,24 +172,14 @@ export class BatchedRidgePolicy extends BasePolicy {
       return argmaxFirst(this.scoreBuf, k);
     }
     this.rng.fillNormal(this.z);
-    if (this.feats.buffer === this.b.buffer) {
+    const at = this.kernelFeats;
+    if (at >= 0) {
       // everything in the kernels' memory: the solves, tilde and the argmax in one call (the
-      // numbers of tildeFromZ and the loop below; -1 when the kernels cannot take the arrays)
-      const arm = this.factor.tsChoose(
-        this.b,
-        this.theta,
-        this.z,
-        this.pert,
-        this.tilde,
-        this.feats,
-        k,
-        this.vk,
-        this.dirty,
-      );
-      if (arm >= 0) {
-        this.dirty = false;
-        return arm;
-      }
+      // numbers of tildeFromZ and the loop below)
+      const o = this.kernelVectors!;
+      const arm = this.factor.tsChooseAt(o[0]!, o[1]!, o[2]!, o[3]!, o[4]!, at, k, this.vk, this.dirty);
+      this.dirty = false;
+      return arm;
     }
     this.tildeFromZ();
     const d = this.d;
@@ -224,7 +220,9 @@ export class BatchedRidgePolicy extends BasePolicy {
 
   /** The candidates' array in the kernels' memory when this policy's factor uses them (`choose`). */
   protected override newFeatures(length: number): Float64Array {
-    return this.factor.buffer(length);
+    const f = this.factor.buffer(length);
+    this.kernelFeats = this.kernelVectors !== null && this.factor.holds([f]) ? f.byteOffset : -1;
+    return f;
   }
 
   /** x^T theta_hat (released b only), plus alpha ||x||_{A^{-1}} for UCB. Cost K d (+ K d^2 / 2 for UCB). */

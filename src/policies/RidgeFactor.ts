@@ -113,7 +113,7 @@ export class RidgeFactor {
   }
 
   /**
-   * An array of `length` values for the caller's data that {@link tsChoose} reads (the candidates'
+   * An array of `length` values for the caller's data that {@link tsChooseAt} reads (the candidates'
    * features): in the kernels' memory when this factor uses the kernels, else plain. Zero-filled.
    */
   buffer(length: number): Float64Array {
@@ -122,49 +122,35 @@ export class RidgeFactor {
   }
 
   /**
+   * True when this factor runs the kernels and every array is in their memory: then
+   * {@link tsChooseAt} may take their byte offsets (checked once by the caller, not per round: a
+   * typed array's `buffer` is a builtin call, not a field read).
+   */
+  holds(arrays: readonly Float64Array[]): boolean {
+    const kn = this.kernel;
+    return kn !== null && arrays.every((a) => a.buffer === kn.buffer);
+  }
+
+  /**
    * The Thompson-sampling choice in one call of the kernels, from normals already in z: when
    * `dirty`, out = A^{-1} b and pert = L^{-T} z as {@link solveAndPerturb}, else pert only as
    * {@link perturbation}; tilde = out + v pert; then the first argmax over the k rows of `f`
    * (k x n) of x_a^T tilde, each sum in the order i = 0..n-1 (BatchedRidgePolicy.choose's numbers).
-   * Returns the arm, or -1 (nothing computed) when the kernels are off or an array is not in their
-   * memory: the caller then runs its JavaScript path. Cost 1.5 d^2 (dirty) or d^2 / 2, plus k d.
+   * Every argument but k, v and dirty is the byte offset of an array for which {@link holds} was
+   * true. Returns the arm. Cost 1.5 d^2 (dirty) or d^2 / 2, plus k d.
    */
-  tsChoose(
-    b: Float64Array,
-    out: Float64Array,
-    z: Float64Array,
-    pert: Float64Array,
-    tilde: Float64Array,
-    f: Float64Array,
+  tsChooseAt(
+    b: number,
+    out: number,
+    z: number,
+    pert: number,
+    tilde: number,
+    f: number,
     k: number,
     v: number,
     dirty: boolean,
   ): number {
-    const kn = this.kernel;
-    if (kn === null) return -1;
-    const kb = kn.buffer;
-    if (
-      b.buffer !== kb ||
-      out.buffer !== kb ||
-      z.buffer !== kb ||
-      pert.buffer !== kb ||
-      tilde.buffer !== kb ||
-      f.buffer !== kb
-    )
-      return -1;
-    return kn.tsChoose(
-      this.l.byteOffset,
-      this.n,
-      b.byteOffset,
-      out.byteOffset,
-      z.byteOffset,
-      pert.byteOffset,
-      tilde.byteOffset,
-      f.byteOffset,
-      k,
-      v,
-      dirty ? 1 : 0,
-    );
+    return this.kernel!.tsChoose(this.l.byteOffset, this.n, b, out, z, pert, tilde, f, k, v, dirty ? 1 : 0);
   }
 
   /** out = A^{-1} b. Cost d^2. */
