@@ -36,6 +36,9 @@ export class RidgeFactor {
   /** Kernel-memory scratch for right-hand sides that are not in that memory (empty without kernels). */
   private readonly s1: Float64Array;
   private readonly s2: Float64Array;
+  /** The last x of {@link add} and whether it is in the kernels' memory. */
+  private lastX: Float64Array | null = null;
+  private lastXInKernel = false;
   /** n x n scratch of {@link inverseNormBound}, allocated on its first call (not state). */
   private scratch: Float64Array | null = null;
   /** With `keepGram`: the running sum A (lower triangle, row-major) and how many x x^T it holds. */
@@ -94,7 +97,13 @@ export class RidgeFactor {
       return;
     }
     const w = this.work;
-    if (x.buffer === k.buffer) k.cholUpdate(this.l.byteOffset, n, x.byteOffset, w.byteOffset);
+    // whether x is in the kernels' memory, remembered for the last array seen (callers pass the same
+    // vector every round; `buffer` is a builtin call, not a field read)
+    if (x !== this.lastX) {
+      this.lastX = x;
+      this.lastXInKernel = x.buffer === k.buffer;
+    }
+    if (this.lastXInKernel) k.cholUpdate(this.l.byteOffset, n, x.byteOffset, w.byteOffset);
     else {
       for (let i = 0; i < n; i++) w[i] = x[i]!;
       k.cholUpdate(this.l.byteOffset, n, w.byteOffset, w.byteOffset);
