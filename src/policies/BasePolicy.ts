@@ -295,7 +295,7 @@ export abstract class BasePolicy implements Policy {
   private readonly pending: Float64Array;
   /** Ticket number held by each slot, -1 when empty (slot 0: 0 when occupied). */
   private readonly pendingTicket: Float64Array;
-  private readonly xObs: Float64Array;
+  private xObs: Float64Array;
   /** privacyUnit 'user': the contribution bounds, counts and user-level ledger; null otherwise. */
   protected readonly unitLevel: UserLevelPrivacy | null;
   /**
@@ -1321,6 +1321,17 @@ export abstract class BasePolicy implements Policy {
     const p = new Float64Array(k);
     p[argmaxFirst(sc, k)] = 1;
     return Object.freeze({ probabilities: p, standardErrors: null, samples: 0 });
+  }
+
+  /**
+   * Hands `learn` its features in `x` (length d, zero-filled) from now on instead of a plain array:
+   * for a subclass whose kernels read them from their own memory (no copy per round). Called from
+   * the subclass's constructor.
+   */
+  protected useObservationBuffer(x: Float64Array): void {
+    if (x.length !== this.d)
+      throw new Error(`${this.name}: internal error, observation buffer of length ${x.length}.`);
+    this.xObs = x;
   }
 
   /**

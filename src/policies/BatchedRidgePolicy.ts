@@ -118,6 +118,9 @@ export class BatchedRidgePolicy extends BasePolicy {
       Float64Array,
       Float64Array,
     ];
+    // the features that `learn` receives, in the kernels' memory too: the rank-one update reads them there
+    const [x] = this.factor.vectors(1) as [Float64Array];
+    this.useObservationBuffer(x);
     const vecs = [this.b, this.theta, this.z, this.pert, this.tilde];
     this.kernelVectors = this.factor.holds(vecs) ? Int32Array.from(vecs, (v) => v.byteOffset) : null;
     const prior = config.priorMean;
