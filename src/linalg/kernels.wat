@@ -90,7 +90,7 @@
         (f64.store (local.get $kk) (f64.sqrt (f64.add (f64.mul (local.get $lkk) (local.get $lkk)) (f64.mul (local.get $wk) (local.get $wk))))))))
 
   ;; L y = b (forwardSolve.ts): rows four at a time, two per vector, each sum in the order k = 0..i-1
-  (func (export "forwardSolve") (param $l i32) (param $n i32) (param $b i32) (param $out i32)
+  (func $forwardSolve (export "forwardSolve") (param $l i32) (param $n i32) (param $b i32) (param $out i32)
     (local $i i32) (local $k i32) (local $rowb i32) (local $r0 i32) (local $r1 i32) (local $r2 i32) (local $r3 i32)
     (local $s01 v128) (local $s23 v128) (local $a0 v128) (local $a1 v128) (local $a2 v128) (local $a3 v128) (local $y v128)
     (local $yk v128) (local $yk1 v128)
@@ -172,7 +172,7 @@
 
   ;; L^T z = y (backSolveTransposed.ts): rows i, i - 1 per sweep; the sweep's updates out[k] -= L_ik z_i + ...
   ;; two entries k, k + 1 per vector (each entry still in the order of the JavaScript loop)
-  (func (export "backSolveTransposed") (param $l i32) (param $n i32) (param $y1 i32) (param $out1 i32)
+  (func $backSolveTransposed (export "backSolveTransposed") (param $l i32) (param $n i32) (param $y1 i32) (param $out1 i32)
     (local $i i32) (local $k i32) (local $rowb i32) (local $r0 i32) (local $r1 i32) (local $io i32) (local $ko i32) (local $kend i32)
     (local $d0 f64) (local $d1 f64) (local $c0 f64) (local $p v128) (local $q v128)
     (local $a1 f64) (local $b1 f64) (local $A1 v128) (local $B1 v128)
@@ -220,7 +220,7 @@
 
   ;; L^T z = y (backSolveTransposedPair.ts): rows i, i - 1 per sweep; the sweep's updates out[k] -= L_ik z_i + ...
   ;; two entries k, k + 1 per vector (each entry still in the order of the JavaScript loop)
-  (func (export "backSolveTransposedPair") (param $l i32) (param $n i32) (param $y1 i32) (param $out1 i32) (param $y2 i32) (param $out2 i32)
+  (func $backSolveTransposedPair (export "backSolveTransposedPair") (param $l i32) (param $n i32) (param $y1 i32) (param $out1 i32) (param $y2 i32) (param $out2 i32)
     (local $i i32) (local $k i32) (local $rowb i32) (local $r0 i32) (local $r1 i32) (local $io i32) (local $ko i32) (local $kend i32)
     (local $d0 f64) (local $d1 f64) (local $c0 f64) (local $p v128) (local $q v128)
     (local $a1 f64) (local $b1 f64) (local $A1 v128) (local $B1 v128)
@@ -282,4 +282,72 @@
       (f64.store (local.get $out1) (f64.div (f64.load (local.get $out1)) (f64.load (local.get $l))))
       (f64.store (local.get $out2) (f64.div (f64.load (local.get $out2)) (f64.load (local.get $l))))
     )))
+
+  ;; AdaPrivate-TS's choice after its normals z are drawn (BatchedRidgePolicy.choose, one call
+  ;; instead of three plus two JavaScript loops): when $dirty, theta = A^{-1} b (forwardSolve, then
+  ;; both transposed back substitutions in one pass: RidgeFactor.solveAndPerturb), else only
+  ;; pert = L^{-T} z (RidgeFactor.perturbation); tilde = theta + v pert entry by entry; then the
+  ;; scores x_a^T tilde of the k rows of $f (k x n, row-major), each summed from 0 in the order
+  ;; i = 0..n-1, two arms per sweep as in `choose`, compared in arm order with `>` (the first
+  ;; maximum wins). Returns the arm. The same operations in the same order as the JavaScript path.
+  (func (export "tsChoose") (param $l i32) (param $n i32) (param $b i32) (param $theta i32) (param $z i32)
+      (param $pert i32) (param $tilde i32) (param $f i32) (param $k i32) (param $v f64) (param $dirty i32)
+      (result i32)
+    (local $i i32) (local $a i32) (local $rowb i32) (local $o i32) (local $o1 i32)
+    (local $best i32) (local $m f64) (local $m1 f64) (local $t f64) (local $bs f64)
+    (if (local.get $dirty)
+      (then
+        (call $forwardSolve (local.get $l) (local.get $n) (local.get $b) (local.get $theta))
+        (call $backSolveTransposedPair (local.get $l) (local.get $n) (local.get $theta) (local.get $theta)
+          (local.get $z) (local.get $pert)))
+      (else (call $backSolveTransposed (local.get $l) (local.get $n) (local.get $z) (local.get $pert))))
+    (local.set $rowb (i32.shl (local.get $n) (i32.const 3)))
+    ;; tilde[i] = theta[i] + v * pert[i]
+    (local.set $i (i32.const 0))
+    (block $tdone
+      (loop $tl
+        (br_if $tdone (i32.ge_u (local.get $i) (local.get $rowb)))
+        (f64.store (i32.add (local.get $tilde) (local.get $i))
+          (f64.add (f64.load (i32.add (local.get $theta) (local.get $i)))
+                   (f64.mul (local.get $v) (f64.load (i32.add (local.get $pert) (local.get $i))))))
+        (local.set $i (i32.add (local.get $i) (i32.const 8)))
+        (br $tl)))
+    (local.set $bs (f64.const -inf))
+    (local.set $a (i32.const 0))
+    (local.set $o (local.get $f))
+    (block $pdone
+      (loop $pairs
+        (br_if $pdone (i32.ge_s (i32.add (local.get $a) (i32.const 1)) (local.get $k)))
+        (local.set $o1 (i32.add (local.get $o) (local.get $rowb)))
+        (local.set $m (f64.const 0))
+        (local.set $m1 (f64.const 0))
+        (local.set $i (i32.const 0))
+        (block $sdone
+          (loop $s
+            (br_if $sdone (i32.ge_u (local.get $i) (local.get $rowb)))
+            (local.set $t (f64.load (i32.add (local.get $tilde) (local.get $i))))
+            (local.set $m (f64.add (local.get $m) (f64.mul (f64.load (i32.add (local.get $o) (local.get $i))) (local.get $t))))
+            (local.set $m1 (f64.add (local.get $m1) (f64.mul (f64.load (i32.add (local.get $o1) (local.get $i))) (local.get $t))))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
+            (br $s)))
+        (if (f64.gt (local.get $m) (local.get $bs))
+          (then (local.set $bs (local.get $m)) (local.set $best (local.get $a))))
+        (if (f64.gt (local.get $m1) (local.get $bs))
+          (then (local.set $bs (local.get $m1)) (local.set $best (i32.add (local.get $a) (i32.const 1)))))
+        (local.set $a (i32.add (local.get $a) (i32.const 2)))
+        (local.set $o (i32.add (local.get $o1) (local.get $rowb)))
+        (br $pairs)))
+    (if (i32.lt_s (local.get $a) (local.get $k))
+      (then
+        (local.set $m (f64.const 0))
+        (local.set $i (i32.const 0))
+        (block $ldone
+          (loop $last
+            (br_if $ldone (i32.ge_u (local.get $i) (local.get $rowb)))
+            (local.set $m (f64.add (local.get $m)
+              (f64.mul (f64.load (i32.add (local.get $o) (local.get $i))) (f64.load (i32.add (local.get $tilde) (local.get $i))))))
+            (local.set $i (i32.add (local.get $i) (i32.const 8)))
+            (br $last)))
+        (if (f64.gt (local.get $m) (local.get $bs)) (then (local.set $best (local.get $a))))))
+    (local.get $best))
 )

@@ -33,6 +33,24 @@ export interface LinalgKernel {
     y2: number,
     out2: number,
   ) => void;
+  /**
+   * tsChoose(l, n, b, theta, z, pert, tilde, f, k, v, dirty): AdaPrivate-TS's choice from its drawn
+   * normals z (kernels.wat): the solves (forward and both back substitutions when dirty, else
+   * pert only), tilde = theta + v pert and the first argmax of the k rows of f (k x n) against tilde.
+   */
+  readonly tsChoose: (
+    l: number,
+    n: number,
+    b: number,
+    theta: number,
+    z: number,
+    pert: number,
+    tilde: number,
+    f: number,
+    k: number,
+    v: number,
+    dirty: number,
+  ) => number;
 }
 
 let kernel: LinalgKernel | null | undefined;
@@ -64,5 +82,6 @@ function instantiate(): LinalgKernel | null {
     forwardSolve: ex.forwardSolve as LinalgKernel['forwardSolve'],
     backSolveTransposed: ex.backSolveTransposed as LinalgKernel['backSolveTransposed'],
     backSolveTransposedPair: ex.backSolveTransposedPair as LinalgKernel['backSolveTransposedPair'],
+    tsChoose: ex.tsChoose as LinalgKernel['tsChoose'],
   };
 }

@@ -295,7 +295,7 @@ export abstract class BasePolicy implements Policy {
   private readonly pending: Float64Array;
   /** Ticket number held by each slot, -1 when empty (slot 0: 0 when occupied). */
   private readonly pendingTicket: Float64Array;
-  private readonly xObs: Float64Array;
+  private xObs: Float64Array;
   /** privacyUnit 'user': the contribution bounds, counts and user-level ledger; null otherwise. */
   protected readonly unitLevel: UserLevelPrivacy | null;
   /**
@@ -1160,18 +1160,60 @@ export abstract class BasePolicy implements Policy {
     }
     if (this.armViews.length < k) this.grow(k);
     const f = this.feats;
-    for (let a = 0; a < k; a++) {
+    // two arms per sweep: two independent squared norms, each summed in the order i = 0..d-1 as
+    // copyClip does (the same values; two dependency chains at once instead of one)
+    let a = 0;
+    for (; a + 1 < k; a += 2) {
       const o = a * d;
-      const n2 = copyClip(features, o, f, o, d);
-      if (!(n2 < Number.POSITIVE_INFINITY)) {
-        this.checkFinite(features, o, 'arm', a);
-        throw new RangeError(
-          `${this.name}: the squared norm of arm ${a}'s features overflows (${n2}); rescale the features.`,
-        );
+      const o1 = o + d;
+      let n2 = 0;
+      let n21 = 0;
+      for (let i = 0; i < d; i++) {
+        const v = features[o + i]!;
+        const w = features[o1 + i]!;
+        f[o + i] = v;
+        f[o1 + i] = w;
+        n2 += v * v;
+        n21 += w * w;
       }
-      // rescaled always; counted only when the excess is more than rounding of a unit vector
-      if (count && n2 > 1 + CLIP_COUNT_TOLERANCE) this.clipped++;
+      this.clipCopied(features, o, n2, a, count);
+      this.clipCopied(features, o1, n21, a + 1, count);
     }
+    if (a < k) {
+      const o = a * d;
+      let n2 = 0;
+      for (let i = 0; i < d; i++) {
+        const v = features[o + i]!;
+        f[o + i] = v;
+        n2 += v * v;
+      }
+      this.clipCopied(features, o, n2, a, count);
+    }
+  }
+
+  /**
+   * The rest of `copyClip` for arm `a`, whose features are already copied to feats[o ..) and whose
+   * squared norm is n2: the rescaling when 1 < n2 < infinity (the same operations as copyClip);
+   * when n2 is not finite, copyClip itself from features[o ..) (an overflowing norm is rescaled
+   * there; a value that is not finite is named here). Then the clip count and the overflow error.
+   */
+  private clipCopied(features: Float64Array, o: number, n2: number, a: number, count: boolean): void {
+    const d = this.d;
+    const f = this.feats;
+    if (n2 > 1 && n2 < Number.POSITIVE_INFINITY) {
+      const s = 1 / Math.sqrt(n2);
+      for (let i = 0; i < d; i++) f[o + i] = f[o + i]! * s;
+    } else if (!(n2 <= 1)) {
+      n2 = copyClip(features, o, f, o, d);
+    }
+    if (!(n2 < Number.POSITIVE_INFINITY)) {
+      this.checkFinite(features, o, 'arm', a);
+      throw new RangeError(
+        `${this.name}: the squared norm of arm ${a}'s features overflows (${n2}); rescale the features.`,
+      );
+    }
+    // rescaled always; counted only when the excess is more than rounding of a unit vector
+    if (count && n2 > 1 + CLIP_COUNT_TOLERANCE) this.clipped++;
   }
 
   /** Copies and clips one row (counted), for `observe`; `row` < 0 for a single vector. */
@@ -1281,9 +1323,28 @@ export abstract class BasePolicy implements Policy {
     return Object.freeze({ probabilities: p, standardErrors: null, samples: 0 });
   }
 
+  /**
+   * Hands `learn` its features in `x` (length d, zero-filled) from now on instead of a plain array:
+   * for a subclass whose kernels read them from their own memory (no copy per round). Called from
+   * the subclass's constructor.
+   */
+  protected useObservationBuffer(x: Float64Array): void {
+    if (x.length !== this.d)
+      throw new Error(`${this.name}: internal error, observation buffer of length ${x.length}.`);
+    this.xObs = x;
+  }
+
+  /**
+   * The array behind `this.feats` (k x d values, zero-filled): plain here; a subclass whose kernels
+   * read the candidates directly hands out one in their memory.
+   */
+  protected newFeatures(length: number): Float64Array {
+    return new Float64Array(length);
+  }
+
   private grow(k: number): void {
     const d = this.d;
-    this.feats = new Float64Array(k * d);
+    this.feats = this.newFeatures(k * d);
     const views: Float64Array[] = [];
     for (let a = 0; a < k; a++) views.push(this.feats.subarray(a * d, (a + 1) * d));
     this.armViews = views;

@@ -66,6 +66,10 @@ export class BatchedRidgePolicy extends BasePolicy {
   /** Scratch: the batch sum with the round that completes the batch, before it is learned. */
   private readonly pendingSum: Float64Array;
   private readonly eigWork: Float64Array;
+  /** Byte offsets of b, theta, z, pert, tilde in the kernels' memory, or null when they are not there. */
+  private readonly kernelVectors: Int32Array | null;
+  /** Byte offset of `feats` in the kernels' memory (with kernelVectors), else -1: `choose` runs in JavaScript. */
+  private kernelFeats = -1;
   private readonly exploration: Exploration;
   private readonly batch: BatchRelease | null;
   /** The batch releases' mechanism (null for non-private policies). */
@@ -107,16 +111,21 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.mechanism = batch === null ? null : this.createMechanism(batch.calibration, d, this.q >= 1);
     this.factor = new RidgeFactor(d, this.lambda);
     // the vectors of the solves in the factor's memory (the WebAssembly kernels' where available)
-    [this.b, this.theta, this.z, this.pert] = this.factor.vectors(4) as [
+    [this.b, this.theta, this.z, this.pert, this.tilde] = this.factor.vectors(5) as [
+      Float64Array,
       Float64Array,
       Float64Array,
       Float64Array,
       Float64Array,
     ];
+    // the features that `learn` receives, in the kernels' memory too: the rank-one update reads them there
+    const [x] = this.factor.vectors(1) as [Float64Array];
+    this.useObservationBuffer(x);
+    const vecs = [this.b, this.theta, this.z, this.pert, this.tilde];
+    this.kernelVectors = this.factor.holds(vecs) ? Int32Array.from(vecs, (v) => v.byteOffset) : null;
     const prior = config.priorMean;
     for (let i = 0; i < d; i++) this.b[i] = this.lambda * prior[i]!;
     this.s = new Float64Array(d);
-    this.tilde = new Float64Array(d);
     this.released = new Float64Array(d);
     this.pendingSum = new Float64Array(d);
     this.eigWork = new Float64Array(2 * d);
@@ -165,7 +174,17 @@ export class BatchedRidgePolicy extends BasePolicy {
       this.scoreArms(k, this.scoreBuf);
       return argmaxFirst(this.scoreBuf, k);
     }
-    this.drawTilde();
+    this.rng.fillNormal(this.z);
+    const at = this.kernelFeats;
+    if (at >= 0) {
+      // everything in the kernels' memory: the solves, tilde and the argmax in one call (the
+      // numbers of tildeFromZ and the loop below)
+      const o = this.kernelVectors!;
+      const arm = this.factor.tsChooseAt(o[0]!, o[1]!, o[2]!, o[3]!, o[4]!, at, k, this.vk, this.dirty);
+      this.dirty = false;
+      return arm;
+    }
+    this.tildeFromZ();
     const d = this.d;
     const f = this.feats;
     const tl = this.tilde;
@@ -200,6 +219,13 @@ export class BatchedRidgePolicy extends BasePolicy {
       if (m > bestScore) best = a;
     }
     return best;
+  }
+
+  /** The candidates' array in the kernels' memory when this policy's factor uses them (`choose`). */
+  protected override newFeatures(length: number): Float64Array {
+    const f = this.factor.buffer(length);
+    this.kernelFeats = this.kernelVectors !== null && this.factor.holds([f]) ? f.byteOffset : -1;
+    return f;
   }
 
   /** x^T theta_hat (released b only), plus alpha ||x||_{A^{-1}} for UCB. Cost K d (+ K d^2 / 2 for UCB). */
@@ -470,8 +496,13 @@ export class BatchedRidgePolicy extends BasePolicy {
   }
 
   private drawTilde(): void {
-    const d = this.d;
     this.rng.fillNormal(this.z);
+    this.tildeFromZ();
+  }
+
+  /** tilde = A^{-1} b + v_k L^{-T} z from the normals already in z. */
+  private tildeFromZ(): void {
+    const d = this.d;
     if (this.dirty) {
       // the ridge estimate and the perturbation from one pass over L (as refresh + perturbation)
       this.factor.solveAndPerturb(this.b, this.theta, this.z, this.pert);

@@ -36,6 +36,9 @@ export class RidgeFactor {
   /** Kernel-memory scratch for right-hand sides that are not in that memory (empty without kernels). */
   private readonly s1: Float64Array;
   private readonly s2: Float64Array;
+  /** The last x of {@link add} and whether it is in the kernels' memory. */
+  private lastX: Float64Array | null = null;
+  private lastXInKernel = false;
   /** n x n scratch of {@link inverseNormBound}, allocated on its first call (not state). */
   private scratch: Float64Array | null = null;
   /** With `keepGram`: the running sum A (lower triangle, row-major) and how many x x^T it holds. */
@@ -94,7 +97,13 @@ export class RidgeFactor {
       return;
     }
     const w = this.work;
-    if (x.buffer === k.buffer) k.cholUpdate(this.l.byteOffset, n, x.byteOffset, w.byteOffset);
+    // whether x is in the kernels' memory, remembered for the last array seen (callers pass the same
+    // vector every round; `buffer` is a builtin call, not a field read)
+    if (x !== this.lastX) {
+      this.lastX = x;
+      this.lastXInKernel = x.buffer === k.buffer;
+    }
+    if (this.lastXInKernel) k.cholUpdate(this.l.byteOffset, n, x.byteOffset, w.byteOffset);
     else {
       for (let i = 0; i < n; i++) w[i] = x[i]!;
       k.cholUpdate(this.l.byteOffset, n, w.byteOffset, w.byteOffset);
@@ -110,6 +119,47 @@ export class RidgeFactor {
     const lengths = new Array<number>(count).fill(this.n);
     const arena = this.kernel === null ? null : kernelArrays(lengths);
     return arena ?? lengths.map((n) => new Float64Array(n));
+  }
+
+  /**
+   * An array of `length` values for the caller's data that {@link tsChooseAt} reads (the candidates'
+   * features): in the kernels' memory when this factor uses the kernels, else plain. Zero-filled.
+   */
+  buffer(length: number): Float64Array {
+    const arena = this.kernel === null ? null : kernelArrays([length]);
+    return arena?.[0] ?? new Float64Array(length);
+  }
+
+  /**
+   * True when this factor runs the kernels and every array is in their memory: then
+   * {@link tsChooseAt} may take their byte offsets (checked once by the caller, not per round: a
+   * typed array's `buffer` is a builtin call, not a field read).
+   */
+  holds(arrays: readonly Float64Array[]): boolean {
+    const kn = this.kernel;
+    return kn !== null && arrays.every((a) => a.buffer === kn.buffer);
+  }
+
+  /**
+   * The Thompson-sampling choice in one call of the kernels, from normals already in z: when
+   * `dirty`, out = A^{-1} b and pert = L^{-T} z as {@link solveAndPerturb}, else pert only as
+   * {@link perturbation}; tilde = out + v pert; then the first argmax over the k rows of `f`
+   * (k x n) of x_a^T tilde, each sum in the order i = 0..n-1 (BatchedRidgePolicy.choose's numbers).
+   * Every argument but k, v and dirty is the byte offset of an array for which {@link holds} was
+   * true. Returns the arm. Cost 1.5 d^2 (dirty) or d^2 / 2, plus k d.
+   */
+  tsChooseAt(
+    b: number,
+    out: number,
+    z: number,
+    pert: number,
+    tilde: number,
+    f: number,
+    k: number,
+    v: number,
+    dirty: boolean,
+  ): number {
+    return this.kernel!.tsChoose(this.l.byteOffset, this.n, b, out, z, pert, tilde, f, k, v, dirty ? 1 : 0);
   }
 
   /** out = A^{-1} b. Cost d^2. */

@@ -64,3 +64,87 @@ describe('policies with and without the WebAssembly kernels', () => {
     });
   }
 });
+
+/** AdaPrivate-TS's one-call choice (RidgeFactor.tsChoose): k from 1 to 6 (odd and even, growing), tied arms. */
+function runVaryingK(kernels: boolean): string {
+  const wasLinalg = setLinalgKernel(kernels);
+  const wasPolar = setPolarKernel(kernels);
+  try {
+    const rng = createRng(5, 'wasm-choose');
+    const policy = createPolicy('adaprivate-ts', { dim: d, horizon: 400, seed: 2, epsilon: 1, noiseSeed: 2 });
+    const out: number[] = [];
+    for (let t = 0; t < 400; t++) {
+      const k = 1 + ((t * 7) % 6);
+      const view = new Float64Array(k * d);
+      rng.fillNormal(view);
+      // every fifth round: the last arm repeats the first (equal scores: the first one wins)
+      if (t % 5 === 0 && k > 1) view.copyWithin((k - 1) * d, 0, d);
+      const a = policy.select(view, k);
+      out.push(a);
+      policy.update(rng.uniform());
+    }
+    return JSON.stringify(out);
+  } finally {
+    setLinalgKernel(wasLinalg);
+    setPolarKernel(wasPolar);
+  }
+}
+
+describe('adaprivate-ts: the choice in one kernel call', () => {
+  it('the same arms as the JavaScript kernels for k = 1..6, with tied arms', () => {
+    assert.equal(runVaryingK(true), runVaryingK(false));
+  });
+});
+
+/** The candidates clipped in the kernels' memory (RidgeFactor.clipRows) against copyClip: long, overflowing and bad rows. */
+function runClipping(id: PolicyId, kernels: boolean): string {
+  const wasLinalg = setLinalgKernel(kernels);
+  const wasPolar = setPolarKernel(kernels);
+  try {
+    const rng = createRng(6, 'wasm-clip');
+    const options = {
+      dim: d,
+      horizon: 200,
+      seed: 4,
+      ...(policyInfo(id).isPrivate ? { epsilon: 1, noiseSeed: 4 } : {}),
+    };
+    const policy = createPolicy(id, options as never);
+    const out: unknown[] = [];
+    for (let t = 0; t < 200; t++) {
+      const view = new Float64Array(K * d);
+      rng.fillNormal(view);
+      for (let i = 0; i < d; i++) view[i] = view[i]! * 3; // arm 0: norm about 3 sqrt(d), clipped
+      if (t % 7 === 0) view[d + 2] = 1e200; // arm 1: the squares overflow
+      if (t % 11 === 0) view[2 * d] = 1e-310; // arm 2: a subnormal entry
+      if (t % 13 === 0) {
+        for (const bad of [Number.NaN, Number.POSITIVE_INFINITY]) {
+          const copy = view.slice();
+          copy[3 * d + 1] = bad;
+          try {
+            policy.select(copy, K);
+            out.push('no error');
+          } catch (e) {
+            out.push((e as Error).message);
+          }
+        }
+      }
+      if (t % 17 === 0) out.push(Array.from(policy.scores(view, K)));
+      const a = policy.select(view, K);
+      out.push(a);
+      policy.update(rng.uniform());
+    }
+    out.push(policy.clippedCount);
+    return JSON.stringify(out);
+  } finally {
+    setLinalgKernel(wasLinalg);
+    setPolarKernel(wasPolar);
+  }
+}
+
+describe('candidates clipped by the kernels', () => {
+  for (const id of ['adaprivate-ts', 'adaprivate-ucb', 'lints'] as PolicyId[]) {
+    it(`${id}: the same arms, scores, errors and clippedCount as copyClip`, () => {
+      assert.equal(runClipping(id, true), runClipping(id, false));
+    });
+  }
+});
