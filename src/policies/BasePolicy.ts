@@ -1160,60 +1160,18 @@ export abstract class BasePolicy implements Policy {
     }
     if (this.armViews.length < k) this.grow(k);
     const f = this.feats;
-    // two arms per sweep: two independent squared norms, each summed in the order i = 0..d-1 as
-    // copyClip does (the same values; two dependency chains at once instead of one)
-    let a = 0;
-    for (; a + 1 < k; a += 2) {
+    for (let a = 0; a < k; a++) {
       const o = a * d;
-      const o1 = o + d;
-      let n2 = 0;
-      let n21 = 0;
-      for (let i = 0; i < d; i++) {
-        const v = features[o + i]!;
-        const w = features[o1 + i]!;
-        f[o + i] = v;
-        f[o1 + i] = w;
-        n2 += v * v;
-        n21 += w * w;
+      const n2 = copyClip(features, o, f, o, d);
+      if (!(n2 < Number.POSITIVE_INFINITY)) {
+        this.checkFinite(features, o, 'arm', a);
+        throw new RangeError(
+          `${this.name}: the squared norm of arm ${a}'s features overflows (${n2}); rescale the features.`,
+        );
       }
-      this.clipCopied(features, o, n2, a, count);
-      this.clipCopied(features, o1, n21, a + 1, count);
+      // rescaled always; counted only when the excess is more than rounding of a unit vector
+      if (count && n2 > 1 + CLIP_COUNT_TOLERANCE) this.clipped++;
     }
-    if (a < k) {
-      const o = a * d;
-      let n2 = 0;
-      for (let i = 0; i < d; i++) {
-        const v = features[o + i]!;
-        f[o + i] = v;
-        n2 += v * v;
-      }
-      this.clipCopied(features, o, n2, a, count);
-    }
-  }
-
-  /**
-   * The rest of `copyClip` for arm `a`, whose features are already copied to feats[o ..) and whose
-   * squared norm is n2: the rescaling when 1 < n2 < infinity (the same operations as copyClip);
-   * when n2 is not finite, copyClip itself from features[o ..) (an overflowing norm is rescaled
-   * there; a value that is not finite is named here). Then the clip count and the overflow error.
-   */
-  private clipCopied(features: Float64Array, o: number, n2: number, a: number, count: boolean): void {
-    const d = this.d;
-    const f = this.feats;
-    if (n2 > 1 && n2 < Number.POSITIVE_INFINITY) {
-      const s = 1 / Math.sqrt(n2);
-      for (let i = 0; i < d; i++) f[o + i] = f[o + i]! * s;
-    } else if (!(n2 <= 1)) {
-      n2 = copyClip(features, o, f, o, d);
-    }
-    if (!(n2 < Number.POSITIVE_INFINITY)) {
-      this.checkFinite(features, o, 'arm', a);
-      throw new RangeError(
-        `${this.name}: the squared norm of arm ${a}'s features overflows (${n2}); rescale the features.`,
-      );
-    }
-    // rescaled always; counted only when the excess is more than rounding of a unit vector
-    if (count && n2 > 1 + CLIP_COUNT_TOLERANCE) this.clipped++;
   }
 
   /** Copies and clips one row (counted), for `observe`; `row` < 0 for a single vector. */
