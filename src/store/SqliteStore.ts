@@ -13,7 +13,8 @@
  * `setImmediate`, at most `groupCommitLingerTurns` turns after the first write) or after
  * `groupCommitMaxWrites` writes. A commit costs about 8 us plus two `pwrite` calls per page it
  * writes, and the requests of a busy server arrive a few per turn: lingering while they keep coming
- * makes fewer, larger commits (session 16: 4.2 -> 6.3 writes per commit under `npm run loadtest`). {@link SqliteStore.durable} resolves at that commit. If a commit
+ * makes fewer, larger commits (session 16: 4.2 -> 6.3 writes per commit under `npm run loadtest`).
+ * {@link SqliteStore.durable} resolves at that commit. If a commit
  * fails, everything in its group is rolled back and the store refuses every later call (fail-stop:
  * the in-memory state of the server may be ahead of the database; a restart rebuilds it).
  *
