@@ -102,29 +102,10 @@ export interface PairRunOptions {
   readonly binary?: boolean;
 }
 
-/** A pool entry (JSON arms) as the binary rank body's parts: the arm ids and the Float64 block. */
-function packedArms(json: string): { readonly ids: readonly string[]; readonly block: Buffer } {
+/** A pool entry (JSON arms) packed for the binary rank body: the arm ids and the K x d features. */
+function packedArms(json: string): { readonly armIds: readonly string[]; readonly features: Float64Array } {
   const arms = JSON.parse(json) as { id: string; features: number[] }[];
-  const d = arms[0]!.features.length;
-  const body = encodeBinaryRank({
-    armIds: arms.map((a) => a.id),
-    features: new Float64Array(arms.flatMap((a) => a.features)),
-  });
-  return { ids: arms.map((a) => a.id), block: Buffer.from(body.subarray(body.length - 8 * d * arms.length)) };
-}
-
-/** The binary rank body of event `eventId` over a packed pool entry (the layout of binaryRank.ts). */
-function binaryRankBody(
-  eventId: string,
-  arms: { readonly ids: readonly string[]; readonly block: Buffer },
-): Buffer {
-  const header = Buffer.from(JSON.stringify({ eventId, arms: arms.ids.map((id) => ({ id })) }));
-  const start = (8 + header.length + 7) & ~7;
-  const head = Buffer.alloc(start);
-  head.write('APR1', 0, 'latin1');
-  head.writeUInt32LE(header.length, 4);
-  header.copy(head, 8);
-  return Buffer.concat([head, arms.block]);
+  return { armIds: arms.map((a) => a.id), features: new Float64Array(arms.flatMap((a) => a.features)) };
 }
 
 /** How many events of a batch answer failed. */
@@ -150,7 +131,8 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
           const n = counter++;
           (context as { first: number }).first = n;
           if (packed !== null) {
-            req.body = binaryRankBody(`${o.tag}-${n}`, packed[n % packed.length]!);
+            const body = encodeBinaryRank({ eventId: `${o.tag}-${n}`, ...packed[n % packed.length]! });
+            req.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
           } else req.body = `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
           return req;
         },

@@ -83,7 +83,9 @@ export function encodeBinaryRank(req: PackedRank): Uint8Array {
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, header.length, true);
   out.set(header, 8);
-  for (let i = 0; i < req.features.length; i++) view.setFloat64(start + 8 * i, req.features[i]!, true);
+  const f = req.features;
+  if (LITTLE_ENDIAN) out.set(new Uint8Array(f.buffer, f.byteOffset, f.byteLength), start);
+  else for (let i = 0; i < f.length; i++) view.setFloat64(start + 8 * i, f[i]!, true);
   return out;
 }
 
