@@ -170,6 +170,14 @@ export interface SqliteStoreOptions {
   readonly scrubIntervalMs?: number;
 }
 
+/** Most reward targets kept in memory (see `SqliteStore.targets`): ~1 MB at d = 20. */
+export const TARGET_CACHE_SIZE = 4096;
+
+/** The key of a decision in the reward-target cache (NUL separates: no model name holds one). */
+function targetKey(model: string, eventId: string): string {
+  return `${model}\u0000${eventId}`;
+}
+
 /** With background checkpoints: commits between two requests to the checkpoint worker. */
 export const CHECKPOINT_EVERY_COMMITS = 64;
 /**
@@ -586,7 +594,7 @@ export class SqliteStore implements Store {
       return r;
     }
     if (this.group === null) {
-      this.db.exec('BEGIN IMMEDIATE');
+      this.st.begin.run();
       const g = newGroup();
       this.group = g;
       setImmediate(() => this.lingerOrCommit(g, 0, 0));
@@ -636,7 +644,7 @@ export class SqliteStore implements Store {
     if (g === null) return;
     this.group = null;
     try {
-      this.db.exec('COMMIT');
+      this.st.commit.run();
     } catch (err) {
       this.failure = err instanceof Error ? err : new Error(String(err));
       try {
@@ -669,6 +677,9 @@ export class SqliteStore implements Store {
   private prepare() {
     const db = this.db;
     return {
+      // a group's transaction, prepared once (exec parses its SQL on every call)
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
       insertModel: db.prepare(
         'INSERT INTO models (name, policy, options, settings, created_at, version, snapshot) VALUES (?, ?, ?, ?, ?, 0, ?) ON CONFLICT (name) DO NOTHING',
       ),
@@ -801,7 +812,38 @@ export class SqliteStore implements Store {
 
   async insertDecision(row: DecisionRow, release: ReleaseInput | null = null): Promise<boolean> {
     const plain = release === null && (row.unit ?? null) === null;
-    return this.write(() => (plain ? this.insertDecisionRow(row) : this.decisionTx(row, release)));
+    return this.write(() => {
+      const ok = plain ? this.insertDecisionRow(row) : this.decisionTx(row, release);
+      if (ok) this.rememberTarget(row);
+      return ok;
+    });
+  }
+
+  /**
+   * The reward targets of the newest decisions this store inserted that no reward has reached yet
+   * (at most {@link TARGET_CACHE_SIZE}, oldest dropped first), so that the common reward does not
+   * read its decision back: each is exactly what {@link rewardTarget} would read (state 'none'; the
+   * time, chosen features and unit stored with the decision, which nothing changes while it has no
+   * reward). An entry is used once, and removed by every write that can change its decision (a
+   * reward, retention, deleting a model); with one server per file nothing else writes them. A
+   * failed commit makes the store refuse every call, the cache included.
+   */
+  private readonly targets = new Map<string, RewardTarget>();
+
+  private rememberTarget(row: DecisionRow): void {
+    const t = this.targets;
+    if (t.size >= TARGET_CACHE_SIZE) {
+      for (const oldest of t.keys()) {
+        t.delete(oldest);
+        break;
+      }
+    }
+    t.set(targetKey(row.model, row.eventId), {
+      time: row.time,
+      rewardState: 'none',
+      chosenFeatures: row.chosenFeatures.slice(),
+      unit: row.unit ?? null,
+    });
   }
 
   /** The decision and, when it names one, its unit (inside the caller's transaction when there is one). */
@@ -824,6 +866,12 @@ export class SqliteStore implements Store {
   }
 
   async rewardTarget(model: string, eventId: string): Promise<RewardTarget | null> {
+    const key = targetKey(model, eventId);
+    const cached = this.read(() => this.targets.get(key));
+    if (cached !== undefined) {
+      this.targets.delete(key); // used once: the caller may keep or change its features
+      return cached;
+    }
     const r = this.read(
       () =>
         this.st.decisionState.get(model, eventId) as
@@ -844,7 +892,10 @@ export class SqliteStore implements Store {
     release: ReleaseInput | null,
     unit: UnitWrite | null = null,
   ): Promise<RecordRewardOutcome> {
-    return this.write(() => this.recordTx(input, release, unit));
+    return this.write(() => {
+      this.targets.delete(targetKey(input.model, input.eventId)); // its decision changes now
+      return this.recordTx(input, release, unit);
+    });
   }
 
   private recordInTx(
@@ -1027,6 +1078,7 @@ export class SqliteStore implements Store {
   }
 
   async deleteModel(name: string, options: DeleteModelOptions): Promise<DeleteModelResult> {
+    this.targets.clear();
     return this.write(() =>
       this.db.transaction((): DeleteModelResult => {
         const st = this.st;
@@ -1071,6 +1123,7 @@ export class SqliteStore implements Store {
   }
 
   async expireDecisions(model: string, options: ExpireDecisionsOptions): Promise<number> {
+    this.targets.clear();
     // openBefore null: a bound no decision time is below
     const open = options.openBefore ?? Number.MIN_SAFE_INTEGER;
     return this.write(() =>

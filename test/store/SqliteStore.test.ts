@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/index.js';
+import { TARGET_CACHE_SIZE } from '../../src/store/SqliteStore.js';
 import { createSumModel, oneArmDecision } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
@@ -352,4 +353,65 @@ test('SqliteStore schema 6: candidate features live in decision_features, are re
   await s.deleteModel('m', { time: 7, purge: false });
   assert.equal((db.prepare('SELECT COUNT(*) AS n FROM decision_features').get() as { n: number }).n, 0);
   await s.close();
+});
+
+test('SqliteStore: the reward-target cache answers as the database does, and never once its decision changed', async () => {
+  const s = SqliteStore.open(join(dir, 'targets.db'), { groupCommit: true });
+  try {
+    await createSumModel(s, 'm', 0);
+    const withUnit = {
+      ...oneArmDecision('m', 'u', 7),
+      chosenFeatures: new Float64Array([Number.MIN_VALUE]),
+      unit: 'user-1',
+    };
+    await s.insertDecision(withUnit);
+    await s.insertDecision(oneArmDecision('m', 'plain', 8));
+    // first read from the cache, the second (the entry is used once) from the database: equal
+    for (const id of ['u', 'plain']) {
+      const cached = await s.rewardTarget('m', id);
+      const stored = await s.rewardTarget('m', id);
+      assert.deepEqual(cached, stored, id);
+      assert.equal(cached?.rewardState, 'none');
+    }
+    assert.deepEqual([...((await s.rewardTarget('m', 'u'))?.chosenFeatures ?? [])], [Number.MIN_VALUE]);
+    assert.equal((await s.rewardTarget('m', 'u'))?.unit, 'user-1');
+    // a refused second insert of an event id leaves the first decision's target
+    await s.insertDecision(oneArmDecision('m', 'twice', 9));
+    const other = { ...oneArmDecision('m', 'twice', 99), chosenFeatures: new Float64Array([42]) };
+    assert.equal(await s.insertDecision(other), false);
+    const t = await s.rewardTarget('m', 'twice');
+    assert.equal(t?.time, 9);
+    assert.deepEqual([...(t?.chosenFeatures ?? [])], [1]);
+    // a reward recorded without reading its target first: the next read sees it pending
+    await s.insertDecision(oneArmDecision('m', 'r', 10));
+    const reward = {
+      model: 'm',
+      eventId: 'r',
+      reward: 1,
+      time: 11,
+      source: 'given' as const,
+      logReward: false,
+    };
+    assert.equal(await s.recordReward(reward, null), 'recorded');
+    assert.equal((await s.rewardTarget('m', 'r'))?.rewardState, 'pending');
+    assert.equal(await s.recordReward(reward, null), 'duplicate');
+    // retention removes the decision: no target
+    await s.insertDecision(oneArmDecision('m', 'old', 1));
+    assert.equal(await s.expireDecisions('m', { before: 5, openBefore: 5 }), 1);
+    assert.equal(await s.rewardTarget('m', 'old'), null);
+    // deleting the model removes its decisions: no target
+    await s.insertDecision(oneArmDecision('m', 'last', 12));
+    await s.deleteModel('m', { time: 13, purge: false });
+    assert.equal(await s.rewardTarget('m', 'last'), null);
+    // bounded: the oldest entries go first, their targets come from the database
+    await createSumModel(s, 'n', 0);
+    const n = TARGET_CACHE_SIZE + 5;
+    for (let i = 0; i < n; i++) await s.insertDecision(oneArmDecision('n', `e${i}`, i));
+    const cache = (s as unknown as { targets: Map<string, unknown> }).targets;
+    assert.equal(cache.size, TARGET_CACHE_SIZE);
+    assert.equal((await s.rewardTarget('n', 'e0'))?.time, 0);
+    assert.equal((await s.rewardTarget('n', `e${n - 1}`))?.time, n - 1);
+  } finally {
+    await s.close();
+  }
 });
