@@ -235,6 +235,8 @@ export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly hook: (() => void) | null;
   private readonly st: ReturnType<SqliteStore['prepare']>;
+  /** The arrival number of the newest pending reward (decisions.pending_seq; schema 8). */
+  private pendingSeq: number;
   private readonly recordTx: (
     input: RewardInput,
     release: ReleaseInput | null,
@@ -287,6 +289,7 @@ export class SqliteStore implements Store {
     this.maxWrites = options.groupCommitMaxWrites ?? 256;
     this.lingerTurns = options.groupCommitLingerTurns ?? DEFAULT_LINGER_TURNS;
     this.st = this.prepare();
+    this.pendingSeq = (this.st.lastPendingSeq.get() as { n: number }).n;
     this.recordTx = db.transaction(
       (input: RewardInput, release: ReleaseInput | null, unit: UnitWrite | null) =>
         this.recordInTx(input, release, unit),
@@ -698,25 +701,23 @@ export class SqliteStore implements Store {
          LEFT JOIN decision_units u ON u.model = d.model AND u.event_id = d.event_id
          WHERE d.model = ? AND d.event_id = ?`,
       ),
-      insertPending: db.prepare(
-        'INSERT INTO pending_rewards (model, event_id, reward, features) VALUES (?, ?, ?, ?)',
-      ),
-      // the reward's read and first write in one: the chosen features are copied from a decision
-      // that has no reward yet (0 changes: an unknown event or a duplicate, nothing written)
-      pendFromDecision: db.prepare(
-        `INSERT INTO pending_rewards (model, event_id, reward, features)
-         SELECT model, event_id, ?, chosen_features FROM decisions WHERE model = ? AND event_id = ? AND reward_state = 0`,
-      ),
+      // a reward in one statement (schema 8): the raw reward pending on its decision, in arrival
+      // order, if the decision has no reward yet (0 changes: an unknown event or a duplicate)
       markPending: db.prepare(
-        'UPDATE decisions SET reward_state = 1, reward = ?, reward_source = ? WHERE model = ? AND event_id = ?',
+        `UPDATE decisions SET reward_state = 1, pending = ?, pending_seq = ?, reward = ?, reward_source = ?
+         WHERE model = ? AND event_id = ? AND reward_state = 0`,
+      ),
+      // the arrival counter's start: the newest pending reward (on the pending decisions' index)
+      lastPendingSeq: db.prepare(
+        'SELECT COALESCE(MAX(pending_seq), 0) AS n FROM decisions INDEXED BY decisions_pending WHERE reward_state = 1',
       ),
       modelVersion: db.prepare('SELECT version FROM models WHERE name = ?'),
-      pendingCount: db.prepare('SELECT COUNT(*) AS n FROM pending_rewards WHERE model = ?'),
+      pendingCount: db.prepare('SELECT COUNT(*) AS n FROM decisions WHERE model = ? AND reward_state = 1'),
+      // the raw rewards leave with the release (secure_delete zeroes the records they were in)
       markReleased: db.prepare(
-        `UPDATE decisions SET reward_state = 2, release = ?
-         WHERE model = ? AND event_id IN (SELECT event_id FROM pending_rewards WHERE model = ?)`,
+        `UPDATE decisions SET reward_state = 2, release = ?, pending = NULL, pending_seq = NULL
+         WHERE model = ? AND reward_state = 1`,
       ),
-      deletePending: db.prepare('DELETE FROM pending_rewards WHERE model = ?'),
       insertLedger: db.prepare(
         'INSERT INTO ledger (model, version, time, releases, rounds, rewards, spent) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -725,9 +726,9 @@ export class SqliteStore implements Store {
         `${SQLITE_DECISION_WITH_UNIT} WHERE d.model = ? AND d.reward_state = 0 AND d.time < ? ORDER BY d.time, d.seq LIMIT ?`,
       ),
       pending: db.prepare(
-        `SELECT p.event_id, p.reward, p.features, u.unit FROM pending_rewards p
-         LEFT JOIN decision_units u ON u.model = p.model AND u.event_id = p.event_id
-         WHERE p.model = ? ORDER BY p.seq`,
+        `SELECT d.event_id, d.pending AS reward, d.chosen_features AS features, u.unit FROM decisions d
+         LEFT JOIN decision_units u ON u.model = d.model AND u.event_id = d.event_id
+         WHERE d.model = ? AND d.reward_state = 1 ORDER BY d.pending_seq`,
       ),
       ledger: db.prepare('SELECT * FROM ledger WHERE model = ? ORDER BY version'),
       countDecisions: db.prepare('SELECT COUNT(*) AS n FROM decisions WHERE model = ?'),
@@ -907,25 +908,21 @@ export class SqliteStore implements Store {
     // a release the policy made before this reward (an epoch boundary) covers only the earlier rewards
     const before = unit !== null && (unit.count === null || unit.releaseBefore === true);
     if (!before) {
-      // the common case in two statements: pending reward (with the decision's features), then its state
-      if (st.pendFromDecision.run(input.reward, input.model, input.eventId).changes !== 1) {
+      // the common case in one statement: the reward pending on its decision
+      if (this.markPending(input) !== 1) {
         return st.decisionState.get(input.model, input.eventId) === undefined ? 'unknown-event' : 'duplicate';
       }
-      st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
       if (input.unit != null) st.insertUnit.run(input.model, input.eventId, input.unit);
       if (unit !== null) this.unitInTx(input.model, unit);
       if (release !== null) this.releaseInTx(input.model, release, input.time);
       return 'recorded';
     }
-    const d = st.decisionState.get(input.model, input.eventId) as
-      | { reward_state: number; chosen_features: Buffer }
-      | undefined;
+    const d = st.decisionState.get(input.model, input.eventId) as { reward_state: number } | undefined;
     if (d === undefined) return 'unknown-event';
     if (d.reward_state !== STATE_CODE.none) return 'duplicate';
     if (before && release !== null) this.releaseInTx(input.model, release, input.time);
     if (unit === null || unit.count !== null) {
-      st.insertPending.run(input.model, input.eventId, input.reward, d.chosen_features);
-      st.markPending.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
+      this.markPending(input);
     } else {
       st.markDropped.run(input.logReward ? input.reward : null, input.source, input.model, input.eventId);
     }
@@ -933,6 +930,22 @@ export class SqliteStore implements Store {
     if (unit !== null) this.unitInTx(input.model, unit);
     if (release !== null && !before) this.releaseInTx(input.model, release, input.time);
     return 'recorded';
+  }
+
+  /** Marks the decision of `input` pending with its raw reward, next in arrival order; returns the changes (0 or 1). */
+  private markPending(input: RewardInput): number {
+    const seq = this.pendingSeq + 1;
+    const logged = input.logReward ? input.reward : null;
+    const n = this.st.markPending.run(
+      input.reward,
+      seq,
+      logged,
+      input.source,
+      input.model,
+      input.eventId,
+    ).changes;
+    if (n === 1) this.pendingSeq = seq;
+    return n;
   }
 
   /** The unit writes of a reward (see {@link UnitWrite}), inside the reward's transaction. */
@@ -995,8 +1008,7 @@ export class SqliteStore implements Store {
       );
     }
     const n = (st.pendingCount.get(model) as { n: number }).n;
-    st.markReleased.run(release.version, model, model);
-    st.deletePending.run(model);
+    st.markReleased.run(release.version, model);
     st.insertLedger.run(
       model,
       release.version,
@@ -1090,8 +1102,8 @@ export class SqliteStore implements Store {
         if (live && !options.purge) st.insertTombstone.run(options.time, name);
         st.deleteUnits.run(name);
         st.deleteFeatures.run(name);
+        const pendingRewards = (st.pendingCount.get(name) as { n: number }).n; // erased with their decisions
         const decisions = st.deleteDecisions.run(name).changes;
-        const pendingRewards = st.deletePending.run(name).changes;
         const unitCounts = st.deleteUnitCounts.run(name).changes;
         let ledgerRows = 0;
         if (options.purge) {

@@ -292,6 +292,43 @@ export const MIGRATIONS: readonly Migration[] = [
     // applies to the values written from now on; a value stored before stays as it is until rewritten
     statements: { postgres: ['ALTER TABLE models ALTER COLUMN snapshot SET STORAGE EXTERNAL'] },
   },
+  {
+    version: 8,
+    description:
+      'SQLite: a pending reward lives on its decision (decisions.pending, with its arrival order in decisions.pending_seq) until its release, instead of in a table of its own: a reward is one UPDATE, a release one UPDATE; pending_rewards becomes a view of the pending decisions',
+    // per pair, the separate table cost an insert into it and its index, the INSERT ... SELECT's
+    // lookup of the decision, and a delete at the release (zeroed: secure_delete), two more pages
+    // in most commits: 31 -> 20 CPU-us per pair in groups of 8 (docs/performance.md, session 17).
+    // PostgreSQL keeps its table (its replicas' routines read it).
+    dialects: ['sqlite'],
+    tables: [],
+    columns: [
+      // the raw reward while the decision is pending (state 1), NULL after its release
+      { table: 'decisions', column: c('pending', 'real') },
+      // the order in which the pending rewards arrived: the order their model replays them in
+      { table: 'decisions', column: c('pending_seq', 'bigint') },
+    ],
+    indexes: [
+      {
+        name: 'decisions_pending',
+        table: 'decisions',
+        columns: 'model, pending_seq',
+        where: 'reward_state = 1',
+      },
+    ],
+    statements: {
+      sqlite: [
+        `UPDATE decisions SET
+           pending = (SELECT p.reward FROM pending_rewards p WHERE p.model = decisions.model AND p.event_id = decisions.event_id),
+           pending_seq = (SELECT p.seq FROM pending_rewards p WHERE p.model = decisions.model AND p.event_id = decisions.event_id)
+         WHERE reward_state = 1`,
+        'DROP TABLE pending_rewards',
+        `CREATE VIEW pending_rewards AS
+         SELECT pending_seq AS seq, model, event_id, pending AS reward, chosen_features AS features
+         FROM decisions WHERE reward_state = 1`,
+      ],
+    },
+  },
 ];
 
 /** The newest schema version (the last migration's); an engine's own is {@link schemaVersionOf}. */
@@ -304,7 +341,7 @@ export function appliesTo(m: Migration, dialect: SqlDialect): boolean {
 
 /**
  * The schema version this code writes and reads on an engine: that of the newest migration that
- * applies to it (SQLite 6 and PostgreSQL 7: step 6 is SQLite's alone, step 7 PostgreSQL's).
+ * applies to it (SQLite 8 and PostgreSQL 7: steps 6 and 8 are SQLite's alone, step 7 PostgreSQL's).
  *
  * @example
  * schemaVersionOf('postgres'); // 7

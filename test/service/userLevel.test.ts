@@ -39,7 +39,15 @@ function sqliteDb(file: string): EngineDb {
 
 describe('user-level model on one server', () => {
   test('c = 1 and m = 2: second reward per release and third release per epoch are dropped, counted, and never learned; an epoch change closes the open release; a restart keeps the counts; the database shows no unit past its bounds', async () => {
-    await userLevelScenario(sqliteDb(join(dir, 'u.db')));
+    const db = sqliteDb(join(dir, 'u.db'));
+    await userLevelScenario(db);
+    // SQLite keeps a pending raw reward on its decision (schema 8): a dropped one carries none
+    const carried = await db.all<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM decisions WHERE reward_state = 3 AND (pending IS NOT NULL OR pending_seq IS NOT NULL)',
+    );
+    assert.equal(carried[0]?.n, 0);
+    const dropped = await db.all<{ n: number }>('SELECT COUNT(*) AS n FROM decisions WHERE reward_state = 3');
+    assert.ok((dropped[0]?.n ?? 0) > 0, 'the scenario drops rewards');
   });
 
   test('default rewards after the window go through the same bounds (first come, first kept)', async () => {

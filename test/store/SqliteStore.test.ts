@@ -6,6 +6,7 @@ import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/index.js';
 import { TARGET_CACHE_SIZE } from '../../src/store/SqliteStore.js';
+import { MIGRATIONS, migrationStatements } from '../../src/store/schema.js';
 import { createSumModel, oneArmDecision } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
@@ -314,7 +315,7 @@ test('SqliteStore schema 6: candidate features live in decision_features, are re
         name: string;
       }[]
     ).map((r) => r.name),
-    ['decisions_event', 'decisions_open', 'decisions_settled'],
+    ['decisions_event', 'decisions_open', 'decisions_pending', 'decisions_settled'],
   );
   // a decision as written before schema 6 (features in its own row, none in decision_features)
   db.prepare(
@@ -411,6 +412,138 @@ test('SqliteStore: the reward-target cache answers as the database does, and nev
     assert.equal(cache.size, TARGET_CACHE_SIZE);
     assert.equal((await s.rewardTarget('n', 'e0'))?.time, 0);
     assert.equal((await s.rewardTarget('n', `e${n - 1}`))?.time, n - 1);
+  } finally {
+    await s.close();
+  }
+});
+
+test('SqliteStore schema 8: pending rewards replay in the order they arrived, across a restart', async () => {
+  const path = join(dir, 'arrival.db');
+  let s = SqliteStore.open(path, { groupCommit: true });
+  await createSumModel(s, 'm', 4);
+  const reward = (eventId: string, r: number) => ({
+    model: 'm',
+    eventId,
+    reward: r,
+    time: 20,
+    source: 'given' as const,
+    logReward: false,
+  });
+  // arrival order differs from decision order
+  for (const [id, r] of [
+    ['e2', 0.2],
+    ['e0', 0.0],
+  ] as const)
+    assert.equal(await s.recordReward(reward(id, r), null), 'recorded');
+  await s.close();
+  s = SqliteStore.open(path, { groupCommit: true });
+  try {
+    assert.equal(await s.recordReward(reward('e3', 0.3), null), 'recorded');
+    assert.equal(await s.recordReward(reward('e1', 0.1), null), 'recorded');
+    const state = await s.loadModelState('m');
+    assert.deepEqual(
+      state?.pending.map((p) => [p.eventId, p.reward]),
+      [
+        ['e2', 0.2],
+        ['e0', 0],
+        ['e3', 0.3],
+        ['e1', 0.1],
+      ],
+    );
+    assert.equal((await s.counts('m')).pendingRewards, 4);
+    // a release takes every pending reward off its decision: none left, the raw values gone
+    assert.equal(await s.recordReward(reward('e9', 1), null), 'unknown-event');
+    await s.insertDecision(oneArmDecision('m', 'e4'));
+    const rel = { version: 1, snapshot: '{"sum":0.6,"rounds":5}', spent: { rho: 1 }, releases: 1, rounds: 5 };
+    assert.equal(await s.recordReward(reward('e4', 0), rel), 'recorded');
+    assert.deepEqual((await s.loadModelState('m'))?.pending, []);
+    assert.equal((await s.ledger('m'))[0]?.rewards, 5);
+    const db = connection(s);
+    assert.deepEqual(
+      db
+        .prepare('SELECT COUNT(*) AS n FROM decisions WHERE pending IS NOT NULL OR pending_seq IS NOT NULL')
+        .get(),
+      { n: 0 },
+    );
+    assert.deepEqual(db.prepare('SELECT COUNT(*) AS n FROM decisions WHERE reward_state = 2').get(), {
+      n: 5,
+    });
+  } finally {
+    await s.close();
+  }
+});
+
+test('SqliteStore schema 8: a schema-6 file keeps its pending rewards, in arrival order, and pending_rewards stays readable', async () => {
+  const path = join(dir, 'six.db');
+  const old = new Database(path);
+  old.pragma('journal_mode = WAL');
+  for (const m of MIGRATIONS.slice(0, 6)) for (const sql of migrationStatements(m, 'sqlite')) old.exec(sql);
+  old.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', '6')").run();
+  old
+    .prepare(
+      "INSERT INTO models (name, policy, options, settings, created_at, snapshot) VALUES ('m', 'adaprivate-ts', '{\"dim\":1}', ?, 1, '{}')",
+    )
+    .run(
+      JSON.stringify({
+        rewardWindowSeconds: 60,
+        defaultReward: null,
+        duplicateRule: 'first',
+        logRewards: false,
+        logCandidates: true,
+        probabilitySamples: 1,
+        retainDecisionsDays: null,
+      }),
+    );
+  const one = Buffer.from(new Float64Array([1]).buffer);
+  for (const [i, state] of [
+    [0, 1],
+    [1, 1],
+    [2, 0],
+  ] as const) {
+    old
+      .prepare(
+        `INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, reward_state)
+         VALUES ('m', ?, 10, '["a"]', X'', 1, 0, ?, '[1]', 0, ?)`,
+      )
+      .run(`e${i}`, one, state);
+  }
+  // e1's reward arrived before e0's
+  old
+    .prepare("INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ('m', 'e1', 0.5, ?)")
+    .run(one);
+  old
+    .prepare("INSERT INTO pending_rewards (model, event_id, reward, features) VALUES ('m', 'e0', 0.25, ?)")
+    .run(one);
+  old.close();
+  const s = SqliteStore.open(path);
+  try {
+    assert.equal(s.formatFound, 6);
+    const state = await s.loadModelState('m');
+    assert.deepEqual(
+      state?.pending.map((p) => [p.eventId, p.reward, [...p.features]]),
+      [
+        ['e1', 0.5, [1]],
+        ['e0', 0.25, [1]],
+      ],
+    );
+    assert.equal(
+      await s.recordReward(
+        { model: 'm', eventId: 'e2', reward: 1, time: 20, source: 'given', logReward: false },
+        null,
+      ),
+      'recorded',
+    );
+    assert.deepEqual(
+      (await s.loadModelState('m'))?.pending.map((p) => p.eventId),
+      ['e1', 'e0', 'e2'],
+      'a new reward arrives after the migrated ones',
+    );
+    const view = connection(s).prepare('SELECT event_id, reward FROM pending_rewards ORDER BY seq').all();
+    assert.deepEqual(view, [
+      { event_id: 'e1', reward: 0.5 },
+      { event_id: 'e0', reward: 0.25 },
+      { event_id: 'e2', reward: 1 },
+    ]);
   } finally {
     await s.close();
   }

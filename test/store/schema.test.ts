@@ -65,7 +65,7 @@ test('migrations are numbered 1, 2, ... and render differently only in types', (
   assert.match(lite[1]!, /^CREATE TABLE IF NOT EXISTS models \(.*\) STRICT$/);
 });
 
-test('steps of one engine: step 6 (decision_features) is SQLite-only, step 7 (snapshot storage) PostgreSQL-only; each engine has its own version', () => {
+test('steps of one engine: steps 6 (decision_features) and 8 (pending rewards on their decisions) are SQLite-only, step 7 (snapshot storage) PostgreSQL-only; each engine has its own version', () => {
   const six = MIGRATIONS[5]!;
   assert.deepEqual(six.dialects, ['sqlite']);
   assert.deepEqual(migrationStatements(six, 'postgres'), []);
@@ -79,7 +79,13 @@ test('steps of one engine: step 6 (decision_features) is SQLite-only, step 7 (sn
   assert.deepEqual(migrationStatements(seven, 'postgres'), [
     'ALTER TABLE models ALTER COLUMN snapshot SET STORAGE EXTERNAL',
   ]);
-  assert.equal(schemaVersionOf('sqlite'), 6);
+  const eight = MIGRATIONS[7]!;
+  assert.deepEqual(migrationStatements(eight, 'postgres'), []);
+  const lite8 = migrationStatements(eight, 'sqlite').join('\n');
+  assert.match(lite8, /ALTER TABLE decisions ADD COLUMN pending REAL/);
+  assert.match(lite8, /DROP TABLE pending_rewards/);
+  assert.match(lite8, /CREATE VIEW pending_rewards/);
+  assert.equal(schemaVersionOf('sqlite'), 8);
   assert.equal(schemaVersionOf('postgres'), 7);
   assert.equal(SQLITE_SCHEMA_VERSION, schemaVersionOf('sqlite'));
 });
