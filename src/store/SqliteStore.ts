@@ -1053,16 +1053,19 @@ export class SqliteStore implements Store {
       if (m === undefined) return null;
       const rows = this.st.pending.all(model) as {
         event_id: string;
-        reward: number;
+        reward: number | null;
         features: Buffer;
         unit: string | null;
       }[];
-      const pending: PendingReward[] = rows.map((r) => ({
-        eventId: r.event_id,
-        reward: r.reward,
-        features: blobToFloat64(r.features),
-        unit: r.unit,
-      }));
+      const pending: PendingReward[] = rows.map((r) => {
+        // every write that marks a decision pending stores its raw reward with it
+        if (r.reward === null) {
+          throw new Error(
+            `SqliteStore: decision '${r.event_id}' of model '${model}' is pending without its reward; the database is inconsistent.`,
+          );
+        }
+        return { eventId: r.event_id, reward: r.reward, features: blobToFloat64(r.features), unit: r.unit };
+      });
       return { snapshot: m.snapshot, version: m.version, rounds: m.rounds, pending };
     });
     return this.read(read);

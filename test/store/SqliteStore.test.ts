@@ -548,3 +548,14 @@ test('SqliteStore schema 8: a schema-6 file keeps its pending rewards, in arriva
     await s.close();
   }
 });
+
+test('SqliteStore schema 8: a pending decision without its raw reward is refused at load, never replayed as a value', async () => {
+  const s = SqliteStore.open(':memory:');
+  try {
+    await createSumModel(s, 'm', 1);
+    connection(s).prepare("UPDATE decisions SET reward_state = 1, pending_seq = 1 WHERE event_id = 'e0'").run();
+    await assert.rejects(s.loadModelState('m'), /pending without its reward; the database is inconsistent/);
+  } finally {
+    await s.close();
+  }
+});
