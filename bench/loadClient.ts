@@ -23,6 +23,15 @@ function statFields(pid: number, tid?: number): string[] | null {
   }
 }
 
+/**
+ * A server thread's CPU per pair of run `r` in microseconds (`cpuSeconds` measured over the run): the
+ * steadier figure on a shared or throttled machine, where pairs/s moves with what else runs.
+ */
+export function microsecondsPerPair(r: PairRun, cpuSeconds: number): number {
+  const pairs = (r.requests / 2) * r.batch; // a rank and a reward request per pair
+  return pairs > 0 ? Math.round((1e6 * cpuSeconds) / pairs) : 0;
+}
+
 /** utime + stime of one thread `tid` of process `pid` in seconds (the main thread: tid = pid). */
 export function threadCpuSeconds(pid: number, tid: number): number {
   const r = statFields(pid, tid);

@@ -29,7 +29,15 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
-import { armsPool, cpuSeconds, flag, type PairRun, runPairs, threadCpuSeconds } from './loadClient.js';
+import {
+  armsPool,
+  cpuSeconds,
+  flag,
+  microsecondsPerPair,
+  type PairRun,
+  runPairs,
+  threadCpuSeconds,
+} from './loadClient.js';
 
 const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
@@ -77,6 +85,11 @@ interface RunResult extends PairRun {
   readonly serverCpuSeconds: number;
   /** CPU of the server's main thread alone (it handles every request: at 1 s per s it is saturated). */
   readonly serverMainThreadCpuSeconds: number;
+  /**
+   * The main thread's CPU per pair (us): the steadier figure on a shared or throttled machine, where
+   * pairs/s moves with what else runs (it counts only this server's own work).
+   */
+  readonly mainThreadMicrosecondsPerPair: number;
 }
 
 async function run(
@@ -103,11 +116,14 @@ async function run(
     batch,
     binary: body === 'binary',
   });
+  const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const mainCpu = threadCpuSeconds(pid, pid) - main0;
   const res: RunResult = {
     ...r,
-    wallSeconds: Number(process.hrtime.bigint() - t0) / 1e9,
+    wallSeconds,
     serverCpuSeconds: cpuSeconds(pid) - cpu0,
-    serverMainThreadCpuSeconds: threadCpuSeconds(pid, pid) - main0,
+    serverMainThreadCpuSeconds: mainCpu,
+    mainThreadMicrosecondsPerPair: microsecondsPerPair(r, mainCpu),
   };
   return res;
 }
@@ -182,7 +198,7 @@ async function main(): Promise<void> {
         });
         if (!json) {
           process.stderr.write(
-            `loadtest: d = ${d}, K = ${k}, ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s) over ${r.wallSeconds.toFixed(1)} s wall\n`,
+            `loadtest: d = ${d}, K = ${k}, ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s, ${r.mainThreadMicrosecondsPerPair} us per pair) over ${r.wallSeconds.toFixed(1)} s wall\n`,
           );
         }
       }

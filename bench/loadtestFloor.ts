@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { armsPool, flag, runPairs, threadCpuSeconds } from './loadClient.js';
+import { armsPool, flag, microsecondsPerPair, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 const MODES = ['bare', 'service-noop'] as const;
@@ -84,10 +84,17 @@ async function main(): Promise<void> {
       const cpu0 = threadCpuSeconds(srv.pid!, srv.pid!);
       const r = await runPairs({ ...base, seconds, tag: 'm' });
       const mainThread = threadCpuSeconds(srv.pid!, srv.pid!) - cpu0;
-      results.push({ mode, ...r, serverMainThreadCpuSeconds: mainThread, seconds });
+      const perPair = microsecondsPerPair(r, mainThread);
+      results.push({
+        mode,
+        ...r,
+        serverMainThreadCpuSeconds: mainThread,
+        mainThreadMicrosecondsPerPair: perPair,
+        seconds,
+      });
       if (!json) {
         process.stderr.write(
-          `loadtest:floor: ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server main thread ${mainThread.toFixed(1)} s CPU over ${seconds} s\n`,
+          `loadtest:floor: ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms, non-2xx ${r.non2xx}; server main thread ${mainThread.toFixed(1)} s CPU (${perPair} us per pair) over ${seconds} s\n`,
         );
       }
     } finally {
