@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { SqliteStore } from '../../src/store/index.js';
 import { TARGET_CACHE_SIZE } from '../../src/store/SqliteStore.js';
 import { MIGRATIONS, migrationStatements } from '../../src/store/schema.js';
-import { createSumModel, oneArmDecision } from '../support/storeFixtures.js';
+import { createSumModel, givenReward, oneArmDecision, SUM_MODEL_SETTINGS } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
 storeContract('sqlite', async () => SqliteStore.open(':memory:'));
@@ -385,14 +385,7 @@ test('SqliteStore: the reward-target cache answers as the database does, and nev
     assert.deepEqual([...(t?.chosenFeatures ?? [])], [1]);
     // a reward recorded without reading its target first: the next read sees it pending
     await s.insertDecision(oneArmDecision('m', 'r', 10));
-    const reward = {
-      model: 'm',
-      eventId: 'r',
-      reward: 1,
-      time: 11,
-      source: 'given' as const,
-      logReward: false,
-    };
+    const reward = givenReward('m', 'r', 1, 11);
     assert.equal(await s.recordReward(reward, null), 'recorded');
     assert.equal((await s.rewardTarget('m', 'r'))?.rewardState, 'pending');
     assert.equal(await s.recordReward(reward, null), 'duplicate');
@@ -421,14 +414,7 @@ test('SqliteStore schema 8: pending rewards replay in the order they arrived, ac
   const path = join(dir, 'arrival.db');
   let s = SqliteStore.open(path, { groupCommit: true });
   await createSumModel(s, 'm', 4);
-  const reward = (eventId: string, r: number) => ({
-    model: 'm',
-    eventId,
-    reward: r,
-    time: 20,
-    source: 'given' as const,
-    logReward: false,
-  });
+  const reward = (eventId: string, r: number) => givenReward('m', eventId, r);
   // arrival order differs from decision order
   for (const [id, r] of [
     ['e2', 0.2],
@@ -483,17 +469,7 @@ test('SqliteStore schema 8: a schema-6 file keeps its pending rewards, in arriva
     .prepare(
       "INSERT INTO models (name, policy, options, settings, created_at, snapshot) VALUES ('m', 'adaprivate-ts', '{\"dim\":1}', ?, 1, '{}')",
     )
-    .run(
-      JSON.stringify({
-        rewardWindowSeconds: 60,
-        defaultReward: null,
-        duplicateRule: 'first',
-        logRewards: false,
-        logCandidates: true,
-        probabilitySamples: 1,
-        retainDecisionsDays: null,
-      }),
-    );
+    .run(JSON.stringify(SUM_MODEL_SETTINGS));
   const one = Buffer.from(new Float64Array([1]).buffer);
   for (const [i, state] of [
     [0, 1],
@@ -526,13 +502,7 @@ test('SqliteStore schema 8: a schema-6 file keeps its pending rewards, in arriva
         ['e0', 0.25, [1]],
       ],
     );
-    assert.equal(
-      await s.recordReward(
-        { model: 'm', eventId: 'e2', reward: 1, time: 20, source: 'given', logReward: false },
-        null,
-      ),
-      'recorded',
-    );
+    assert.equal(await s.recordReward(givenReward('m', 'e2', 1), null), 'recorded');
     assert.deepEqual(
       (await s.loadModelState('m'))?.pending.map((p) => p.eventId),
       ['e1', 'e0', 'e2'],
@@ -553,7 +523,9 @@ test('SqliteStore schema 8: a pending decision without its raw reward is refused
   const s = SqliteStore.open(':memory:');
   try {
     await createSumModel(s, 'm', 1);
-    connection(s).prepare("UPDATE decisions SET reward_state = 1, pending_seq = 1 WHERE event_id = 'e0'").run();
+    connection(s)
+      .prepare("UPDATE decisions SET reward_state = 1, pending_seq = 1 WHERE event_id = 'e0'")
+      .run();
     await assert.rejects(s.loadModelState('m'), /pending without its reward; the database is inconsistent/);
   } finally {
     await s.close();

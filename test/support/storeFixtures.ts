@@ -24,6 +24,22 @@ export function oneArmDecision(model: string, eventId: string, time = 10): Decis
   };
 }
 
+/** The settings of the models {@link createSumModel} creates (a 60 s window, no default reward). */
+export const SUM_MODEL_SETTINGS = {
+  rewardWindowSeconds: 60,
+  defaultReward: null,
+  duplicateRule: 'first' as const,
+  logRewards: false,
+  logCandidates: true,
+  probabilitySamples: 1,
+  retainDecisionsDays: null,
+};
+
+/** A given reward of `eventId` in model `model` at `time`, not logged on the decision. */
+export function givenReward(model: string, eventId: string, reward: number, time = 20) {
+  return { model, eventId, reward, time, source: 'given' as const, logReward: false };
+}
+
 /** Creates model `name` (snapshot {sum: 0, rounds: 0}) with decisions e0 .. e<decisions - 1>. */
 export async function createSumModel(
   store: Store,
@@ -35,15 +51,7 @@ export async function createSumModel(
     name,
     policy: 'adaprivate-ts',
     options: { dim: 1 },
-    settings: {
-      rewardWindowSeconds: 60,
-      defaultReward: null,
-      duplicateRule: 'first',
-      logRewards,
-      logCandidates: true,
-      probabilitySamples: 1,
-      retainDecisionsDays: null,
-    },
+    settings: { ...SUM_MODEL_SETTINGS, logRewards },
     createdAt: 1,
     snapshot: JSON.stringify({ sum: 0, rounds: 0 }),
   });
