@@ -29,6 +29,7 @@ export class GroupCommit<I, O> {
     private readonly idOf: (input: I) => string,
     private readonly send: (key: string, inputs: readonly I[]) => Promise<readonly O[]>,
     private readonly sent: (writes: number) => void = () => {},
+    private readonly linger = false,
   ) {}
 
   /**
@@ -46,7 +47,10 @@ export class GroupCommit<I, O> {
         this.queues.set(key, q);
       }
       q.queue.push({ input, resolve, reject });
-      if (!q.busy) this.flush(key, q);
+      if (q.busy) return;
+      if (!this.linger) return this.flush(key, q);
+      q.busy = true;
+      setImmediate(() => this.flush(key, q));
     });
   }
 
