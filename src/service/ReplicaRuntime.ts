@@ -43,7 +43,11 @@
  * - A release is computed on the view itself, and while its commit is in flight no decision is made
  *   from the view (`mutating`): the computed state becomes the view only once committed. Any other
  *   answer (stale, duplicate, an error: outcome unknown) drops it and the view is reloaded from the
- *   database before the next decision.
+ *   database before the next decision. A batched policy's release (unit > 1) is instead computed on
+ *   a policy restored from the stored snapshot of the view's version (`releaseOnCopy`, one restore
+ *   per batch): decisions go on from the view, that committed release, while the commit is in
+ *   flight, and the copy becomes the view once committed. Rewards that find a full batch pending
+ *   while a release is queued join it (`releaseAfterReward`).
  *
  * Every request runs concurrently with the others (the database serialises what must be); releases
  * of one model by one replica run one at a time.
@@ -57,6 +61,7 @@ import type {
   DecisionStep,
   ModelRow,
   ModelState,
+  PendingBatch,
   ReleaseInput,
   ReplicaStore,
   RewardInput,
@@ -215,6 +220,12 @@ export class ReplicaRuntime implements ServedModel {
   private readonly dim: number;
   private view: Policy;
   private version: number;
+  /**
+   * The stored snapshot of `version` while the view's learned state is exactly it (the view was
+   * restored from it, or computed and committed it); null otherwise. A batched release is computed
+   * on a policy restored from it (`releaseOnCopy`), so decisions go on meanwhile.
+   */
+  private viewSnapshot: string | null = null;
   /** Rounds learned at `version` (the stored `rounds` of that release). */
   private rounds: number;
   /** The view holds uncommitted state (a commit failed): reload before any use. */
@@ -226,6 +237,8 @@ export class ReplicaRuntime implements ServedModel {
   private announced = 0;
   private reloading: Promise<void> | null = null;
   private releases: Promise<unknown> = Promise.resolve();
+  /** A {@link releaseDue} queued behind the serial chain that has not started (`releaseAfterReward`). */
+  private releaseQueued: Promise<boolean> | null = null;
   /** Steps of a serialised-learning policy, group-committed (`step`). */
   private readonly stepGroups = new GroupQueue<QueuedStep>(
     (q) => q.input.eventId,
@@ -310,6 +323,7 @@ export class ReplicaRuntime implements ServedModel {
       ctx,
       options,
     );
+    rt.viewSnapshot = state.snapshot;
     await rt.releaseDue();
     return rt;
   }
@@ -420,6 +434,7 @@ export class ReplicaRuntime implements ServedModel {
     readonly rounds: number;
   }): void {
     this.view = this.fromStore(state.snapshot);
+    this.viewSnapshot = state.snapshot;
     this.version = state.version;
     this.rounds = state.rounds;
     this.dirty = false;
@@ -428,12 +443,13 @@ export class ReplicaRuntime implements ServedModel {
   /**
    * Makes `p`, whose state this replica committed as `version` (with `rounds`), the view, unless
    * the view has meanwhile been reloaded at that version or a later one (a notification): the view
-   * and its version always come from the same release.
+   * and its version always come from the same release. `snapshot`: the one committed (null: not kept).
    */
-  private adopt(p: Policy, version: number, rounds: number): void {
+  private adopt(p: Policy, version: number, rounds: number, snapshot: string | null = null): void {
     if (version <= this.version && !this.dirty) return;
     if (version < this.version) return;
     this.view = p;
+    this.viewSnapshot = snapshot;
     this.version = version;
     this.rounds = rounds;
     this.dirty = false;
@@ -474,6 +490,7 @@ export class ReplicaRuntime implements ServedModel {
     const p = this.view;
     const v = this.version;
     const rounds = this.rounds;
+    this.viewSnapshot = null; // `work` changes the view in place
     let done: () => void = () => {};
     this.mutating = new Promise<void>((resolve) => {
       done = resolve;
@@ -729,7 +746,7 @@ export class ReplicaRuntime implements ServedModel {
     // connection, a conflict); the batch stays pending and the next reward or restart releases it.
     if (r.pending < this.batch)
       return { eventId, status: 'recorded', released: false, modelVersion: this.version };
-    const released = await this.releaseDue().catch(() => {
+    const released = await this.releaseAfterReward().catch(() => {
       this.ctx.metrics.releaseFailures.inc({ model: name });
       return false;
     });
@@ -870,29 +887,49 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
+   * {@link releaseDue} after a reward that found a full unit pending: when a releaseDue is queued and
+   * has not started, this one joins it (false: that call reports the releases it makes), since it
+   * reads the pending rewards after this reward was committed. Rewards that arrive while a release
+   * commits so wait for one more pass, not one pass (and one read of the pending rewards) each.
+   */
+  private releaseAfterReward(): Promise<boolean> {
+    const queued = this.releaseQueued;
+    if (queued !== null) return queued.then(() => false);
+    const run: Promise<boolean> = this.serial(() => {
+      if (this.releaseQueued === run) this.releaseQueued = null; // started: later rewards queue anew
+      return this.releaseAll();
+    });
+    this.releaseQueued = run;
+    return run;
+  }
+
+  /**
    * Releases every full unit pending (one release of this model at a time in this replica). True
    * when this call committed at least one release: a batch (a step of a non-private policy), or, with
    * serialised learning, a step in which the policy released.
    */
   releaseDue(): Promise<boolean> {
-    return this.serial(async () => {
-      let released = false;
-      if (this.units !== null) {
-        while ((await this.store.unitGroupsDue(this.row.name)) > 0) {
-          if ((await this.releaseGroup()) !== null) released = true;
-        }
-        return released;
+    return this.serial(() => this.releaseAll());
+  }
+
+  /** The work of {@link releaseDue}, on the serial chain. */
+  private async releaseAll(): Promise<boolean> {
+    let released = false;
+    if (this.units !== null) {
+      while ((await this.store.unitGroupsDue(this.row.name)) > 0) {
+        if ((await this.releaseGroup()) !== null) released = true;
       }
-      for (let stale = 0; ; ) {
-        const made = await this.releaseOne();
-        if (made === 'none') return released;
-        if (made === 'stale') {
-          if (++stale > MAX_ATTEMPTS) throw busy(this.row.name);
-          continue;
-        }
-        if (!this.serialised || made > 0) released = true;
+      return released;
+    }
+    for (let stale = 0; ; ) {
+      const made = await this.releaseOne();
+      if (made === 'none') return released;
+      if (made === 'stale') {
+        if (++stale > MAX_ATTEMPTS) throw busy(this.row.name);
+        continue;
       }
-    });
+      if (!this.serialised || made > 0) released = true;
+    }
   }
 
   /**
@@ -913,6 +950,8 @@ export class ReplicaRuntime implements ServedModel {
       await this.refresh(); // another replica released: catch up, then read the oldest unit again
       return 'stale';
     }
+    const base = this.batch > 1 ? this.viewSnapshot : null;
+    if (base !== null) return this.releaseOnCopy(b, base);
     let releases = 0;
     const out = await this.commitOnView(
       (p, v) => {
@@ -923,12 +962,7 @@ export class ReplicaRuntime implements ServedModel {
         // release per batch (none when non-private), checked; with serialised learning, whatever the
         // policy itself released in this step
         const step = stepRelease(p, before, b.version + 1, b.rounds + b.pending.length, this.ctx.snapshotKey);
-        const expected = this.isPrivate ? 1 : 0;
-        if (!this.serialised && step.releases !== expected) {
-          throw new Error(
-            `model '${this.row.name}': replaying a batch of ${b.pending.length} rewards made ${step.releases} releases, expected ${expected}; nothing was committed.`,
-          );
-        }
+        this.checkBatchRelease(b.pending.length, step.releases);
         releases = step.releases;
         return this.store.releasePending(this.row.name, b, step, this.ctx.now());
       },
@@ -945,6 +979,53 @@ export class ReplicaRuntime implements ServedModel {
     if (out === 'stale') return 'stale';
     this.ctx.metrics.releases.inc({ model: this.row.name });
     return releases;
+  }
+
+  /**
+   * {@link releaseOne} for a batched policy: batch `b` (pending at the view's version) is replayed
+   * through a policy restored from `base`, the stored snapshot of that version, not through the
+   * view, so decisions go on from the view (that committed release) while the commit is in flight
+   * (one restore per release of `batch` rewards). The computed policy becomes the view once
+   * committed; on 'stale' the view catches up with the database; on an error (outcome unknown) the
+   * view stays and the next request checks the stored version.
+   */
+  private async releaseOnCopy(b: PendingBatch, base: string): Promise<number | 'none' | 'stale'> {
+    const p = this.fromStore(base);
+    const before = p.privacy().releases;
+    for (const r of b.pending) observe(p, r.features, r.reward);
+    const step = stepRelease(p, before, b.version + 1, b.rounds + b.pending.length, this.ctx.snapshotKey);
+    this.checkBatchRelease(b.pending.length, step.releases);
+    let out: Awaited<ReturnType<ReplicaStore['releasePending']>>;
+    try {
+      out = await this.store.releasePending(this.row.name, b, step, this.ctx.now());
+    } catch (err) {
+      this.lastCheck = Number.NEGATIVE_INFINITY;
+      throw err;
+    }
+    if (out === 'gone') {
+      this.deleted = true;
+      return 'none';
+    }
+    if (out === 'stale') {
+      await this.refresh();
+      return 'stale';
+    }
+    this.adopt(p, out.version, out.rounds, step.snapshot);
+    this.ctx.metrics.releases.inc({ model: this.row.name });
+    return step.releases;
+  }
+
+  /**
+   * A batched policy's replay of a full unit must make exactly one release (none when non-private):
+   * anything else throws, before anything is committed.
+   */
+  private checkBatchRelease(rewards: number, releases: number): void {
+    const expected = this.isPrivate ? 1 : 0;
+    if (!this.serialised && releases !== expected) {
+      throw new Error(
+        `model '${this.row.name}': replaying a batch of ${rewards} rewards made ${releases} releases, expected ${expected}; nothing was committed.`,
+      );
+    }
   }
 
   /**
@@ -1018,6 +1099,7 @@ export class ReplicaRuntime implements ServedModel {
     }
     if (row.version > this.version) {
       this.view = p;
+      this.viewSnapshot = null;
       this.version = row.version;
       this.rounds = row.rounds;
     }
