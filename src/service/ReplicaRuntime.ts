@@ -43,11 +43,8 @@
  * - A release is computed on the view itself, and while its commit is in flight no decision is made
  *   from the view (`mutating`): the computed state becomes the view only once committed. Any other
  *   answer (stale, duplicate, an error: outcome unknown) drops it and the view is reloaded from the
- *   database before the next decision. A batched policy's release (unit > 1) is instead computed on
- *   a policy restored from the stored snapshot of the view's version (`releaseOnCopy`, one restore
- *   per batch): decisions go on from the view, that committed release, while the commit is in
- *   flight, and the copy becomes the view once committed. Rewards that find a full batch pending
- *   while a release is queued join it (`releaseAfterReward`).
+ *   database before the next decision. Rewards that find a full batch pending while a release pass
+ *   is queued join it (`releaseAfterReward`).
  *
  * Every request runs concurrently with the others (the database serialises what must be); releases
  * of one model by one replica run one at a time.
@@ -61,7 +58,6 @@ import type {
   DecisionStep,
   ModelRow,
   ModelState,
-  PendingBatch,
   ReleaseInput,
   ReplicaStore,
   RewardInput,
@@ -220,12 +216,6 @@ export class ReplicaRuntime implements ServedModel {
   private readonly dim: number;
   private view: Policy;
   private version: number;
-  /**
-   * The stored snapshot of `version` while the view's learned state is exactly it (the view was
-   * restored from it, or computed and committed it); null otherwise. A batched release is computed
-   * on a policy restored from it (`releaseOnCopy`), so decisions go on meanwhile.
-   */
-  private viewSnapshot: string | null = null;
   /** Rounds learned at `version` (the stored `rounds` of that release). */
   private rounds: number;
   /** The view holds uncommitted state (a commit failed): reload before any use. */
@@ -323,7 +313,6 @@ export class ReplicaRuntime implements ServedModel {
       ctx,
       options,
     );
-    rt.viewSnapshot = state.snapshot;
     await rt.releaseDue();
     return rt;
   }
@@ -434,7 +423,6 @@ export class ReplicaRuntime implements ServedModel {
     readonly rounds: number;
   }): void {
     this.view = this.fromStore(state.snapshot);
-    this.viewSnapshot = state.snapshot;
     this.version = state.version;
     this.rounds = state.rounds;
     this.dirty = false;
@@ -443,13 +431,12 @@ export class ReplicaRuntime implements ServedModel {
   /**
    * Makes `p`, whose state this replica committed as `version` (with `rounds`), the view, unless
    * the view has meanwhile been reloaded at that version or a later one (a notification): the view
-   * and its version always come from the same release. `snapshot`: the one committed (null: not kept).
+   * and its version always come from the same release.
    */
-  private adopt(p: Policy, version: number, rounds: number, snapshot: string | null = null): void {
+  private adopt(p: Policy, version: number, rounds: number): void {
     if (version <= this.version && !this.dirty) return;
     if (version < this.version) return;
     this.view = p;
-    this.viewSnapshot = snapshot;
     this.version = version;
     this.rounds = rounds;
     this.dirty = false;
@@ -490,7 +477,6 @@ export class ReplicaRuntime implements ServedModel {
     const p = this.view;
     const v = this.version;
     const rounds = this.rounds;
-    this.viewSnapshot = null; // `work` changes the view in place
     let done: () => void = () => {};
     this.mutating = new Promise<void>((resolve) => {
       done = resolve;
@@ -950,8 +936,6 @@ export class ReplicaRuntime implements ServedModel {
       await this.refresh(); // another replica released: catch up, then read the oldest unit again
       return 'stale';
     }
-    const base = this.batch > 1 ? this.viewSnapshot : null;
-    if (base !== null) return this.releaseOnCopy(b, base);
     let releases = 0;
     const out = await this.commitOnView(
       (p, v) => {
@@ -962,7 +946,12 @@ export class ReplicaRuntime implements ServedModel {
         // release per batch (none when non-private), checked; with serialised learning, whatever the
         // policy itself released in this step
         const step = stepRelease(p, before, b.version + 1, b.rounds + b.pending.length, this.ctx.snapshotKey);
-        this.checkBatchRelease(b.pending.length, step.releases);
+        const expected = this.isPrivate ? 1 : 0;
+        if (!this.serialised && step.releases !== expected) {
+          throw new Error(
+            `model '${this.row.name}': replaying a batch of ${b.pending.length} rewards made ${step.releases} releases, expected ${expected}; nothing was committed.`,
+          );
+        }
         releases = step.releases;
         return this.store.releasePending(this.row.name, b, step, this.ctx.now());
       },
@@ -979,53 +968,6 @@ export class ReplicaRuntime implements ServedModel {
     if (out === 'stale') return 'stale';
     this.ctx.metrics.releases.inc({ model: this.row.name });
     return releases;
-  }
-
-  /**
-   * {@link releaseOne} for a batched policy: batch `b` (pending at the view's version) is replayed
-   * through a policy restored from `base`, the stored snapshot of that version, not through the
-   * view, so decisions go on from the view (that committed release) while the commit is in flight
-   * (one restore per release of `batch` rewards). The computed policy becomes the view once
-   * committed; on 'stale' the view catches up with the database; on an error (outcome unknown) the
-   * view stays and the next request checks the stored version.
-   */
-  private async releaseOnCopy(b: PendingBatch, base: string): Promise<number | 'none' | 'stale'> {
-    const p = this.fromStore(base);
-    const before = p.privacy().releases;
-    for (const r of b.pending) observe(p, r.features, r.reward);
-    const step = stepRelease(p, before, b.version + 1, b.rounds + b.pending.length, this.ctx.snapshotKey);
-    this.checkBatchRelease(b.pending.length, step.releases);
-    let out: Awaited<ReturnType<ReplicaStore['releasePending']>>;
-    try {
-      out = await this.store.releasePending(this.row.name, b, step, this.ctx.now());
-    } catch (err) {
-      this.lastCheck = Number.NEGATIVE_INFINITY;
-      throw err;
-    }
-    if (out === 'gone') {
-      this.deleted = true;
-      return 'none';
-    }
-    if (out === 'stale') {
-      await this.refresh();
-      return 'stale';
-    }
-    this.adopt(p, out.version, out.rounds, step.snapshot);
-    this.ctx.metrics.releases.inc({ model: this.row.name });
-    return step.releases;
-  }
-
-  /**
-   * A batched policy's replay of a full unit must make exactly one release (none when non-private):
-   * anything else throws, before anything is committed.
-   */
-  private checkBatchRelease(rewards: number, releases: number): void {
-    const expected = this.isPrivate ? 1 : 0;
-    if (!this.serialised && releases !== expected) {
-      throw new Error(
-        `model '${this.row.name}': replaying a batch of ${rewards} rewards made ${releases} releases, expected ${expected}; nothing was committed.`,
-      );
-    }
   }
 
   /**
@@ -1099,7 +1041,6 @@ export class ReplicaRuntime implements ServedModel {
     }
     if (row.version > this.version) {
       this.view = p;
-      this.viewSnapshot = null;
       this.version = row.version;
       this.rounds = row.rounds;
     }
