@@ -2,7 +2,9 @@
  * Group commit of a store's small writes (PostgresStore: pending rewards, decisions): a write of a
  * key (a model) goes out at once when no statement of that key is in flight, and otherwise waits for
  * it and then goes out with every write of the key that arrived meanwhile, in one statement (one
- * round trip, one commit). No timer: a lone write is not delayed. Each caller is answered only
+ * round trip, one commit). No timer: a lone write is not delayed, except with `linger`, where it
+ * waits for the end of the event-loop turn it arrived in (`setImmediate`), so that the writes of the
+ * requests one read of the sockets brings share its statement. Each caller is answered only
  * after the statement carrying its write committed (an error answers all of them with it: none was
  * acknowledged). One id (an event id) goes out at most once per statement: a repeat waits for the
  * next one, so the statement never meets its own row twice.
