@@ -142,6 +142,13 @@ export const RELEASE_CHANNEL = 'adaprivate_release';
  */
 const WRITE_BATCH_MAX = 256;
 
+/**
+ * Event-loop turns a write of a model waits for others before its statement goes out when none is in
+ * flight (`GroupCommit`'s linger): 2 gave fewer statements per pair and ~6% more pairs/s than 1 in
+ * `loadtest:replicas` (docs/performance.md, session 17).
+ */
+const LINGER_TURNS = 2;
+
 /** A write of the model's group commit: a decision (without a release) or a pending reward. */
 type ModelWrite =
   | { readonly decision: DecisionRow; readonly reward?: undefined }
@@ -345,7 +352,7 @@ export class PostgresStore implements ReplicaStore {
     (w) => (w.decision !== undefined ? `d${w.decision.eventId}` : `r${w.reward.eventId}`),
     (model, writes) => this.writeGroup(model, writes),
     () => {},
-    true,
+    LINGER_TURNS,
   );
   /** Connections whose temporary schema has the release functions (./postgresRoutines.ts). */
   private readonly withRoutines = new WeakSet<pg.PoolClient>();

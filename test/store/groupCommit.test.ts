@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { GroupCommit } from '../../src/store/groupCommit.js';
 
 /** A GroupCommit whose statements are recorded and answered on the next turn of the event loop. */
-function recorder(linger: boolean) {
+function recorder(lingerTurns: number) {
   const statements: string[][] = [];
   const g = new GroupCommit<string, string>(
     3,
@@ -14,13 +14,13 @@ function recorder(linger: boolean) {
       return inputs.map((x) => `${key}:${x}`);
     },
     () => {},
-    linger,
+    lingerTurns,
   );
   return { g, statements };
 }
 
 test('GroupCommit: without linger the first write goes alone; the writes that wait share the next statement (a repeat and the max wait again)', async () => {
-  const { g, statements } = recorder(false);
+  const { g, statements } = recorder(0);
   const outs = await Promise.all(['a', 'b', 'c', 'b', 'd', 'e'].map((x) => g.add('m', x)));
   assert.deepEqual(outs, ['m:a', 'm:b', 'm:c', 'm:b', 'm:d', 'm:e']);
   assert.deepEqual(statements, [
@@ -31,7 +31,7 @@ test('GroupCommit: without linger the first write goes alone; the writes that wa
 });
 
 test('GroupCommit with linger: the writes of the turn in which the first one arrived go in its statement; keys apart', async () => {
-  const { g, statements } = recorder(true);
+  const { g, statements } = recorder(1);
   const first = ['a', 'b', 'c', 'd'].map((x) => g.add('m', x));
   const other = g.add('n', 'a');
   await new Promise((r) => setImmediate(r)); // the first statement went out: later writes wait for it
@@ -52,6 +52,21 @@ test('GroupCommit with linger: the writes of the turn in which the first one arr
   ]);
 });
 
+test('GroupCommit lingering two turns: the writes of the next turn join the first statement too', async () => {
+  const { g, statements } = recorder(2);
+  const first = ['a', 'b'].map((x) => g.add('m', x));
+  await new Promise((r) => setImmediate(r));
+  const next = g.add('m', 'c');
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r)); // the first statement went out: a later write waits for it
+  const late = g.add('m', 'd');
+  assert.deepEqual(await Promise.all([...first, next, late]), ['m:a', 'm:b', 'm:c', 'm:d']);
+  assert.deepEqual(statements, [
+    ['m', 'a', 'b', 'c'],
+    ['m', 'd'],
+  ]);
+});
+
 test('GroupCommit: a statement that fails answers its writes with the error, the next ones still go', async () => {
   let calls = 0;
   const g = new GroupCommit<string, string>(
@@ -63,7 +78,7 @@ test('GroupCommit: a statement that fails answers its writes with the error, the
       return inputs.map((x) => x.toUpperCase());
     },
     () => {},
-    true,
+    1,
   );
   const a = g.add('m', 'a');
   const b = g.add('m', 'b');
