@@ -43,7 +43,8 @@
  * - A release is computed on the view itself, and while its commit is in flight no decision is made
  *   from the view (`mutating`): the computed state becomes the view only once committed. Any other
  *   answer (stale, duplicate, an error: outcome unknown) drops it and the view is reloaded from the
- *   database before the next decision.
+ *   database before the next decision. Rewards that find a full batch pending while a release pass
+ *   is queued join it (`releaseAfterReward`).
  *
  * Every request runs concurrently with the others (the database serialises what must be); releases
  * of one model by one replica run one at a time.
@@ -226,6 +227,8 @@ export class ReplicaRuntime implements ServedModel {
   private announced = 0;
   private reloading: Promise<void> | null = null;
   private releases: Promise<unknown> = Promise.resolve();
+  /** A {@link releaseDue} queued behind the serial chain that has not started (`releaseAfterReward`). */
+  private releaseQueued: Promise<boolean> | null = null;
   /** Steps of a serialised-learning policy, group-committed (`step`). */
   private readonly stepGroups = new GroupQueue<QueuedStep>(
     (q) => q.input.eventId,
@@ -729,7 +732,7 @@ export class ReplicaRuntime implements ServedModel {
     // connection, a conflict); the batch stays pending and the next reward or restart releases it.
     if (r.pending < this.batch)
       return { eventId, status: 'recorded', released: false, modelVersion: this.version };
-    const released = await this.releaseDue().catch(() => {
+    const released = await this.releaseAfterReward().catch(() => {
       this.ctx.metrics.releaseFailures.inc({ model: name });
       return false;
     });
@@ -870,29 +873,49 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /**
+   * {@link releaseDue} after a reward that found a full unit pending: when a releaseDue is queued and
+   * has not started, this one joins it (false: that call reports the releases it makes), since it
+   * reads the pending rewards after this reward was committed. Rewards that arrive while a release
+   * commits so wait for one more pass, not one pass (and one read of the pending rewards) each.
+   */
+  private releaseAfterReward(): Promise<boolean> {
+    const queued = this.releaseQueued;
+    if (queued !== null) return queued.then(() => false);
+    const run: Promise<boolean> = this.serial(() => {
+      if (this.releaseQueued === run) this.releaseQueued = null; // started: later rewards queue anew
+      return this.releaseAll();
+    });
+    this.releaseQueued = run;
+    return run;
+  }
+
+  /**
    * Releases every full unit pending (one release of this model at a time in this replica). True
    * when this call committed at least one release: a batch (a step of a non-private policy), or, with
    * serialised learning, a step in which the policy released.
    */
   releaseDue(): Promise<boolean> {
-    return this.serial(async () => {
-      let released = false;
-      if (this.units !== null) {
-        while ((await this.store.unitGroupsDue(this.row.name)) > 0) {
-          if ((await this.releaseGroup()) !== null) released = true;
-        }
-        return released;
+    return this.serial(() => this.releaseAll());
+  }
+
+  /** The work of {@link releaseDue}, on the serial chain. */
+  private async releaseAll(): Promise<boolean> {
+    let released = false;
+    if (this.units !== null) {
+      while ((await this.store.unitGroupsDue(this.row.name)) > 0) {
+        if ((await this.releaseGroup()) !== null) released = true;
       }
-      for (let stale = 0; ; ) {
-        const made = await this.releaseOne();
-        if (made === 'none') return released;
-        if (made === 'stale') {
-          if (++stale > MAX_ATTEMPTS) throw busy(this.row.name);
-          continue;
-        }
-        if (!this.serialised || made > 0) released = true;
+      return released;
+    }
+    for (let stale = 0; ; ) {
+      const made = await this.releaseOne();
+      if (made === 'none') return released;
+      if (made === 'stale') {
+        if (++stale > MAX_ATTEMPTS) throw busy(this.row.name);
+        continue;
       }
-    });
+      if (!this.serialised || made > 0) released = true;
+    }
   }
 
   /**

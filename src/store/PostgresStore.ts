@@ -136,15 +136,33 @@ const INT8_OID = 20;
 /** LISTEN/NOTIFY channel of committed releases; the payload is `<version>:<model name>`. */
 export const RELEASE_CHANNEL = 'adaprivate_release';
 
-/** Most rewards one batched insert of {@link PostgresStore.recordPending} carries. */
-const REWARD_BATCH_MAX = 256;
+/**
+ * Most writes (decisions and pending rewards of one model) one batched statement of
+ * {@link PostgresStore.insertDecision} and {@link PostgresStore.recordPending} carries.
+ */
+const WRITE_BATCH_MAX = 256;
 
-/** Most decisions one batched insert of {@link PostgresStore.insertDecision} carries. */
-const DECISION_BATCH_MAX = 256;
+/**
+ * Event-loop turns a write of a model waits for others before its statement goes out when none is in
+ * flight (`GroupCommit`'s linger): 2 gave fewer statements per pair and ~6% more pairs/s than 1 in
+ * `loadtest:replicas` (docs/performance.md, session 17).
+ */
+const LINGER_TURNS = 2;
+
+/** A write of the model's group commit: a decision (without a release) or a pending reward. */
+type ModelWrite =
+  | { readonly decision: DecisionRow; readonly reward?: undefined }
+  | { readonly reward: RewardInput; readonly decision?: undefined };
+
+/** Its answer: inserted (a decision), the reward's outcome, or the error of that write alone. */
+type WriteAnswer = boolean | PendingOutcome | Error;
 
 /** Counters of the store's batched writes (tests and benchmarks read them). */
 export interface PostgresStoreStats {
-  /** Statements that inserted pending rewards (batched `recordPending` without a horizon). */
+  /**
+   * Statements that inserted pending rewards (batched `recordPending` without a horizon); a
+   * statement that carried decisions too counts here and in `decisionStatements`.
+   */
   readonly rewardStatements: number;
   /** Rewards those statements carried. */
   readonly rewardsBatched: number;
@@ -154,6 +172,8 @@ export interface PostgresStoreStats {
   readonly decisionStatements: number;
   /** Decisions those statements carried. */
   readonly decisionsBatched: number;
+  /** Statements that carried decisions and pending rewards together (counted in both above too). */
+  readonly sharedStatements: number;
 }
 
 /** BIGINT columns hold times in ms, versions and counts: safe integers, returned as numbers. */
@@ -215,6 +235,33 @@ function ledgerRow(model: string, release: ReleaseInput, time: number, rewards: 
     rewards,
     spent: release.spent,
   };
+}
+
+/**
+ * The parameters of a batched decision insert after the model (`unnest` columns, in order):
+ * event ids, times, arm ids, features, dims, chosen, chosen features, probabilities, model
+ * versions, units, clipped counts.
+ */
+function decisionColumns(rows: readonly DecisionRow[]): unknown[][] {
+  const cols: unknown[][] = Array.from({ length: 11 }, () => []);
+  for (const row of rows) {
+    const v = decisionValues(row);
+    for (let c = 1; c < 10; c++) cols[c - 1]!.push(v[c]);
+    cols[9]!.push(row.unit ?? null);
+    cols[10]!.push(row.clipped ?? null);
+  }
+  return cols;
+}
+
+/** The parameters of a batched pending-reward insert after the model: event ids, rewards, logged rewards, sources, units. */
+function rewardColumns(inputs: readonly RewardInput[]): unknown[][] {
+  return [
+    inputs.map((x) => x.eventId),
+    inputs.map((x) => x.reward),
+    inputs.map((x) => (x.logReward ? x.reward : null)),
+    inputs.map((x) => x.source),
+    inputs.map((x) => x.unit ?? null),
+  ];
 }
 
 /** Reads the schema version (0 when the database has no adaprivate tables). */
@@ -293,28 +340,19 @@ export class PostgresStore implements ReplicaStore {
     largestRewardBatch: 0,
     decisionStatements: 0,
     decisionsBatched: 0,
+    sharedStatements: 0,
   };
-  /** Pending rewards of a model, group-committed (one statement in flight per model). */
-  private readonly rewardWrites = new GroupCommit<RewardInput, PendingOutcome>(
-    REWARD_BATCH_MAX,
-    (r) => r.eventId,
-    (model, inputs) => this.pendingStatements(model, inputs),
-    (n) => {
-      const st = this.statsNow;
-      st.rewardStatements++;
-      st.rewardsBatched += n;
-      st.largestRewardBatch = Math.max(st.largestRewardBatch, n);
-    },
-  );
-  /** Decisions of a model (without a release), group-committed like the rewards. */
-  private readonly decisionWrites = new GroupCommit<DecisionRow, boolean>(
-    DECISION_BATCH_MAX,
-    (d) => d.eventId,
-    (model, rows) => this.insertDecisionRows(model, rows),
-    (n) => {
-      this.statsNow.decisionStatements++;
-      this.statsNow.decisionsBatched += n;
-    },
+  /**
+   * Decisions (without a release) and pending rewards of a model, group-committed together: one
+   * statement in flight per model; the writes that arrive while it is in flight, and those of the
+   * event-loop turn in which the first one arrived, go in the next one (`writeGroup`).
+   */
+  private readonly modelWrites = new GroupCommit<ModelWrite, WriteAnswer>(
+    WRITE_BATCH_MAX,
+    (w) => (w.decision !== undefined ? `d${w.decision.eventId}` : `r${w.reward.eventId}`),
+    (model, writes) => this.writeGroup(model, writes),
+    () => {},
+    LINGER_TURNS,
   );
   /** Connections whose temporary schema has the release functions (./postgresRoutines.ts). */
   private readonly withRoutines = new WeakSet<pg.PoolClient>();
@@ -495,7 +533,11 @@ export class PostgresStore implements ReplicaStore {
   }
 
   async insertDecision(row: DecisionRow, release: ReleaseInput | null = null): Promise<boolean> {
-    if (release === null) return this.decisionWrites.add(row.model, row);
+    if (release === null) {
+      const a = await this.modelWrites.add(row.model, { decision: row });
+      if (a instanceof Error) throw a;
+      return a as boolean;
+    }
     return this.tx(async (client) => {
       const version = await this.lockModel(client, row.model);
       if (version === null || release.version !== version + 1) {
@@ -552,13 +594,6 @@ export class PostgresStore implements ReplicaStore {
    */
   private async insertDecisionRows(model: string, rows: readonly DecisionRow[]): Promise<boolean[]> {
     if (rows.length === 1) return [await this.insertDecisionRow(this.pool, rows[0]!)];
-    const cols: unknown[][] = Array.from({ length: 11 }, () => []);
-    for (const row of rows) {
-      const v = decisionValues(row);
-      for (let c = 1; c < 10; c++) cols[c]!.push(v[c]);
-      cols[0]!.push(row.unit ?? null);
-      cols[10]!.push(row.clipped ?? null);
-    }
     const r = await this.pool.query<{ live: number; inserted: string[] | null }>(
       named(
         'adaprivate_insert_decisions',
@@ -581,12 +616,107 @@ export class PostgresStore implements ReplicaStore {
            ON CONFLICT (model, event_id) DO NOTHING
          )
          SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT array_agg(event_id) FROM d) AS inserted`,
-        [model, ...cols.slice(1, 10), cols[0], cols[10]],
+        [model, ...decisionColumns(rows)],
       ),
     );
     if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(model);
     const inserted = new Set(r.rows[0]?.inserted ?? []);
     return rows.map((row) => inserted.has(row.eventId));
+  }
+
+  /**
+   * One statement of the model's group commit (`modelWrites`): its decisions and pending rewards,
+   * answered in order. Decisions alone or rewards alone take their own statements
+   * ({@link insertDecisionRows}, {@link pendingStatements}); both together take one statement that
+   * does what those two do (one round trip, one commit instead of two). A decision of a model that
+   * does not exist is answered {@link ModelDeletedError}; its reward 'unknown-event'.
+   */
+  private async writeGroup(model: string, writes: readonly ModelWrite[]): Promise<WriteAnswer[]> {
+    const rows: DecisionRow[] = [];
+    const inputs: RewardInput[] = [];
+    for (const w of writes) {
+      if (w.decision !== undefined) rows.push(w.decision);
+      else inputs.push(w.reward);
+    }
+    const st = this.statsNow;
+    if (rows.length > 0) {
+      st.decisionStatements++;
+      st.decisionsBatched += rows.length;
+    }
+    if (inputs.length > 0) {
+      st.rewardStatements++;
+      st.rewardsBatched += inputs.length;
+      st.largestRewardBatch = Math.max(st.largestRewardBatch, inputs.length);
+    }
+    if (inputs.length === 0) return this.insertDecisionRows(model, rows);
+    if (rows.length === 0) return this.pendingStatements(model, inputs);
+    st.sharedStatements++;
+    const r = await this.pool.query<{
+      live: number;
+      inserted: string[] | null;
+      rewarded: string[] | null;
+      found: string[] | null;
+      pending: number;
+    }>(
+      named(
+        'adaprivate_write_group',
+        `WITH m AS (
+           SELECT name FROM models WHERE name = $1 FOR KEY SHARE
+         ), i AS (
+           SELECT * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::int[], $7::int[],
+             $8::bytea[], $9::text[], $10::bigint[], $11::text[], $12::int[])
+             WITH ORDINALITY AS t(event_id, time, arm_ids, features, dim, chosen, chosen_features,
+               probabilities, model_version, unit, clipped, ord)
+         ), d AS (
+           INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
+           SELECT m.name, i.event_id, i.time, i.arm_ids, i.features, i.dim, i.chosen, i.chosen_features,
+             i.probabilities, i.model_version, i.clipped FROM m, i ORDER BY i.ord
+           ON CONFLICT (model, event_id) DO NOTHING
+           RETURNING model, event_id
+         ), u AS (
+           INSERT INTO decision_units (model, event_id, unit)
+           SELECT d.model, d.event_id, i.unit FROM d JOIN i ON i.event_id = d.event_id WHERE i.unit IS NOT NULL
+           ON CONFLICT (model, event_id) DO NOTHING
+         ), ri AS (
+           SELECT * FROM unnest($13::text[], $14::float8[], $15::float8[], $16::text[], $17::text[])
+             WITH ORDINALITY AS t(event_id, reward, logged, source, unit, ord)
+         ), rd AS (
+           UPDATE decisions SET reward_state = 1, reward = ri.logged, reward_source = ri.source
+           FROM m, ri WHERE decisions.model = m.name AND decisions.event_id = ri.event_id
+             AND decisions.reward_state = 0
+           RETURNING decisions.event_id, decisions.chosen_features
+         ), rins AS (
+           INSERT INTO pending_rewards (model, event_id, reward, features)
+           SELECT $1, rd.event_id, ri.reward, rd.chosen_features FROM rd JOIN ri ON ri.event_id = rd.event_id
+           ORDER BY ri.ord
+           RETURNING event_id
+         ), ru AS (
+           INSERT INTO decision_units (model, event_id, unit)
+           SELECT $1, rd.event_id, ri.unit FROM rd JOIN ri ON ri.event_id = rd.event_id WHERE ri.unit IS NOT NULL
+           ON CONFLICT (model, event_id) DO NOTHING
+         )
+         SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT array_agg(event_id) FROM d) AS inserted,
+                (SELECT array_agg(event_id) FROM rins) AS rewarded,
+                (SELECT array_agg(event_id) FROM decisions WHERE model = $1 AND event_id = ANY($13::text[])) AS found,
+                (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending`,
+        [model, ...decisionColumns(rows), ...rewardColumns(inputs)],
+      ),
+    );
+    const row = r.rows[0]!;
+    const inserted = new Set(row.inserted ?? []);
+    const rewarded = new Set(row.rewarded ?? []);
+    const found = new Set(row.found ?? []);
+    // the count's snapshot is the statement's: it does not see the rows inserted by `rins`
+    const pending = row.pending + rewarded.size;
+    const gone = row.live === 1 ? null : ModelDeletedError.gone(model);
+    return writes.map((w): WriteAnswer => {
+      if (w.decision !== undefined) return gone ?? inserted.has(w.decision.eventId);
+      const e = w.reward.eventId;
+      return {
+        outcome: rewarded.has(e) ? 'recorded' : found.has(e) ? 'duplicate' : 'unknown-event',
+        pending,
+      };
+    });
   }
 
   async getDecision(model: string, eventId: string): Promise<DecisionRow | null> {
@@ -1185,7 +1315,11 @@ export class PostgresStore implements ReplicaStore {
    * answers 'horizon-exhausted' (after the event's own 'unknown-event' or 'duplicate').
    */
   async recordPending(input: RewardInput, horizon: number | null = null): Promise<PendingOutcome> {
-    if (horizon === null) return this.rewardWrites.add(input.model, input);
+    if (horizon === null) {
+      const a = await this.modelWrites.add(input.model, { reward: input });
+      if (a instanceof Error) throw a;
+      return a as PendingOutcome;
+    }
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
@@ -1252,14 +1386,7 @@ export class PostgresStore implements ReplicaStore {
        SELECT (SELECT array_agg(event_id) FROM ins) AS inserted,
               (SELECT array_agg(event_id) FROM decisions WHERE model = $1 AND event_id = ANY($2::text[])) AS found,
               (SELECT COUNT(*) FROM pending_rewards WHERE model = $1) AS pending`,
-        [
-          model,
-          inputs.map((x) => x.eventId),
-          inputs.map((x) => x.reward),
-          inputs.map((x) => (x.logReward ? x.reward : null)),
-          inputs.map((x) => x.source),
-          inputs.map((x) => x.unit ?? null),
-        ],
+        [model, ...rewardColumns(inputs)],
       ),
     );
     const row = r.rows[0]!;

@@ -2,7 +2,10 @@
  * Group commit of a store's small writes (PostgresStore: pending rewards, decisions): a write of a
  * key (a model) goes out at once when no statement of that key is in flight, and otherwise waits for
  * it and then goes out with every write of the key that arrived meanwhile, in one statement (one
- * round trip, one commit). No timer: a lone write is not delayed. Each caller is answered only
+ * round trip, one commit). No timer: a lone write is not delayed, except with `lingerTurns` n > 0,
+ * where it waits for the end of the n-th event-loop turn from the one it arrived in (`setImmediate`
+ * n times), so that the writes of the requests the next reads of the sockets bring share its
+ * statement. Each caller is answered only
  * after the statement carrying its write committed (an error answers all of them with it: none was
  * acknowledged). One id (an event id) goes out at most once per statement: a repeat waits for the
  * next one, so the statement never meets its own row twice.
@@ -23,12 +26,14 @@ export class GroupCommit<I, O> {
    * @param idOf the id a statement carries at most once
    * @param send writes `inputs` of `key` in one statement; answers them in order
    * @param sent called after each statement that committed, with the writes it carried
+   * @param lingerTurns event-loop turns a write that would go out at once waits (0: none)
    */
   constructor(
     private readonly max: number,
     private readonly idOf: (input: I) => string,
     private readonly send: (key: string, inputs: readonly I[]) => Promise<readonly O[]>,
     private readonly sent: (writes: number) => void = () => {},
+    private readonly lingerTurns = 0,
   ) {}
 
   /**
@@ -46,7 +51,15 @@ export class GroupCommit<I, O> {
         this.queues.set(key, q);
       }
       q.queue.push({ input, resolve, reject });
-      if (!q.busy) this.flush(key, q);
+      if (q.busy) return;
+      if (this.lingerTurns <= 0) return this.flush(key, q);
+      q.busy = true;
+      let turns = this.lingerTurns;
+      const wait = (): void => {
+        if (--turns > 0) setImmediate(wait);
+        else this.flush(key, q!);
+      };
+      setImmediate(wait);
     });
   }
 

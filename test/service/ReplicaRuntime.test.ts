@@ -325,6 +325,66 @@ for (const policy of ['jdp-linucb', 'dgs-linucb'] as const) {
   });
 }
 
+test('a batched release (B = 3) rolled back in this process: the reward is acknowledged, the view stays at the committed version, and the next reward releases the batch', async () => {
+  const url = await pg.createDatabase();
+  let failures = 0;
+  const seen: number[] = [];
+  const store = await PostgresStore.open(url, {
+    beforeReleaseCommit: (info) => {
+      seen.push(info.version);
+      if (failures > 0) {
+        failures--;
+        throw new Error('test: the connection broke before COMMIT');
+      }
+    },
+  });
+  const t = await startTestServer({ store, versionCheckMs: 3_600_000 });
+  try {
+    await t.client.createModel('c', {
+      policy: 'adaprivate-ts',
+      options: { dim: 2, horizon: 100, epsilon: 1, batchSize: 3, seed: 4 },
+    });
+    const ds = [];
+    for (let i = 0; i < 3; i++) ds.push(await t.client.rank('c', { arms: ARMS }));
+    const rs = [];
+    for (let i = 0; i < 3; i++)
+      rs.push(await t.client.reward('c', { eventId: ds[i]!.eventId, reward: i / 2 }));
+    assert.deepEqual(
+      rs.map((r) => [r.released, r.modelVersion]),
+      [
+        [false, 0],
+        [false, 0],
+        [true, 1],
+      ],
+    );
+    failures = 1;
+    const es = [];
+    for (let i = 0; i < 4; i++) es.push(await t.client.rank('c', { arms: ARMS }));
+    for (let i = 0; i < 2; i++) await t.client.reward('c', { eventId: es[i]!.eventId, reward: 1 });
+    const r = await t.client.reward('c', { eventId: es[2]!.eventId, reward: 0 });
+    assert.deepEqual([r.status, r.released], ['recorded', false], 'acknowledged, its release rolled back');
+    assert.equal((await t.client.rank('c', { arms: ARMS })).modelVersion, 1);
+    const r4 = await t.client.reward('c', { eventId: es[3]!.eventId, reward: 1 });
+    assert.deepEqual([r4.released, r4.modelVersion], [true, 2]);
+    const s = await t.client.status('c');
+    assert.deepEqual(
+      [s.privacy.releases, s.batchesReleased, s.releasedRewards, s.pendingRewards],
+      [2, 2, 6, 1],
+      'the rolled-back release is not counted',
+    );
+    assert.deepEqual(
+      (await t.client.ledger('c')).releases.map((l) => [l.version, l.rewards]),
+      [
+        [1, 3],
+        [2, 3],
+      ],
+    );
+    assert.deepEqual(seen, [1, 2, 2]);
+  } finally {
+    await t.close();
+  }
+});
+
 test('a release rolled back in this process does not stop the replica: the next steps restore the committed snapshot (restoreFromStore)', async () => {
   const url = await pg.createDatabase();
   let failures = 1;

@@ -612,6 +612,80 @@ test('PostgresStore.insertDecision: concurrent decisions share statements; each 
   }
 });
 
+test('PostgresStore: decisions and pending rewards of one model arriving together share one statement; each answered as alone', async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  try {
+    await createSumModel(a, 'm', 6);
+    const row = (e: string, i: number) => ({
+      ...oneArmDecision('m', e, 200 + i),
+      features: new Float64Array([i + 0.5, -i]),
+      chosenFeatures: new Float64Array([i + 0.5]),
+      dim: 2,
+      unit: i % 2 === 0 ? `u${i}` : null,
+    });
+    await a.recordPending({ ...reward('m', 'e0', 1), logReward: true });
+    // in one turn: new decisions (one repeating an existing event id), rewards recorded, a
+    // duplicate, an unknown event, and the reward of a decision of the same group (not yet
+    // committed when the group is written: unknown)
+    const decisions = ['n0', 'n1', 'e2', 'n2'].map((e, i) => a.insertDecision(row(e, i)));
+    const rewards = [
+      a.recordPending({ ...reward('m', 'e1', 0.25), logReward: true, unit: 'v1' }),
+      a.recordPending(reward('m', 'e0', 1)),
+      a.recordPending(reward('m', 'nope', 1)),
+      a.recordPending(reward('m', 'n1', 1)),
+      a.recordPending(reward('m', 'e3', 0.75)),
+    ];
+    assert.deepEqual(await Promise.all(decisions), [true, true, false, true]);
+    const outs = await Promise.all(rewards);
+    assert.deepEqual(
+      outs.map((o) => o.outcome),
+      ['recorded', 'duplicate', 'unknown-event', 'unknown-event', 'recorded'],
+    );
+    assert.deepEqual(
+      outs.map((o) => o.pending),
+      [3, 3, 3, 3, 3],
+      'the pending count after the statement',
+    );
+    const st = a.stats();
+    assert.equal(st.decisionsBatched, 6 + 4);
+    assert.equal(st.rewardsBatched, 1 + 5);
+    assert.equal(st.decisionStatements, 6 + 1);
+    assert.equal(st.rewardStatements, 1 + 1);
+    assert.equal(st.sharedStatements, 1, 'the five rewards in the same statement as the decisions');
+    for (const [e, i] of [
+      ['n0', 0],
+      ['n1', 1],
+      ['n2', 3],
+    ] as const) {
+      const d = await a.getDecision('m', e);
+      assert.deepEqual(
+        [d?.time, [...(d?.features ?? [])], d?.chosenFeatures[0], d?.unit ?? null, d?.rewardState],
+        [200 + i, [i + 0.5, -i], i + 0.5, i % 2 === 0 ? `u${i}` : null, 'none'],
+      );
+    }
+    const e1 = await a.getDecision('m', 'e1');
+    assert.deepEqual([e1?.rewardState, e1?.reward, e1?.unit], ['pending', 0.25, 'v1']);
+    assert.equal((await a.getDecision('m', 'e2'))?.time, 10, 'the existing decision kept');
+    const state = await a.loadModelState('m');
+    assert.deepEqual(
+      state?.pending.map((p) => [p.eventId, p.reward]),
+      [
+        ['e0', 1],
+        ['e1', 0.25],
+        ['e3', 0.75],
+      ],
+    );
+    // a model that does not exist: its decisions refused, its rewards unknown
+    const gone = [a.insertDecision(oneArmDecision('none', 'x1')), a.recordPending(reward('none', 'x2', 1))];
+    const [d, r] = await Promise.allSettled(gone);
+    assert.equal(d?.status, 'rejected');
+    assert.deepEqual(r?.status === 'fulfilled' ? r.value : r, { outcome: 'unknown-event', pending: 0 });
+  } finally {
+    await a.close();
+  }
+});
+
 test('PostgresStore.stepRewards: several steps in one call, one ledger row each; a bad event names its index and nothing is written', async () => {
   const url = await server.createDatabase();
   const a = await PostgresStore.open(url);
