@@ -306,6 +306,31 @@ async function migrateWith(client: pg.PoolClient, apply: boolean, where: string)
 }
 
 /**
+ * The common table expressions that insert a model's decisions (with their units) from the columns
+ * of {@link decisionColumns} in $2..$12, under the model row's KEY SHARE lock ($1): `m` (the model,
+ * none when deleted), `i` (the rows), `d` (the inserted event ids). Shared by the batched decision
+ * insert and the group statement that also records rewards.
+ */
+const DECISION_ROWS_CTES = `WITH m AS (
+           SELECT name FROM models WHERE name = $1 FOR KEY SHARE
+         ), i AS (
+           SELECT * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::int[], $7::int[],
+             $8::bytea[], $9::text[], $10::bigint[], $11::text[], $12::int[])
+             WITH ORDINALITY AS t(event_id, time, arm_ids, features, dim, chosen, chosen_features,
+               probabilities, model_version, unit, clipped, ord)
+         ), d AS (
+           INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
+           SELECT m.name, i.event_id, i.time, i.arm_ids, i.features, i.dim, i.chosen, i.chosen_features,
+             i.probabilities, i.model_version, i.clipped FROM m, i ORDER BY i.ord
+           ON CONFLICT (model, event_id) DO NOTHING
+           RETURNING model, event_id
+         ), u AS (
+           INSERT INTO decision_units (model, event_id, unit)
+           SELECT d.model, d.event_id, i.unit FROM d JOIN i ON i.event_id = d.event_id WHERE i.unit IS NOT NULL
+           ON CONFLICT (model, event_id) DO NOTHING
+         )`;
+
+/**
  * Brings the database at `connectionString` to the current schema version (the `adaprivate migrate`
  * command). Safe to run from several processes at once; refuses a database of a newer version.
  *
@@ -597,24 +622,7 @@ export class PostgresStore implements ReplicaStore {
     const r = await this.pool.query<{ live: number; inserted: string[] | null }>(
       named(
         'adaprivate_insert_decisions',
-        `WITH m AS (
-           SELECT name FROM models WHERE name = $1 FOR KEY SHARE
-         ), i AS (
-           SELECT * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::int[], $7::int[],
-             $8::bytea[], $9::text[], $10::bigint[], $11::text[], $12::int[])
-             WITH ORDINALITY AS t(event_id, time, arm_ids, features, dim, chosen, chosen_features,
-               probabilities, model_version, unit, clipped, ord)
-         ), d AS (
-           INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
-           SELECT m.name, i.event_id, i.time, i.arm_ids, i.features, i.dim, i.chosen, i.chosen_features,
-             i.probabilities, i.model_version, i.clipped FROM m, i ORDER BY i.ord
-           ON CONFLICT (model, event_id) DO NOTHING
-           RETURNING model, event_id
-         ), u AS (
-           INSERT INTO decision_units (model, event_id, unit)
-           SELECT d.model, d.event_id, i.unit FROM d JOIN i ON i.event_id = d.event_id WHERE i.unit IS NOT NULL
-           ON CONFLICT (model, event_id) DO NOTHING
-         )
+        `${DECISION_ROWS_CTES}
          SELECT (SELECT COUNT(*) FROM m)::int AS live, (SELECT array_agg(event_id) FROM d) AS inserted`,
         [model, ...decisionColumns(rows)],
       ),
@@ -660,24 +668,7 @@ export class PostgresStore implements ReplicaStore {
     }>(
       named(
         'adaprivate_write_group',
-        `WITH m AS (
-           SELECT name FROM models WHERE name = $1 FOR KEY SHARE
-         ), i AS (
-           SELECT * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::bytea[], $6::int[], $7::int[],
-             $8::bytea[], $9::text[], $10::bigint[], $11::text[], $12::int[])
-             WITH ORDINALITY AS t(event_id, time, arm_ids, features, dim, chosen, chosen_features,
-               probabilities, model_version, unit, clipped, ord)
-         ), d AS (
-           INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, clipped)
-           SELECT m.name, i.event_id, i.time, i.arm_ids, i.features, i.dim, i.chosen, i.chosen_features,
-             i.probabilities, i.model_version, i.clipped FROM m, i ORDER BY i.ord
-           ON CONFLICT (model, event_id) DO NOTHING
-           RETURNING model, event_id
-         ), u AS (
-           INSERT INTO decision_units (model, event_id, unit)
-           SELECT d.model, d.event_id, i.unit FROM d JOIN i ON i.event_id = d.event_id WHERE i.unit IS NOT NULL
-           ON CONFLICT (model, event_id) DO NOTHING
-         ), ri AS (
+        `${DECISION_ROWS_CTES}, ri AS (
            SELECT * FROM unnest($13::text[], $14::float8[], $15::float8[], $16::text[], $17::text[])
              WITH ORDINALITY AS t(event_id, reward, logged, source, unit, ord)
          ), rd AS (
