@@ -88,7 +88,9 @@ export class BatchedRidgePolicy extends BasePolicy {
   private lambda0Used = Number.NaN;
   /** Scratch of `countWins`, sized for mcK arms. */
   private mcK = 0;
-  private mcW = new Float64Array(0);
+  private mcW: Float64Array = new Float64Array(0);
+  /** Byte offset of `mcW` in the kernels' memory (where `feats` is there too), else -1: JavaScript solves. */
+  private mcWAt = -1;
   private mcMean = new Float64Array(0);
   private mcC = new Float64Array(0);
   private mcU = new Float64Array(0);
@@ -174,7 +176,17 @@ export class BatchedRidgePolicy extends BasePolicy {
       this.scoreArms(k, this.scoreBuf);
       return argmaxFirst(this.scoreBuf, k);
     }
-    this.rng.fillNormal(this.z);
+    return this.drawChoice(k, this.rng);
+  }
+
+  /**
+   * One Thompson-sampling choice among the k candidates in `this.feats`, with its d normals from
+   * `rng`: `choose`'s draw (the policy's stream) and the first draws of {@link drawsUntilWin} (the
+   * propensity stream). Overwrites z, pert and tilde (scratch between rounds). Cost d^2 / 2 + k d
+   * (plus d^2 once after a release).
+   */
+  private drawChoice(k: number, rng: Rng): number {
+    rng.fillNormal(this.z);
     const at = this.kernelFeats;
     if (at >= 0) {
       // everything in the kernels' memory: the solves, tilde and the argmax in one call (the
@@ -267,12 +279,25 @@ export class BatchedRidgePolicy extends BasePolicy {
   /**
    * Geometric resampling: fresh draws of the TS choice from `rng` until `arm` wins, at most `cap`;
    * returns the number of draws (cap when `arm` did not win in cap draws), 0 when deterministic.
+   *
+   * The first {@link directDraws} draws are made as `choose` makes them ({@link drawChoice}: no
+   * set-up); only when `arm` has not won by then are the rest made by {@link drawWinner} after
+   * {@link prepareDraws} (O(k d^2) once, then O(k^2) or O(k d) per draw). Both are draws of the same
+   * choice (the same law; they use the stream differently), so M keeps its law, and most ranks,
+   * whose chosen arm is likely, never pay the set-up: at d = 50, K = 20 the mean M is ~11 but 38% of
+   * ranks stop at M = 1 (docs/performance.md).
    */
   protected override drawsUntilWin(k: number, arm: number, cap: number, rng: Rng, uniformShare = 0): number {
-    if (!this.prepareDraws(k)) return 0;
+    if (this.exploration.kind === 'ucb' || this.vk === 0) return 0;
+    const direct = Math.min(cap, directDraws(this.d, k));
     for (let m = 1; m <= cap; m++) {
+      if (m === direct + 1) this.prepareDraws(k);
       const winner =
-        uniformShare > 0 && rng.uniform() < uniformShare ? rng.integer(k) : this.drawWinner(k, rng);
+        uniformShare > 0 && rng.uniform() < uniformShare
+          ? rng.integer(k)
+          : m <= direct
+            ? this.drawChoice(k, rng)
+            : this.drawWinner(k, rng);
       if (winner === arm) return m;
     }
     return cap;
@@ -290,7 +315,8 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.refresh();
     const d = this.d;
     if (this.mcK < k) {
-      this.mcW = new Float64Array(k * d);
+      this.mcW = this.factor.buffer(k * d);
+      this.mcWAt = this.factor.holds([this.mcW]) ? this.mcW.byteOffset : -1;
       this.mcMean = new Float64Array(k);
       this.mcC = new Float64Array(k * k);
       this.mcU = new Float64Array(Math.max(k, d));
@@ -301,8 +327,12 @@ export class BatchedRidgePolicy extends BasePolicy {
     const mean = this.mcMean;
     const f = this.feats;
     const th = this.theta;
+    // W's rows by the kernels' forward solve where the candidates and W are in their memory (the
+    // same numbers as forwardSolve.ts, no subarray per arm)
+    const fAt = this.mcWAt >= 0 ? this.kernelFeats : -1;
     for (let a = 0; a < k; a++) {
-      forwardSolve(this.factor.l, d, this.armViews[a]!, w.subarray(a * d, (a + 1) * d));
+      if (fAt >= 0) this.factor.forwardSolveAt(fAt + 8 * a * d, this.mcWAt + 8 * a * d);
+      else forwardSolve(this.factor.l, d, this.armViews[a]!, w.subarray(a * d, (a + 1) * d));
       let m = 0;
       for (let i = 0; i < d; i++) m += f[a * d + i]! * th[i]!;
       mean[a] = m;
@@ -571,4 +601,17 @@ export class BatchedRidgePolicy extends BasePolicy {
     this.lambda0Used = v[2]!;
     this.dirty = true;
   }
+}
+
+/**
+ * How many of geometric resampling's draws {@link BatchedRidgePolicy} makes without set-up before it
+ * prepares the cheaper ones: the set-up's multiply-adds (k forward solves, d^2 / 2 each, and for
+ * k < d the k x k Gram matrix, k^2 d / 2) over one direct draw's (a d^2 / 2 solve, k d scores and d
+ * normals at ~4 each), at least 1: the rent-or-buy rule, never more than about twice the cheaper
+ * plan's work. d = 20, K = 5: 3; d = 50, K = 20: 14.
+ */
+export function directDraws(d: number, k: number): number {
+  const setUp = (k * d * d) / 2 + (k < d ? (k * k * d) / 2 : 0);
+  const draw = (d * d) / 2 + k * d + 4 * d;
+  return Math.max(1, Math.round(setUp / draw));
 }

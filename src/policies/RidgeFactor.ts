@@ -162,6 +162,14 @@ export class RidgeFactor {
     return this.kernel!.tsChoose(this.l.byteOffset, this.n, b, out, z, pert, tilde, f, k, v, dirty ? 1 : 0);
   }
 
+  /**
+   * out = L^{-1} b in the kernels (forwardSolve.ts's numbers), both arguments the byte offsets of
+   * arrays of length n for which {@link holds} was true. Cost d^2 / 2.
+   */
+  forwardSolveAt(b: number, out: number): void {
+    this.kernel!.forwardSolve(this.l.byteOffset, this.n, b, out);
+  }
+
   /** out = A^{-1} b. Cost d^2. */
   solve(b: Float64Array, out: Float64Array): void {
     const k = this.kernel;

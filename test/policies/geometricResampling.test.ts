@@ -4,6 +4,7 @@
 // (the chosen draw counted as a sample) gives about 0.2.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { directDraws } from '../../src/policies/BatchedRidgePolicy.js';
 import { createPolicy, DEFAULT_RESAMPLING_CAP, type Policy } from '../../src/policies/index.js';
 import { restoreFromStore } from '../../src/policies/restoreFromStore.js';
 
@@ -52,6 +53,51 @@ describe('selectWithPropensity: inverse propensity by geometric resampling', () 
     assert.ok(biasedSum[2]! / n < 0.6, `1/propensity on the rare arm averages ${biasedSum[2]! / n}`);
     // expected cost: K = 3 redraws per decision
     assert.ok(Math.abs(draws / n - 3) < 0.2, `redraws per decision ${draws / n}`);
+  });
+
+  test('d = 6, K = 4: the draws made without set-up and the prepared ones together keep M unbiased on every arm', () => {
+    // BatchedRidgePolicy makes the first directDraws(6, 4) = 2 draws as `choose` does, then prepares
+    // the cheaper ones: both must draw the same choice, or 1{chosen = a} x M is biased on some arm
+    assert.equal(directDraws(6, 4), 2);
+    const p = createPolicy('lints', { dim: 6, horizon: 1_000_000, seed: 11, v: 0.6 });
+    const e = (i: number) => Float64Array.from({ length: 6 }, (_, j) => (j === i ? 1 : 0.1));
+    for (let r = 0; r < 4; r++)
+      for (let i = 0; i < 6; i++) p.observe(e(i), i === 0 ? 0.8 : i === 1 ? 0.6 : 0.2);
+    const x = new Float64Array(4 * 6);
+    x.set(e(0), 0);
+    x.set(e(1), 6);
+    x.set(
+      e(2).map((v) => 2 * v),
+      12,
+    );
+    x.set(
+      e(3).map((v, j) => v + 0.2 * j),
+      18,
+    );
+    const exact = p.probabilities(x, 4, { samples: 400_000 }).probabilities;
+    assert.ok(Math.min(...exact) > 0.01 && Math.max(...exact) < 0.8, `probabilities ${Array.from(exact)}`);
+    const n = 40_000;
+    const sum = [0, 0, 0, 0];
+    const sumSq = [0, 0, 0, 0];
+    const large = [0, 0, 0, 0];
+    for (let i = 0; i < n; i++) {
+      const r = p.selectWithInversePropensity(x, 4);
+      p.discard();
+      const m = r.inversePropensity.value;
+      sum[r.arm] = sum[r.arm]! + m;
+      sumSq[r.arm] = sumSq[r.arm]! + m * m;
+      if (m > 2) large[r.arm] = large[r.arm]! + 1;
+    }
+    for (let a = 0; a < 4; a++) {
+      const mean = sum[a]! / n;
+      const se = Math.sqrt((sumSq[a]! / n - mean * mean) / n);
+      assert.ok(Math.abs(mean - 1) <= 4 * se, `arm ${a}: mean ${mean}, Monte Carlo SE ${se}`);
+    }
+    // both kinds of draw were used: M > 2 (prepared draws) on every arm
+    assert.ok(
+      large.every((c) => c > 100),
+      `M > 2 per arm: ${large}`,
+    );
   });
 
   test('redraws are fresh for every decision, and the exploration stream is unchanged', () => {
