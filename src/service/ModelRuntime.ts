@@ -16,7 +16,8 @@ import { randomUUID } from 'node:crypto';
 import type { Policy, SnapshotKey } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, Store, UnitCountRow, UnitWrite } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
+import type { RankInput } from './binaryRank.js';
+import type { LedgerResponse, ModelStatus, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { DefaultRewardSweep } from './DefaultRewardSweep.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
@@ -245,7 +246,7 @@ export class ModelRuntime implements ServedModel {
   }
 
   /** Decides among the request's arms and stores the decision before answering. */
-  rank(req: RankRequest): Promise<RankResponse> {
+  rank(req: RankInput): Promise<RankResponse> {
     const d = this.dim;
     const k = req.arms.length;
     const feats = rankFeatures(req, d, this.row.name);

@@ -66,7 +66,8 @@ import type {
   UnitGroup,
   UnitPendingOutcome,
 } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
+import type { RankInput } from './binaryRank.js';
+import type { LedgerResponse, ModelStatus, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { DefaultRewardSweep } from './DefaultRewardSweep.js';
 import type { RuntimeContext } from './ModelRuntime.js';
@@ -129,7 +130,7 @@ interface QueuedStep {
 
 /** A decision of a policy whose select releases, waiting for its group commit. */
 interface QueuedDecision {
-  readonly req: RankRequest;
+  readonly req: RankInput;
   readonly eventId: string;
   readonly feats: Float64Array;
   readonly k: number;
@@ -553,7 +554,7 @@ export class ReplicaRuntime implements ServedModel {
   }
 
   /** Decides from the view (or, for a policy whose select releases, serialised) and stores the decision before answering. */
-  async rank(req: RankRequest): Promise<RankResponse> {
+  async rank(req: RankInput): Promise<RankResponse> {
     const k = req.arms.length;
     const feats = rankFeatures(req, this.dim, this.row.name);
     if (this.units !== null && req.unit === undefined) {
@@ -606,7 +607,7 @@ export class ReplicaRuntime implements ServedModel {
    * reloads and the decisions are made again.
    */
   private rankSerialised(
-    req: RankRequest,
+    req: RankInput,
     eventId: string,
     feats: Float64Array,
     k: number,

@@ -5,7 +5,8 @@
  */
 
 import type { ModelRow } from '../store/index.js';
-import type { LedgerResponse, ModelStatus, RankRequest, RankResponse, RewardResponse } from './contract.js';
+import type { RankInput } from './binaryRank.js';
+import type { LedgerResponse, ModelStatus, RankResponse, RewardResponse } from './contract.js';
 
 export interface ServedModel {
   readonly row: ModelRow;
@@ -17,7 +18,7 @@ export interface ServedModel {
    * then awaits each event before the next, so that its events apply in the request's order.
    */
   readonly queuesInOrder: boolean;
-  rank(req: RankRequest): Promise<RankResponse>;
+  rank(req: RankInput): Promise<RankResponse>;
   /** `unit`: the reward body's privacy unit (see `RewardRequest.unit`). */
   reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse>;
   /** Gives the default reward to decisions whose window has closed. */

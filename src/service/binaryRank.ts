@@ -2,8 +2,9 @@
  * The binary rank body (`Content-Type: application/x-adaprivate-rank`): the rank request with its
  * K x d candidate features as raw little-endian Float64 values instead of JSON text, for large
  * candidate sets (at d = 50, K = 20 the JSON body is ~20 KB of number text, and parsing it was ~14% of
- * a server's busy time). Same route, same rules: the server turns the body into the JSON request it
- * stands for and the route's schema checks it as any JSON body (docs/api.md, "Binary rank body").
+ * a server's busy time). Same route, same rules: the route's schema checks the header (the rank
+ * request's fields with `arms: [{ id }]`, `rankBinaryHeader`), the features go to the model packed,
+ * as sent, and the model's dimension is checked as for JSON (docs/serving.md, "Binary rank body").
  *
  * Layout, in order:
  * - 4 bytes: the ASCII magic `APR1`;
@@ -16,8 +17,22 @@
  * Pure (DataView and TextEncoder/TextDecoder only): the clients and the browser use it as they are.
  */
 
+import type { RankBinaryHeader, RankRequest } from './contract.js';
+
 /** The media type of a binary rank body. */
 export const BINARY_RANK_TYPE = 'application/x-adaprivate-rank';
+
+/**
+ * Where a decoded binary rank body keeps its K x d features, arm by arm: a symbol key, which the
+ * schema check (`additionalProperties: false` looks at string keys) and JSON text do not see.
+ */
+export const PACKED_FEATURES: unique symbol = Symbol('adaprivate.packedFeatures');
+
+/** A binary rank body once decoded and its header checked: the header and the features, packed. */
+export type PackedRankRequest = RankBinaryHeader & { readonly [PACKED_FEATURES]: Float64Array };
+
+/** A rank request as the service's runtimes take it: JSON, or a decoded binary body. */
+export type RankInput = RankRequest | PackedRankRequest;
 
 const MAGIC = 0x31525041; // 'APR1' read as a little-endian uint32
 
@@ -90,12 +105,14 @@ export function encodeBinaryRank(req: PackedRank): Uint8Array {
 }
 
 /**
- * Decodes a binary rank body into the JSON rank request it stands for (`arms[i].features` as number
- * arrays), for the route's schema to check. `parseJson` parses the header (the server passes its JSON
- * parser, with its prototype-poisoning rules). Throws {@link BinaryRankError} for a body that is not
- * one: bad magic, a header that does not fit or is not a JSON object with an `arms` array of at least
- * one element, a features block whose length is not a multiple of 8 x K, non-zero padding, or a
- * feature that is not finite.
+ * Decodes a binary rank body: its JSON header (parsed by `parseJson`; the server passes its JSON
+ * parser, with its prototype-poisoning rules) with the K x d features, finite and packed in one
+ * Float64Array under {@link PACKED_FEATURES}, for the route to check the header against
+ * `rankBinaryHeader` (no number arrays are built or checked: the block is copied once). Throws
+ * {@link BinaryRankError} for a body that is not one: bad magic, a header that does not fit or is not
+ * a JSON object with an `arms` array of at least one element, an arm with "features" in the header,
+ * a features block whose length is not a multiple of 8 x K, non-zero padding, or a feature that is
+ * not finite.
  */
 export function decodeBinaryRank(body: Uint8Array, parseJson: (text: string) => unknown): unknown {
   const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
@@ -119,6 +136,13 @@ export function decodeBinaryRank(body: Uint8Array, parseJson: (text: string) => 
     throw new BinaryRankError('the header must hold "arms", an array of at least one { "id": ... }.');
   }
   const k = arms.length;
+  for (let a = 0; a < k; a++) {
+    const arm: unknown = arms[a];
+    // an arm that is not an object is left for the schema to refuse, as in a JSON body
+    if (typeof arm === 'object' && arm !== null && Object.hasOwn(arm, 'features')) {
+      throw new BinaryRankError(`arms[${a}] has "features" in the header; they belong in the Float64 block.`);
+    }
+  }
   const values = (body.length - start) / 8;
   if (!Number.isInteger(values) || values === 0 || values % k !== 0) {
     throw new BinaryRankError(
@@ -127,21 +151,12 @@ export function decodeBinaryRank(body: Uint8Array, parseJson: (text: string) => 
   }
   const d = values / k;
   const all = float64sLE(body, start, values);
-  const withFeatures = arms.map((arm: unknown, a: number) => {
-    const features = new Array<number>(d);
-    for (let i = 0; i < d; i++) {
-      const x = all[a * d + i]!;
-      if (!Number.isFinite(x)) {
-        throw new BinaryRankError(`arms[${a}].features[${i}] is ${x}; features must be finite numbers.`);
-      }
-      features[i] = x;
+  for (let i = 0; i < values; i++) {
+    if (!Number.isFinite(all[i]!)) {
+      throw new BinaryRankError(
+        `arms[${Math.floor(i / d)}].features[${i % d}] is ${all[i]}; features must be finite numbers.`,
+      );
     }
-    // an arm that is not an object is left for the schema to refuse, as in a JSON body
-    if (typeof arm !== 'object' || arm === null || Array.isArray(arm)) return arm;
-    if (Object.hasOwn(arm, 'features')) {
-      throw new BinaryRankError(`arms[${a}] has "features" in the header; they belong in the Float64 block.`);
-    }
-    return { ...arm, features };
-  });
-  return { ...header, arms: withFeatures };
+  }
+  return { ...header, [PACKED_FEATURES]: all };
 }

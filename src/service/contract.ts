@@ -346,10 +346,12 @@ const unit = Type.String({
     "The privacy unit of this event: the user or device id whose rewards a user-level model protects together (required by models with privacyUnit 'user'; logged with the decision otherwise; a reward naming one must name the rank's).",
 });
 
+const armId = Type.String({ minLength: 1, maxLength: 128 });
+
 function armInput(limits: ServiceLimits) {
   return Type.Object(
     {
-      id: Type.String({ minLength: 1, maxLength: 128 }),
+      id: armId,
       features: Type.Array(Type.Number(), {
         minItems: 1,
         maxItems: limits.features,
@@ -370,33 +372,52 @@ const EXAMPLE_RANK = {
   ],
 };
 
+/** The fields of a rank request, with `arm` the schema of one candidate. */
+function rankFields<A extends TSchema>(limits: ServiceLimits, arm: A) {
+  return {
+    eventId: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 128,
+        description: 'Your id of this decision, unique per model; a UUID is generated when absent.',
+      }),
+    ),
+    unit: Type.Optional(unit),
+    withProbabilities: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: answer every arm's probability (`probabilities`, a Monte Carlo of the model's probabilitySamples, default 200, for Thompson-sampling policies). Default false: omitted unless the model was created with probabilitySamples. The decision log's inverse propensity is logged either way.",
+      }),
+    ),
+    arms: Type.Array(arm, {
+      minItems: 1,
+      maxItems: limits.arms,
+      description: `Candidate arms (1 to ${limits.arms}).`,
+    }),
+  };
+}
+
 /** Body of `POST /v1/models/{name}/rank` under `limits`. */
 export function rankBody(limits: ServiceLimits) {
-  return Type.Object(
-    {
-      eventId: Type.Optional(
-        Type.String({
-          minLength: 1,
-          maxLength: 128,
-          description: 'Your id of this decision, unique per model; a UUID is generated when absent.',
-        }),
-      ),
-      unit: Type.Optional(unit),
-      withProbabilities: Type.Optional(
-        Type.Boolean({
-          description:
-            "true: answer every arm's probability (`probabilities`, a Monte Carlo of the model's probabilitySamples, default 200, for Thompson-sampling policies). Default false: omitted unless the model was created with probabilitySamples. The decision log's inverse propensity is logged either way.",
-        }),
-      ),
-      arms: Type.Array(armInput(limits), {
-        minItems: 1,
-        maxItems: limits.arms,
-        description: `Candidate arms (1 to ${limits.arms}).`,
-      }),
-    },
-    { additionalProperties: false, examples: [EXAMPLE_RANK] },
-  );
+  return Type.Object(rankFields(limits, armInput(limits)), {
+    additionalProperties: false,
+    examples: [EXAMPLE_RANK],
+  });
 }
+
+/**
+ * The JSON header of a binary rank body (`application/x-adaprivate-rank`, src/service/binaryRank.ts)
+ * under `limits`: the rank request's fields with `arms: [{ id }]`, the features being in the body's
+ * Float64 block. The rank route checks a binary body's header with it.
+ */
+export function rankBinaryHeader(limits: ServiceLimits) {
+  return Type.Object(rankFields(limits, Type.Object({ id: armId }, { additionalProperties: false })), {
+    additionalProperties: false,
+  });
+}
+/** The header of a binary rank body. */
+export type RankBinaryHeader = Frozen<Static<ReturnType<typeof rankBinaryHeader>>>;
+
 /** Body of `POST /v1/models/{name}/rank`. */
 export type RankRequest = Frozen<Static<ReturnType<typeof rankBody>>>;
 

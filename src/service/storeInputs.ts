@@ -6,7 +6,7 @@
 import type { Policy, SnapshotKey } from '../policies/index.js';
 import { copyClip } from '../policies/index.js';
 import type { DecisionRow, ModelRow, ReleaseInput, RewardInput } from '../store/index.js';
-import type { RankRequest } from './contract.js';
+import type { RankInput } from './binaryRank.js';
 import { countClipped } from './countClipped.js';
 import type { DriverDecision } from './policyDriver.js';
 import { ServiceError } from './ServiceError.js';
@@ -53,7 +53,7 @@ export function rewardInput(
  */
 export function decisionRow(
   row: ModelRow,
-  req: RankRequest,
+  req: RankInput,
   eventId: string,
   feats: Float64Array,
   dim: number,

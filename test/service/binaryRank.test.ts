@@ -10,6 +10,8 @@ import {
   BinaryRankError,
   decodeBinaryRank,
   encodeBinaryRank,
+  PACKED_FEATURES,
+  type PackedRankRequest,
 } from '../../src/service/binaryRank.js';
 import { startTestServer, TEST_KEY } from './testServer.js';
 
@@ -24,14 +26,19 @@ test('binary rank codec: a round trip gives the JSON request, bit-exact; the lay
   assert.deepEqual(header, { eventId: 'e-1', unit: 'u', arms: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] });
   const start = Math.ceil((8 + h) / 8) * 8;
   assert.equal(body.length, start + 8 * FEATURES.length);
-  const req = decodeBinaryRank(body, JSON.parse) as { arms: { id: string; features: number[] }[] };
-  assert.deepEqual(
-    req.arms.map((a) => a.id),
-    ['a', 'b', 'c'],
-  );
-  const flat = req.arms.flatMap((a) => a.features);
+  const req = decodeBinaryRank(body, JSON.parse) as PackedRankRequest;
+  // the header as sent (arms without features: the route's schema checks it), the features packed
+  assert.deepEqual(Object.keys(req), ['eventId', 'unit', 'arms']);
+  assert.deepEqual(req.arms, [{ id: 'a' }, { id: 'b' }, { id: 'c' }]);
+  const flat = req[PACKED_FEATURES];
+  assert.ok(flat instanceof Float64Array);
   assert.equal(flat.length, FEATURES.length);
   for (const [i, x] of flat.entries()) assert.ok(Object.is(x, FEATURES[i]), `value ${i}`);
+  // no JSON text or spread carries the packed block
+  assert.equal(
+    JSON.stringify(req),
+    JSON.stringify({ eventId: 'e-1', unit: 'u', arms: [{ id: 'a' }, { id: 'b' }, { id: 'c' }] }),
+  );
   assert.throws(
     () => encodeBinaryRank({ armIds: ['a', 'b'], features: new Float64Array(3) }),
     /armIds.length \(2\) x dim values/,
@@ -146,6 +153,36 @@ test('binary rank body: the server decides from it as from JSON, stores the bits
     new DataView(p.buffer).setUint32(4, poison.length, true);
     p.set(poison, 8);
     assert.equal((await post(p)).status, 400);
+    // the header's rules: distinct arm ids, at most the server's arms limit
+    const dup = await post(encodeBinaryRank({ armIds: ['a', 'a'], features: new Float64Array(4) }));
+    assert.equal(dup.status, 400);
+    assert.equal(dup.body.code, 'duplicate_arm_id');
+    const many = 1 + 1000;
+    const tooMany = await post(
+      encodeBinaryRank({
+        armIds: Array.from({ length: many }, (_, i) => `a${i}`),
+        features: new Float64Array(2 * many),
+      }),
+    );
+    assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.body.code, 'invalid_request');
+    assert.match(tooMany.body.message, /arms/);
+    // any other media type is refused before a schema would be skipped
+    const text = await fetch(`${s.url}/v1/models/m/rank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'text/plain' },
+      body: JSON.stringify({ arms: [{ id: 'a', features: [1, 0] }] }),
+    });
+    assert.equal(text.status, 415);
+    assert.equal(((await text.json()) as { code: string }).code, 'unsupported_media_type');
+    // JSON with a charset parameter is still JSON, checked by the JSON schema
+    const charset = await fetch(`${s.url}/v1/models/m/rank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify({ arms: [{ id: 'a' }] }),
+    });
+    assert.equal(charset.status, 400);
+    assert.equal(((await charset.json()) as { code: string }).code, 'invalid_request');
     assert.equal((await s.client.status('m')).decisions, 1, 'no refused body stored a decision');
   } finally {
     await s.close();

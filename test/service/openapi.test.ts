@@ -17,6 +17,7 @@ import type { TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import ts from 'typescript';
 import { parsePolicySpec, policyIds } from '../../src/policies/index.js';
+import { BINARY_RANK_TYPE } from '../../src/service/binaryRank.js';
 import {
   DecisionLogLine,
   LedgerResponse,
@@ -124,6 +125,18 @@ export const e: components['schemas']['Error'] = { statusCode: 404, code: 'x', e
       }
     }
     assert.ok(n >= 9, `${n} /v1 operations`);
+  });
+
+  test('the rank body: JSON with features, or the binary rank body documented as bytes', () => {
+    const rank = doc.paths['/v1/models/{name}/rank'].post;
+    assert.deepEqual(Object.keys(rank.requestBody.content).sort(), ['application/json', BINARY_RANK_TYPE]);
+    const arm = rank.requestBody.content['application/json'].schema.properties.arms.items;
+    assert.deepEqual(arm.required, ['id', 'features']);
+    const binary = rank.requestBody.content[BINARY_RANK_TYPE].schema;
+    assert.equal(binary.type, 'string');
+    assert.equal(binary.format, 'binary');
+    assert.match(binary.description, /APR1/);
+    assert.deepEqual(rank.security, [{ apiKey: [] }], 'the route transform keeps the bearer requirement');
   });
 
   test('the create body is one alternative per policy id, generated from the policy schema table', () => {

@@ -2,14 +2,14 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Store } from '../../store/index.js';
-import { BINARY_RANK_TYPE, BinaryRankError, decodeBinaryRank } from '../binaryRank.js';
+import { BINARY_RANK_TYPE, BinaryRankError, decodeBinaryRank, type RankInput } from '../binaryRank.js';
 import {
   DecisionLogLine,
   ExportQuery,
   errorResponses,
   ModelNameParams,
-  type RankRequest,
   RankResponse,
+  rankBinaryHeader,
   rankBody,
   responses,
   type ServiceLimits,
@@ -51,16 +51,54 @@ export const decisionsPlugin: FastifyPluginAsync<{
       );
     }
   });
-  app.post<{ Params: ModelNameParams; Body: RankRequest }>(
+  const jsonRank = rankBody(limits);
+  app.post<{ Params: ModelNameParams; Body: RankInput }>(
     '/models/:name/rank',
     {
+      // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
+      config: {
+        swaggerTransform: ({ schema, url }) => ({
+          url,
+          schema: {
+            ...schema,
+            body: {
+              content: {
+                'application/json': { schema: jsonRank },
+                [BINARY_RANK_TYPE]: {
+                  schema: {
+                    type: 'string',
+                    format: 'binary',
+                    description:
+                      'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
+                  },
+                },
+              },
+            },
+          },
+        }),
+      },
+      // a schema per media type: fastify checks no body of a type not listed, so only these two parse
+      preValidation: async (req) => {
+        if (req.mediaType !== 'application/json' && req.mediaType !== BINARY_RANK_TYPE) {
+          throw new ServiceError(
+            415,
+            'unsupported_media_type',
+            `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
+          );
+        }
+      },
       schema: {
         operationId: 'rank',
         summary: 'Rank: choose one of the candidate arms',
-        description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/api.md, "Binary rank body"), checked by the same schema.`,
+        description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/serving.md, "Binary rank body"); its schema here is that header's.`,
         tags: ['decisions'],
         params: ModelNameParams,
-        body: rankBody(limits),
+        body: {
+          content: {
+            'application/json': { schema: jsonRank },
+            [BINARY_RANK_TYPE]: { schema: rankBinaryHeader(limits) },
+          },
+        },
         response: responses(200, RankResponse, 'The decision'),
       },
     },
