@@ -78,14 +78,16 @@ export const decisionsPlugin: FastifyPluginAsync<{
         }),
       },
       // a schema per media type: fastify checks no body of a type not listed, so only these two parse
-      preValidation: async (req) => {
-        if (req.mediaType !== 'application/json' && req.mediaType !== BINARY_RANK_TYPE) {
-          throw new ServiceError(
-            415,
-            'unsupported_media_type',
-            `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
+      preValidation: (req, _reply, done) => {
+        if (req.mediaType === 'application/json' || req.mediaType === BINARY_RANK_TYPE) done();
+        else
+          done(
+            new ServiceError(
+              415,
+              'unsupported_media_type',
+              `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
+            ),
           );
-        }
       },
       schema: {
         operationId: 'rank',
