@@ -13,10 +13,20 @@ const d = 7;
 const K = 5;
 const ROUNDS = 300;
 
-function run(id: PolicyId, kernels: boolean): string {
+/** Runs `fn` with both WebAssembly kernels on or off, then restores what was set. */
+function withKernels(kernels: boolean, fn: () => string): string {
   const wasLinalg = setLinalgKernel(kernels);
   const wasPolar = setPolarKernel(kernels);
   try {
+    return fn();
+  } finally {
+    setLinalgKernel(wasLinalg);
+    setPolarKernel(wasPolar);
+  }
+}
+
+function run(id: PolicyId, kernels: boolean): string {
+  return withKernels(kernels, () => {
     const rng = createRng(3, 'wasm-policies');
     const n = 61;
     const features = new Float64Array(n * K * d);
@@ -51,10 +61,7 @@ function run(id: PolicyId, kernels: boolean): string {
     } = JSON.parse(policy.save()) as Record<string, unknown>;
     out.push(snapshot);
     return JSON.stringify(out);
-  } finally {
-    setLinalgKernel(wasLinalg);
-    setPolarKernel(wasPolar);
-  }
+  });
 }
 
 describe('policies with and without the WebAssembly kernels', () => {
@@ -67,9 +74,7 @@ describe('policies with and without the WebAssembly kernels', () => {
 
 /** AdaPrivate-TS's one-call choice (RidgeFactor.tsChoose): k from 1 to 6 (odd and even, growing), tied arms. */
 function runVaryingK(kernels: boolean): string {
-  const wasLinalg = setLinalgKernel(kernels);
-  const wasPolar = setPolarKernel(kernels);
-  try {
+  return withKernels(kernels, () => {
     const rng = createRng(5, 'wasm-choose');
     const policy = createPolicy('adaprivate-ts', { dim: d, horizon: 400, seed: 2, epsilon: 1, noiseSeed: 2 });
     const out: number[] = [];
@@ -84,10 +89,7 @@ function runVaryingK(kernels: boolean): string {
       policy.update(rng.uniform());
     }
     return JSON.stringify(out);
-  } finally {
-    setLinalgKernel(wasLinalg);
-    setPolarKernel(wasPolar);
-  }
+  });
 }
 
 describe('adaprivate-ts: the choice in one kernel call', () => {
@@ -102,9 +104,7 @@ describe('adaprivate-ts: the choice in one kernel call', () => {
  * and k >= d), with tied arms.
  */
 function runPropensities(kernels: boolean): string {
-  const wasLinalg = setLinalgKernel(kernels);
-  const wasPolar = setPolarKernel(kernels);
-  try {
+  return withKernels(kernels, () => {
     const rng = createRng(6, 'wasm-draws');
     const policy = createPolicy('adaprivate-ts', {
       dim: d,
@@ -125,10 +125,7 @@ function runPropensities(kernels: boolean): string {
       policy.update(rng.uniform());
     }
     return JSON.stringify(out);
-  } finally {
-    setLinalgKernel(wasLinalg);
-    setPolarKernel(wasPolar);
-  }
+  });
 }
 
 describe('adaprivate-ts: Monte Carlo draws in the kernels', () => {
@@ -142,9 +139,7 @@ describe('adaprivate-ts: Monte Carlo draws in the kernels', () => {
 
 /** The candidates clipped in the kernels' memory (RidgeFactor.clipRows) against copyClip: long, overflowing and bad rows. */
 function runClipping(id: PolicyId, kernels: boolean): string {
-  const wasLinalg = setLinalgKernel(kernels);
-  const wasPolar = setPolarKernel(kernels);
-  try {
+  return withKernels(kernels, () => {
     const rng = createRng(6, 'wasm-clip');
     const options = {
       dim: d,
@@ -179,10 +174,7 @@ function runClipping(id: PolicyId, kernels: boolean): string {
     }
     out.push(policy.clippedCount);
     return JSON.stringify(out);
-  } finally {
-    setLinalgKernel(wasLinalg);
-    setPolarKernel(wasPolar);
-  }
+  });
 }
 
 describe('candidates clipped by the kernels', () => {
