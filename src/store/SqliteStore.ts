@@ -895,6 +895,8 @@ export class SqliteStore implements Store {
   ): Promise<RecordRewardOutcome> {
     return this.write(() => {
       this.targets.delete(targetKey(input.model, input.eventId)); // its decision changes now
+      // the common reward is one statement, atomic by itself: no savepoint around it
+      if (release === null && unit === null && input.unit == null) return this.recordInTx(input, null, null);
       return this.recordTx(input, release, unit);
     });
   }
