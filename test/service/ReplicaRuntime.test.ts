@@ -555,3 +555,54 @@ test('jdp-linucb: concurrent rewards on one replica (steps committed together wh
     await t.close();
   }
 });
+
+test('adaprivate-ts: 24 concurrent rewards on one replica (B = 3; rewards that find a full batch join a queued release pass): 8 releases of 3, each reward in exactly one, nothing left pending', {
+  timeout: 120_000,
+}, async () => {
+  const url = await pg.createDatabase();
+  const commits: { rewards: number; releases: number; version: number }[] = [];
+  const store = await PostgresStore.open(url, {
+    beforeReleaseCommit: (info) => void commits.push(info),
+  });
+  const t = await startTestServer({ store, versionCheckMs: 0 });
+  try {
+    await t.client.createModel('c', {
+      policy: 'adaprivate-ts',
+      options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3, seed: 6 },
+    });
+    const n = 24;
+    const ds = await Promise.all(Array.from({ length: n }, () => t.client.rank('c', { arms: ARMS })));
+    const rs = await Promise.all(
+      ds.map((d, i) => t.client.reward('c', { eventId: d.eventId, reward: (i % 4) / 3 })),
+    );
+    assert.ok(rs.every((r) => r.status === 'recorded'));
+    // a pass reports the releases it made; the rewards that joined it answer released: false
+    const reported = rs.filter((r) => r.released).length;
+    assert.ok(reported >= 1 && reported <= n / 3, `${reported} answers say released`);
+    assert.deepEqual(
+      commits.map((c) => [c.version, c.rewards, c.releases]),
+      Array.from({ length: n / 3 }, (_, i) => [i + 1, 3, 1]),
+      'one commit per batch of 3, versions 1..8, one privacy release each',
+    );
+    const rows = (await t.client.ledger('c')).releases;
+    assert.deepEqual(
+      rows.map((e) => [e.version, e.rewards, e.releases, e.rounds]),
+      Array.from({ length: n / 3 }, (_, i) => [i + 1, 3, 1, 3 * (i + 1)]),
+    );
+    const s = await t.client.status('c');
+    assert.equal(s.pendingRewards, 0);
+    assert.equal(s.releasedRewards, n);
+    assert.equal(s.batchesReleased, n / 3);
+    assert.equal(s.privacy.releases, n / 3);
+    assert.deepEqual(rows.at(-1)!.spent.epsilon, s.privacy.epsilon);
+    for (const [i, d] of ds.entries()) {
+      const again = await t.client.reward('c', { eventId: d.eventId, reward: 1 }).catch((e: unknown) => e);
+      assert.ok(
+        again instanceof Error && /409|duplicate/.test(String(again)),
+        `repeat ${i}: ${String(again)}`,
+      );
+    }
+  } finally {
+    await t.close();
+  }
+});
