@@ -196,6 +196,33 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   app.addSchema(ErrorBody);
+  // JSON bodies: Fastify's parser (secure-json-parse: prototype-poisoning keys refused) scans the
+  // whole text with two regular expressions for "__proto__" and "constructor" keys, literal or
+  // \u-escaped: ~5 us for a 20 KB rank body. A text that contains neither word nor any \u escape
+  // cannot match them, so it is parsed by JSON.parse alone (the same value); any other text, and
+  // every text JSON.parse refuses, goes to Fastify's parser, which answers as before.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (
+      text.length > 0 &&
+      !text.includes('__proto__') &&
+      !text.includes('constructor') &&
+      !text.includes('\\u')
+    ) {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        defaultJson(req, text, done);
+        return;
+      }
+      done(null, value);
+      return;
+    }
+    defaultJson(req, text, done);
+  });
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError)

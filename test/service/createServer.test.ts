@@ -202,6 +202,22 @@ describe('decision service API', () => {
     const invalidJson = await t.raw('POST', '/v1/models/r/rank', '{"arms": [');
     assert.equal(invalidJson.status, 400);
     assert.equal(invalidJson.body.code, 'invalid_json');
+    // prototype poisoning refused whether the key is literal or \u-escaped (JSON.parse alone would
+    // take both), and a body JSON.parse refuses gets the same answer through either parser path
+    for (const text of [
+      '{"__proto__": {"x": 1}, "arms": [{"id": "a", "features": [1, 0]}]}',
+      '{"\\u005f_proto__": {"x": 1}, "arms": [{"id": "a", "features": [1, 0]}]}',
+      '{"constructor": {"prototype": {"x": 1}}, "arms": [{"id": "a", "features": [1, 0]}]}',
+    ]) {
+      const poisoned = await t.raw('POST', '/v1/models/r/rank', text);
+      assert.equal(poisoned.status, 400, text);
+      assert.equal(poisoned.body.code, 'invalid_json', text);
+    }
+    for (const text of ['{"arms": [', '\ufeff{"arms": []}', '{"arms": [}']) {
+      const bad = await t.raw('POST', '/v1/models/r/rank', text);
+      assert.equal(bad.status, 400, text);
+      assert.match(bad.body.code, /^invalid_/, text);
+    }
     const wrongType = await t.raw('POST', '/v1/models/r/rank', '<arms/>', {
       'content-type': 'application/xml',
     });
