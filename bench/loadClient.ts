@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import { createRng } from '../src/random/index.js';
-import { BINARY_RANK_TYPE, encodeBinaryRank } from '../src/service/binaryRank.js';
+import { BINARY_RANK_TYPE, encodeBinaryRank, encodeBinaryRankBatch } from '../src/service/binaryRank.js';
 
 /** The value after `--<name>` on the command line, or `def`. */
 export function flag(name: string, def: string): string {
@@ -105,8 +105,8 @@ export interface PairRunOptions {
   /** Events per request (default 1: /rank and /rewards; more: /rank/batch and /rewards/batch). */
   readonly batch?: number;
   /**
-   * Send single-event ranks as the binary rank body (application/x-adaprivate-rank: the pool's
-   * features as raw Float64) instead of JSON (default false; batches are always JSON).
+   * Send ranks as the binary rank body (application/x-adaprivate-rank: the pool's features as raw
+   * Float64; for batches the binary rank/batch body) instead of JSON (default false; rewards are JSON).
    */
   readonly binary?: boolean;
 }
@@ -158,14 +158,27 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
     ];
   }
   const count = (_status: number, body: string) => onFailed(failedIn(body));
+  const packed = o.binary === true ? o.pool.map(packedArms) : null;
   return [
     {
       method: 'POST',
       path: `/v1/models/${o.model}/rank/batch`,
+      ...(packed === null
+        ? {}
+        : { headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': BINARY_RANK_TYPE } }),
       setupRequest: (req: autocannon.Request, context: object) => {
         const first = counter;
         counter += batch;
         (context as { first: number }).first = first;
+        if (packed !== null) {
+          const events = [];
+          for (let n = first; n < first + batch; n++) {
+            events.push({ eventId: `${o.tag}-${n}`, ...packed[n % packed.length]! });
+          }
+          const body = encodeBinaryRankBatch(events);
+          req.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+          return req;
+        }
         const events: string[] = [];
         for (let n = first; n < first + batch; n++) {
           events.push(`{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`);

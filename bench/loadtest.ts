@@ -17,8 +17,9 @@
  * --amount <requests> (400000), --batch <n,...> (1,10),
  * --policy <id> (adaprivate-ts), --samples <n> (the model's probabilitySamples: every rank then answers
  * the Monte Carlo arm probabilities; default unset: ranks answer without them), --synchronous normal|full,
- * --group-commit on|off (on), --body json|binary (json; binary: single-event ranks as the binary rank
- * body, application/x-adaprivate-rank, docs/api.md; batches stay JSON), --checkpoint background|auto (background), --log-candidates on|off (on:
+ * --group-commit on|off (on), --body json|binary (json; binary: ranks as the binary rank body,
+ * application/x-adaprivate-rank, and rank batches as the binary rank/batch body, docs/serving.md;
+ * rewards stay JSON), --checkpoint background|auto (background), --log-candidates on|off (on:
  * the model's logCandidates setting; off stores only the chosen arm's features per decision), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
  * exit), --json.
  */
@@ -180,7 +181,7 @@ async function main(): Promise<void> {
       for (const batch of batches) {
         const mode =
           batch > 1
-            ? `batches of ${batch}, ${connectionsFor(batch)} connections`
+            ? `batches of ${batch}${body === 'binary' ? ' (binary rank body)' : ''}, ${connectionsFor(batch)} connections`
             : `single events${body === 'binary' ? ' (binary rank body)' : ''}, ${connectionsFor(batch)} connections`;
         if (!json) process.stderr.write(`loadtest: ${model}, ${mode}: warm-up 2 s, then ${duration} s\n`);
         await run(url, model, pool, 2, child.pid!, `w${d}b${batch}`, batch);

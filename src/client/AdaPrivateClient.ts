@@ -9,7 +9,12 @@
  * await c.reward('news', { eventId: d.eventId, reward: 1 }); // returns { status: 'recorded', ... }
  */
 
-import { BINARY_RANK_TYPE, encodeBinaryRank, type PackedRank } from '../service/binaryRank.js';
+import {
+  BINARY_RANK_TYPE,
+  encodeBinaryRank,
+  encodeBinaryRankBatch,
+  type PackedRank,
+} from '../service/binaryRank.js';
 import type {
   CreateModelInput,
   CreateModelResponse,
@@ -171,6 +176,21 @@ export class AdaPrivateClient {
     return (
       await this.request<RankBatchResponse>('POST', `${AdaPrivateClient.model(name)}/rank/batch`, { events })
     ).results;
+  }
+
+  /**
+   * {@link rankBatch} with each event's features packed (one dim for all events), sent as the binary
+   * rank/batch body (raw Float64: for large candidate sets and batches).
+   *
+   * @example
+   * await c.rankBatchPacked('news', [{ armIds: ['a', 'b'], features: new Float64Array([0.1, 0.2, 0.3, 0]) }]);
+   */
+  async rankBatchPacked(name: string, events: readonly PackedRank[]): Promise<RankBatchResponse['results']> {
+    const res = await this.send('POST', `${AdaPrivateClient.model(name)}/rank/batch`, undefined, {
+      type: BINARY_RANK_TYPE,
+      bytes: encodeBinaryRankBatch(events),
+    });
+    return ((await res.json()) as RankBatchResponse).results;
   }
 
   /**

@@ -511,11 +511,11 @@ export type RewardResponse = Frozen<Static<typeof RewardResponse>>;
 // ---------------------------------------------------------------------------------------------
 // Batches
 
-/** Body of rank/batch: 1 to `limits.batch` rank requests, each as the rank route's body. */
-export function rankBatchBody(limits: ServiceLimits) {
+/** A rank/batch body whose events have the schema `event`. */
+function rankBatchWith<E extends TSchema>(limits: ServiceLimits, event: E) {
   return Type.Object(
     {
-      events: Type.Array(rankBody(limits), {
+      events: Type.Array(event, {
         minItems: 1,
         maxItems: limits.batch,
         description: `1 to ${limits.batch} rank requests, decided in this order.`,
@@ -523,6 +523,16 @@ export function rankBatchBody(limits: ServiceLimits) {
     },
     { additionalProperties: false },
   );
+}
+
+/** Body of rank/batch: 1 to `limits.batch` rank requests, each as the rank route's body. */
+export function rankBatchBody(limits: ServiceLimits) {
+  return rankBatchWith(limits, rankBody(limits));
+}
+
+/** The JSON header of a binary rank/batch body: `events`, each a {@link rankBinaryHeader}. */
+export function rankBatchBinaryHeader(limits: ServiceLimits) {
+  return rankBatchWith(limits, rankBinaryHeader(limits));
 }
 /** Body of `POST /v1/models/{name}/rank/batch`: events ranked in order, each as by the rank route. */
 export type RankBatchRequest = Frozen<Static<ReturnType<typeof rankBatchBody>>>;

@@ -237,7 +237,10 @@ test('the packed client installs offline without native packages or engine warni
     ],
     app,
   );
-  assert.equal(plain.trim(), 'AdaPrivateClient,AdaPrivateClientError,BINARY_RANK_TYPE,encodeBinaryRank');
+  assert.equal(
+    plain.trim(),
+    'AdaPrivateClient,AdaPrivateClientError,BINARY_RANK_TYPE,encodeBinaryRank,encodeBinaryRankBatch',
+  );
 
   writeFileSync(join(app, 'main.ts'), CONSUMER);
   writeFileSync(

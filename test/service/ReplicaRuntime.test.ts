@@ -33,6 +33,30 @@ async function twoReplicas(versionCheckMs = 3_600_000): Promise<[TestServer, Tes
   return [a, b];
 }
 
+/** One replica on a fresh database, with every release commit's { rewards, releases, version } recorded. */
+async function oneReplicaRecordingCommits(): Promise<{
+  t: TestServer;
+  commits: { rewards: number; releases: number; version: number }[];
+}> {
+  const commits: { rewards: number; releases: number; version: number }[] = [];
+  const store = await PostgresStore.open(await pg.createDatabase(), {
+    beforeReleaseCommit: (info) => void commits.push(info),
+  });
+  return { t: await startTestServer({ store, versionCheckMs: 0 }), commits };
+}
+
+/** A second reward of each decision in `ds` is refused (409 duplicate_reward). */
+async function repeatsRefused(
+  t: TestServer,
+  model: string,
+  ds: readonly { eventId: string }[],
+): Promise<void> {
+  for (const [i, d] of ds.entries()) {
+    const again = await t.client.reward(model, { eventId: d.eventId, reward: 1 }).catch((e: unknown) => e);
+    assert.ok(again instanceof Error && /409|duplicate/.test(String(again)), `repeat ${i}: ${String(again)}`);
+  }
+}
+
 /** Ranks on `t` until its decision view has reached `version` (it must, by notification). */
 async function viewReaches(t: TestServer, model: string, version: number): Promise<void> {
   for (let i = 0; ; i++) {
@@ -501,12 +525,7 @@ for (const policy of ['jdp-linucb', 'dgs-linucb', 'adaprivate-ts'] as const) {
 }
 
 test('jdp-linucb: concurrent rewards on one replica (steps committed together when they queue): one ledger row per reward, versions and rounds 1..n, the commits carry every reward once', async () => {
-  const url = await pg.createDatabase();
-  const commits: { rewards: number; releases: number; version: number }[] = [];
-  const store = await PostgresStore.open(url, {
-    beforeReleaseCommit: (info) => void commits.push(info),
-  });
-  const t = await startTestServer({ store, versionCheckMs: 0 });
+  const { t, commits } = await oneReplicaRecordingCommits();
   try {
     await t.client.createModel('g', {
       policy: 'jdp-linucb',
@@ -544,13 +563,7 @@ test('jdp-linucb: concurrent rewards on one replica (steps committed together wh
       rows.reduce((acc, e) => acc + e.releases, 0),
     );
     assert.deepEqual(rows.at(-1)!.spent.epsilon, s.privacy.epsilon);
-    for (const [i, d] of ds.entries()) {
-      const again = await t.client.reward('g', { eventId: d.eventId, reward: 1 }).catch((e: unknown) => e);
-      assert.ok(
-        again instanceof Error && /409|duplicate/.test(String(again)),
-        `repeat ${i}: ${String(again)}`,
-      );
-    }
+    await repeatsRefused(t, 'g', ds);
   } finally {
     await t.close();
   }
@@ -559,12 +572,7 @@ test('jdp-linucb: concurrent rewards on one replica (steps committed together wh
 test('adaprivate-ts: 24 concurrent rewards on one replica (B = 3; rewards that find a full batch join a queued release pass): 8 releases of 3, each reward in exactly one, nothing left pending', {
   timeout: 120_000,
 }, async () => {
-  const url = await pg.createDatabase();
-  const commits: { rewards: number; releases: number; version: number }[] = [];
-  const store = await PostgresStore.open(url, {
-    beforeReleaseCommit: (info) => void commits.push(info),
-  });
-  const t = await startTestServer({ store, versionCheckMs: 0 });
+  const { t, commits } = await oneReplicaRecordingCommits();
   try {
     await t.client.createModel('c', {
       policy: 'adaprivate-ts',
@@ -595,13 +603,7 @@ test('adaprivate-ts: 24 concurrent rewards on one replica (B = 3; rewards that f
     assert.equal(s.batchesReleased, n / 3);
     assert.equal(s.privacy.releases, n / 3);
     assert.deepEqual(rows.at(-1)!.spent.epsilon, s.privacy.epsilon);
-    for (const [i, d] of ds.entries()) {
-      const again = await t.client.reward('c', { eventId: d.eventId, reward: 1 }).catch((e: unknown) => e);
-      assert.ok(
-        again instanceof Error && /409|duplicate/.test(String(again)),
-        `repeat ${i}: ${String(again)}`,
-      );
-    }
+    await repeatsRefused(t, 'c', ds);
   } finally {
     await t.close();
   }

@@ -8,14 +8,15 @@
  * event is applied.
  */
 import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
+import { decodeBinaryRankBatch, type RankBatchInput, type RankInput } from '../binaryRank.js';
 import {
   type BatchResult,
   documentedBody,
   ModelNameParams,
-  type RankBatchRequest,
   RankBatchResponse,
   type RewardBatchRequest,
   RewardBatchResponse,
+  rankBatchBinaryHeader,
   rankBatchBody,
   responses,
   rewardBatchBody,
@@ -27,6 +28,7 @@ import type { ModelRegistry } from '../ModelRegistry.js';
 import { checkRewardRange } from '../rewardAdmission.js';
 import type { ServedModel } from '../ServedModel.js';
 import { ServiceError } from '../ServiceError.js';
+import { binaryBodyParser, jsonOrBinaryBody } from './binaryBody.js';
 
 /**
  * Runs one event (`run` is called at once, so that events queue on the model in order) and turns
@@ -81,24 +83,32 @@ export const batchPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, limits } = opts;
-  app.post<{ Params: ModelNameParams; Body: RankBatchRequest }>(
+  binaryBodyParser(app, decodeBinaryRankBatch);
+  const rankBody = jsonOrBinaryBody(
+    rankBatchBody(limits),
+    rankBatchBinaryHeader(limits),
+    'The binary rank/batch body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header ({ events: [each request without features: arms [{ id }]] }), zero bytes to a multiple of 8, then every event\'s K x d features as little-endian Float64 values, event by event and arm by arm, one d for all (docs/serving.md, "Binary rank body").',
+  );
+  app.post<{ Params: ModelNameParams; Body: RankBatchInput }>(
     '/models/:name/rank/batch',
     {
+      ...rankBody.route,
       schema: {
         operationId: 'rankBatch',
         summary: 'Rank a batch of events',
-        description: `Up to ${limits.batch} rank requests, decided in order, each as by the rank route. 200 with one result per event: ok true with the rank answer, or ok false with the status and code the rank route would have answered (e.g. 409 event_exists, 400 dimension_mismatch); a failed event changes nothing. Every decision is stored before the answer.`,
+        description: `Up to ${limits.batch} rank requests, decided in order, each as by the rank route (the body may also be sent as a binary rank/batch body, docs/serving.md "Binary rank body"). 200 with one result per event: ok true with the rank answer, or ok false with the status and code the rank route would have answered (e.g. 409 event_exists, 400 dimension_mismatch); a failed event changes nothing. Every decision is stored before the answer.`,
         tags: ['decisions'],
         params: ModelNameParams,
-        body: rankBatchBody(limits),
+        body: rankBody.body,
         response: responses(200, RankBatchResponse, 'One result per event, in order'),
       },
     },
     async (req): Promise<RankBatchResponse> => {
       const model = await registry.get(req.params.name);
+      const events: readonly RankInput[] = req.body.events;
       const results = await inOrder(
         model,
-        req.body.events,
+        events,
         (e) => model.rank(e),
         (e) => e.eventId,
         req.log,

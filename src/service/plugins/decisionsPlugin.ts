@@ -1,8 +1,8 @@
 /** Decisions: rank (choose an arm, store the decision) and the NDJSON export for off-policy evaluation. */
 import { Readable } from 'node:stream';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Store } from '../../store/index.js';
-import { BINARY_RANK_TYPE, BinaryRankError, decodeBinaryRank, type RankInput } from '../binaryRank.js';
+import { BINARY_RANK_TYPE, decodeBinaryRank, type RankInput } from '../binaryRank.js';
 import {
   DecisionLogLine,
   ExportQuery,
@@ -16,7 +16,7 @@ import {
 } from '../contract.js';
 import { decisionLogLine } from '../decisionLogLine.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
-import { ServiceError } from '../ServiceError.js';
+import { binaryBodyParser, jsonOrBinaryBody } from './binaryBody.js';
 
 /** Rows read from the store per page of the export. */
 const EXPORT_PAGE = 500;
@@ -27,80 +27,23 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, store, limits } = opts;
-  // the binary rank body (binaryRank.ts): its header parsed by the JSON parser of every JSON body
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
-  const parseJson = (req: FastifyRequest, text: string): unknown => {
-    let out: { err: Error | null; value?: unknown } = { err: null };
-    jsonParser(req, text, (err, value) => {
-      out = { err, value };
-    });
-    if (out.err !== null) throw out.err;
-    return out.value;
-  };
-  app.addContentTypeParser(BINARY_RANK_TYPE, { parseAs: 'buffer' }, (req, body, done) => {
-    try {
-      done(
-        null,
-        decodeBinaryRank(body as Buffer, (text) => parseJson(req, text)),
-      );
-    } catch (err) {
-      done(
-        err instanceof BinaryRankError
-          ? new ServiceError(400, 'invalid_binary_body', `${BINARY_RANK_TYPE}: ${err.message}`)
-          : (err as Error),
-      );
-    }
-  });
-  const jsonRank = rankBody(limits);
+  binaryBodyParser(app, decodeBinaryRank);
+  const body = jsonOrBinaryBody(
+    rankBody(limits),
+    rankBinaryHeader(limits),
+    'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
+  );
   app.post<{ Params: ModelNameParams; Body: RankInput }>(
     '/models/:name/rank',
     {
-      // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
-      config: {
-        swaggerTransform: ({ schema, url }) => ({
-          url,
-          schema: {
-            ...schema,
-            body: {
-              content: {
-                'application/json': { schema: jsonRank },
-                [BINARY_RANK_TYPE]: {
-                  schema: {
-                    type: 'string',
-                    format: 'binary',
-                    description:
-                      'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
-                  },
-                },
-              },
-            },
-          },
-        }),
-      },
-      // a schema per media type: fastify checks no body of a type not listed, so only these two parse
-      preValidation: (req, _reply, done) => {
-        if (req.mediaType === 'application/json' || req.mediaType === BINARY_RANK_TYPE) done();
-        else
-          done(
-            new ServiceError(
-              415,
-              'unsupported_media_type',
-              `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
-            ),
-          );
-      },
+      ...body.route,
       schema: {
         operationId: 'rank',
         summary: 'Rank: choose one of the candidate arms',
         description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/serving.md, "Binary rank body"); its schema here is that header's.`,
         tags: ['decisions'],
         params: ModelNameParams,
-        body: {
-          content: {
-            'application/json': { schema: jsonRank },
-            [BINARY_RANK_TYPE]: { schema: rankBinaryHeader(limits) },
-          },
-        },
+        body: body.body,
         response: responses(200, RankResponse, 'The decision'),
       },
     },
