@@ -28,7 +28,7 @@ import type { ModelRegistry } from '../ModelRegistry.js';
 import { checkRewardRange } from '../rewardAdmission.js';
 import type { ServedModel } from '../ServedModel.js';
 import { ServiceError } from '../ServiceError.js';
-import { binaryBodyParser, jsonOrBinaryBody } from './binaryBody.js';
+import { jsonOrBinaryBody } from './binaryBody.js';
 
 /**
  * Runs one event (`run` is called at once, so that events queue on the model in order) and turns
@@ -83,8 +83,9 @@ export const batchPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, limits } = opts;
-  binaryBodyParser(app, decodeBinaryRankBatch);
   const rankBody = jsonOrBinaryBody(
+    app,
+    decodeBinaryRankBatch,
     rankBatchBody(limits),
     rankBatchBinaryHeader(limits),
     'The binary rank/batch body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header ({ events: [each request without features: arms [{ id }]] }), zero bytes to a multiple of 8, then every event\'s K x d features as little-endian Float64 values, event by event and arm by arm, one d for all (docs/serving.md, "Binary rank body").',

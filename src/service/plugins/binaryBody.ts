@@ -13,7 +13,7 @@ import { ServiceError } from '../ServiceError.js';
  * `decode` gets the bytes and the JSON parser of every JSON body (prototype-poisoning keys refused)
  * for the header; a malformed body is a 400 `invalid_binary_body` saying why.
  */
-export function binaryBodyParser(
+function binaryBodyParser(
   app: FastifyInstance,
   decode: (body: Uint8Array, parseJson: (text: string) => unknown) => unknown,
 ): void {
@@ -46,11 +46,18 @@ export function binaryBodyParser(
 }
 
 /**
- * The parts of a route whose body is `json` as JSON or, as a binary rank body, a header checked by
- * `header` (`layout` describes the bytes in the OpenAPI document). Spread them into the route's
- * options and its schema's `body`.
+ * A route of `app` (a plugin's context, which gets the binary body's parser, `decode`) whose body is
+ * `json` as JSON or, as a binary rank body, a header checked by `header` (`layout` describes the
+ * bytes in the OpenAPI document): the parts to spread into the route's options and its schema's `body`.
  */
-export function jsonOrBinaryBody(json: TSchema, header: TSchema, layout: string) {
+export function jsonOrBinaryBody(
+  app: FastifyInstance,
+  decode: (body: Uint8Array, parseJson: (text: string) => unknown) => unknown,
+  json: TSchema,
+  header: TSchema,
+  layout: string,
+) {
+  binaryBodyParser(app, decode);
   const route: Pick<RouteShorthandOptions, 'config' | 'preValidation'> = {
     // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
     config: {

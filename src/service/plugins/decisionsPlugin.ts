@@ -16,7 +16,7 @@ import {
 } from '../contract.js';
 import { decisionLogLine } from '../decisionLogLine.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
-import { binaryBodyParser, jsonOrBinaryBody } from './binaryBody.js';
+import { jsonOrBinaryBody } from './binaryBody.js';
 
 /** Rows read from the store per page of the export. */
 const EXPORT_PAGE = 500;
@@ -27,8 +27,9 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly limits: ServiceLimits;
 }> = async (app, opts) => {
   const { registry, store, limits } = opts;
-  binaryBodyParser(app, decodeBinaryRank);
   const body = jsonOrBinaryBody(
+    app,
+    decodeBinaryRank,
     rankBody(limits),
     rankBinaryHeader(limits),
     'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
