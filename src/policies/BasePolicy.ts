@@ -181,6 +181,10 @@ interface BaseState {
   readonly nextTicket: number;
   readonly finished: boolean;
   readonly pendingTicket: string;
+  /**
+   * The features of the occupied slots of the pending-round table only (slots whose
+   * `pendingTicket` is >= 0), in slot order, d values each (format 4; format 3 held every slot).
+   */
   readonly pending: string;
   readonly rng: RngState;
   /** The seeded noise stream's state (research mode); null for secure noise, which has no state. */
@@ -835,7 +839,7 @@ export abstract class BasePolicy implements Policy {
       nextTicket: this.nextTicket,
       finished: this.finished,
       pendingTicket: encodeFloat64(this.pendingTicket),
-      pending: encodeFloat64(this.pending),
+      pending: encodeFloat64(this.occupiedRows()),
       rng: this.rng.saveState(),
       noiseRng: this.noiseKind === 'seeded' ? this.noiseRng.saveState() : null,
       propensityRng: this.propensityRng instanceof SecureRng ? null : this.propensityRng.saveState(),
@@ -1121,7 +1125,7 @@ export abstract class BasePolicy implements Policy {
     this.rounds = base.rounds;
     this.loadOwnState(st.own);
     decodeFloat64(base.pendingTicket, this.pendingTicket, 'pendingTicket');
-    decodeFloat64(base.pending, this.pending, 'pending');
+    this.loadOccupiedRows(base.pending);
     this.clipped = base.clipped;
     this.rounds = base.rounds;
     this.nextTicket = base.nextTicket;
@@ -1307,6 +1311,42 @@ export abstract class BasePolicy implements Policy {
     for (let a = 0; a < k; a++) views.push(this.feats.subarray(a * d, (a + 1) * d));
     this.armViews = views;
     this.scoreBuf = new Float64Array(k);
+  }
+
+  /** The rows of the occupied pending slots, in slot order (what a snapshot stores). */
+  private occupiedRows(): Float64Array {
+    const d = this.d;
+    const t = this.pendingTicket;
+    let n = 0;
+    for (let s = 0; s < t.length; s++) if (t[s]! >= 0) n++;
+    const out = new Float64Array(n * d);
+    let o = 0;
+    for (let s = 0; s < t.length; s++) {
+      if (t[s]! < 0) continue;
+      out.set(this.pending.subarray(s * d, (s + 1) * d), o);
+      o += d;
+    }
+    return out;
+  }
+
+  /** Inverse of {@link occupiedRows} under the `pendingTicket` just loaded; empty slots are zeroed. */
+  private loadOccupiedRows(text: unknown): void {
+    const d = this.d;
+    const t = this.pendingTicket;
+    let n = 0;
+    for (let s = 0; s < t.length; s++) if (t[s]! >= 0) n++;
+    const rows = decodeFloat64(
+      text,
+      new Float64Array(n * d),
+      'pending (the occupied slots of pendingTicket)',
+    );
+    this.pending.fill(0);
+    let o = 0;
+    for (let s = 0; s < t.length; s++) {
+      if (t[s]! < 0) continue;
+      this.pending.set(rows.subarray(o, o + d), s * d);
+      o += d;
+    }
   }
 
   private keep(slot: number, arm: number): void {

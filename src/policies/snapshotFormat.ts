@@ -10,8 +10,9 @@
  * state, the ledger's seeded-release count) included. A snapshot whose MAC does not verify under the
  * key is refused before anything of it is read.
  *
- * Versions: format 3 is the first signed one. Older signed formats (none yet) are read through the
- * steps of snapshotMigrations.ts after their MAC is checked; the unsigned format 2 of adaprivate
+ * Versions: format 3 is the first signed one; format 4 stores only the occupied rows of the
+ * pending-round table. Older signed formats (3) are read through the steps of snapshotMigrations.ts
+ * after their MAC is checked; the unsigned format 2 of adaprivate
  * 0.1.0 is refused here and loads only after the explicit operator step `migrateSnapshot(text,
  * { key, trustUnsigned: true })` (`adaprivate migrate snapshot`); a newer format is refused with a
  * message naming both versions.
@@ -24,7 +25,7 @@ import { migrateSnapshotContentTo } from './snapshotMigrations.js';
 /** The `format` tag of a policy snapshot. */
 export const SNAPSHOT_FORMAT = 'adaprivate.policySnapshot';
 /** The snapshot format version this library writes (and the newest it reads). */
-export const SNAPSHOT_FORMAT_VERSION = 3;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 /** The first signed snapshot format version; older ones are unsigned (adaprivate 0.1.0 wrote 2). */
 export const FIRST_SIGNED_SNAPSHOT_VERSION = 3;
 /** The oldest snapshot format version `migrateSnapshot` reads (adaprivate 0.1.0's). */

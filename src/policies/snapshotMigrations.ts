@@ -6,10 +6,15 @@
  * - 2 -> 3 (adaprivate 0.1.0 -> signed snapshots): the FNV `checksum` goes (the caller verified it
  *   and signs the result), `version` becomes 3, and the configuration of a private policy gains the
  *   `accountant` that 0.1.0 calibrated with ('zcdp'; AdaPrivate-TS-Amp 'rdp'); the state is unchanged.
+ * - 3 -> 4 (smaller snapshots, issue 29): `state.base.pending` keeps only the rows of the occupied
+ *   slots of the pending-round table (those whose `pendingTicket` is >= 0), in slot order; format 3
+ *   stored every slot, stale rows of completed rounds included, which nothing reads. Fixture:
+ *   test/fixtures/snapshots-format3.
  *
- * To add format 4: write the step 3 -> 4 here, raise SNAPSHOT_FORMAT_VERSION (snapshotFormat.ts),
- * and commit a fixture of format 3 beside test/fixtures/snapshots-0.1.0.
+ * To add format 5: write the step 4 -> 5 here, raise SNAPSHOT_FORMAT_VERSION (snapshotFormat.ts),
+ * and commit a fixture of format 4 beside test/fixtures/snapshots-format3.
  */
+import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
 
 type Content = Record<string, unknown>;
 
@@ -37,11 +42,51 @@ function v2Config(id: unknown, config: unknown): unknown {
   return { ...config, accountant };
 }
 
+/**
+ * A format-3 base state with `pending` cut to the occupied slots' rows. A field that does not decode
+ * or whose length is not a whole number of rows per slot is left as it is: restore then refuses it,
+ * naming the field.
+ */
+function v3Base(base: unknown): unknown {
+  if (typeof base !== 'object' || base === null || Array.isArray(base)) return base;
+  const b = base as Record<string, unknown>;
+  if (typeof b.pendingTicket !== 'string' || typeof b.pending !== 'string') return base;
+  let tickets: Float64Array;
+  let rows: Float64Array;
+  try {
+    tickets = decodeAll(b.pendingTicket);
+    rows = decodeAll(b.pending);
+  } catch {
+    return base;
+  }
+  if (tickets.length === 0 || rows.length % tickets.length !== 0) return base;
+  const d = rows.length / tickets.length;
+  const kept: number[] = [];
+  for (let s = 0; s < tickets.length; s++) {
+    if (!(tickets[s]! >= 0)) continue;
+    for (let i = 0; i < d; i++) kept.push(rows[s * d + i]!);
+  }
+  return { ...b, pending: encodeFloat64(Float64Array.from(kept)) };
+}
+
+/** Every value of a base64 Float64 field (throws when the text is no such field). */
+function decodeAll(text: string): Float64Array {
+  const n = Math.floor(((text.length / 4) * 3) / 8);
+  if (Math.ceil((8 * n) / 3) * 4 !== text.length) throw new RangeError('not a Float64 field');
+  return decodeFloat64(text, new Float64Array(n), 'pending');
+}
+
 /** Step from version `v` to `v + 1`, by `v`. */
 const STEPS: Readonly<Record<number, (content: Content) => Content>> = {
   2: (c) => {
     const { checksum: _checksum, ...rest } = c;
     return { ...rest, config: v2Config(rest.id, rest.config), version: 3 };
+  },
+  3: (c) => {
+    const state = c.state;
+    if (typeof state !== 'object' || state === null || Array.isArray(state)) return { ...c, version: 4 };
+    const st = state as Record<string, unknown>;
+    return { ...c, state: { ...st, base: v3Base(st.base) }, version: 4 };
   },
 };
 

@@ -149,7 +149,7 @@ test('migrate snapshot: a 0.1.0 file becomes a signed one that loads with the ke
   assert.equal(r.status, 0, r.stderr);
   assert.match(
     r.stdout,
-    /snapshot format 2 \(written by adaprivate 0\.1\.0\) -> 3, signed with the key in .*ts\.key \(created\)/,
+    /snapshot format 2 \(written by adaprivate 0\.1\.0\) -> 4, signed with the key in .*ts\.key \(created\)/,
   );
   assert.match(r.stdout, /the input was unsigned/);
   assert.equal(statSync(keyFile).mode & 0o777, 0o600);
@@ -180,6 +180,6 @@ test('migrate snapshot: a 0.1.0 file becomes a signed one that loads with the ke
     '--json',
   ]);
   assert.equal(rot.status, 0, rot.stderr);
-  assert.equal((JSON.parse(rot.stdout) as { from: number }).from, 3);
+  assert.equal((JSON.parse(rot.stdout) as { from: number }).from, 4);
   assert.equal(loadPolicyFile(file, { key: 'a'.repeat(64) }).roundsLearned, 47);
 });

@@ -257,8 +257,8 @@ describe('inconsistent, edited, corrupted or foreign snapshots are refused, nami
     });
     assert.equal(loadPolicy(other).privacy().releases, 3);
     assert.throws(
-      () => target.restore(edited(snap, (s) => (s.version = 4))),
-      /snapshot format version 4 \(written by adaprivate .*\) is newer than this library reads: adaprivate .* reads snapshot format versions up to 3/,
+      () => target.restore(edited(snap, (s) => (s.version = 5))),
+      /snapshot format version 5 \(written by adaprivate .*\) is newer than this library reads: adaprivate .* reads snapshot format versions up to 4/,
     );
     assert.throws(
       () => target.restore(edited(snap, (s) => (s.version = 2))),

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import {
+  createPolicy,
   loadPolicy,
   migrateSnapshot,
   type PolicySnapshot,
@@ -159,5 +160,84 @@ describe('signed snapshots', () => {
     );
     assert.throws(() => migrateSnapshot('{', { key: KEY }), /not valid JSON/);
     assert.throws(() => migrateSnapshot({ format: 'x' }, { key: KEY }), /field 'format'/);
+  });
+});
+
+describe('format-3 snapshots (every pending slot stored) load through the 3 -> 4 step', () => {
+  const DIR3 = new URL('../../../test/fixtures/snapshots-format3/', import.meta.url);
+  const names3 = readdirSync(DIR3)
+    .filter((f) => f.endsWith('.snapshot.json'))
+    .map((f) => f.slice(0, -'.snapshot.json'.length))
+    .sort();
+
+  interface Continuation3 extends Continuation {
+    readonly key: string;
+    readonly pending: readonly { readonly ticket: number; readonly reward: number }[];
+  }
+
+  test('the fixtures are there', () => {
+    assert.deepEqual(names3, ['adaprivate-ts', 'dgs-linucb', 'jdp-linucb']);
+  });
+
+  for (const name of names3) {
+    test(`${name}: keeps its waiting tickets' features, drops the stale rows, continues identically`, () => {
+      const text = readFileSync(new URL(`${name}.snapshot.json`, DIR3), 'utf8');
+      const next = JSON.parse(
+        readFileSync(new URL(`${name}.continuation.json`, DIR3), 'utf8'),
+      ) as Continuation3;
+      const old = JSON.parse(text) as { version: number; state: { base: { pending: string } } };
+      assert.equal(old.version, 3);
+      const migrated = JSON.parse(migrateSnapshot(text, { key: next.key })) as {
+        version: number;
+        state: { base: { pending: string; pendingTicket: string } };
+      };
+      assert.equal(migrated.version, SNAPSHOT_FORMAT_VERSION);
+      // 7 slots of d = 4 in format 3; the 3 waiting tickets' rows in format 4
+      assert.equal(Buffer.from(old.state.base.pending, 'base64').length, 7 * 4 * 8);
+      assert.equal(Buffer.from(migrated.state.base.pending, 'base64').length, 3 * 4 * 8);
+      for (const direct of [true, false]) {
+        // loaded as it is (the migration inside restore) and after the explicit migration
+        const p = loadPolicy(direct ? text : JSON.stringify(migrated), { key: next.key, branch: true });
+        for (const t of next.pending) p.updateTicket(t.ticket, t.reward);
+        const k = next.probe.length / p.config.dim;
+        const arms: number[] = [];
+        for (const r of next.inputs) {
+          const arm = p.select(Float64Array.from(r.features), k);
+          p.update(r.rewards[arm]!);
+          arms.push(arm);
+        }
+        assert.deepEqual(arms, next.arms);
+        assert.deepEqual(Array.from(p.scores(Float64Array.from(next.probe), k)), next.scores);
+        p.finish();
+        const got = p.privacy();
+        assert.equal(got.releases, next.privacy.releases);
+        assert.equal(got.epsilon, next.privacy.epsilon);
+        assert.equal(got.rho, next.privacy.rho);
+      }
+    });
+  }
+
+  test('a snapshot stores only the occupied pending slots, and a restore puts each row back in its slot', () => {
+    const p = createPolicy('linucb', { dim: 3, horizon: 100, seed: 1, maxPending: 4 });
+    const x = Float64Array.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6);
+    const a = p.selectTicket(x, 2);
+    const b = p.selectTicket(x.map((v) => v / 2), 2);
+    p.updateTicket(a.ticket, 1);
+    const snap = p.snapshot({ key: KEY });
+    const base = (snap as unknown as { state: { base: { pending: string } } }).state.base;
+    assert.equal(Buffer.from(base.pending, 'base64').length, 3 * 8); // one row of d = 3
+    const q = loadPolicy(snap, { key: KEY });
+    p.updateTicket(b.ticket, 0.5);
+    q.updateTicket(b.ticket, 0.5);
+    assert.deepEqual(Array.from(q.scores(x, 2)), Array.from(p.scores(x, 2)));
+    assert.throws(() => q.updateTicket(a.ticket, 1), /ticket 0 is unknown/);
+    // a row count that does not match the occupied slots is refused, naming the field
+    const bad = JSON.parse(JSON.stringify(snap));
+    bad.state.base.pending = Buffer.alloc(2 * 3 * 8).toString('base64');
+    const { mac: _m, ...content } = bad;
+    assert.throws(
+      () => loadPolicy(JSON.stringify(signSnapshot(content, snapshotKeyBytes(KEY, 'test'))), { key: KEY }),
+      /pending \(the occupied slots of pendingTicket\) holds 2 values|holds 6 values, expected 3/,
+    );
   });
 });
