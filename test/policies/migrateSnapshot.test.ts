@@ -221,7 +221,10 @@ describe('format-3 snapshots (every pending slot stored) load through the 3 -> 4
     const p = createPolicy('linucb', { dim: 3, horizon: 100, seed: 1, maxPending: 4 });
     const x = Float64Array.of(0.1, 0.2, 0.3, 0.4, 0.5, 0.6);
     const a = p.selectTicket(x, 2);
-    const b = p.selectTicket(x.map((v) => v / 2), 2);
+    const b = p.selectTicket(
+      x.map((v) => v / 2),
+      2,
+    );
     p.updateTicket(a.ticket, 1);
     const snap = p.snapshot({ key: KEY });
     const base = (snap as unknown as { state: { base: { pending: string } } }).state.base;
