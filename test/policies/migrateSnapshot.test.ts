@@ -8,6 +8,7 @@ import {
   createPolicy,
   loadPolicy,
   migrateSnapshot,
+  type Policy,
   type PolicySnapshot,
   SNAPSHOT_FORMAT_VERSION,
 } from '../../src/policies/index.js';
@@ -34,6 +35,18 @@ function fixture(name: string): { text: string; next: Continuation } {
     text: readFileSync(new URL(`${name}.snapshot.json`, DIR), 'utf8'),
     next: JSON.parse(readFileSync(new URL(`${name}.continuation.json`, DIR), 'utf8')) as Continuation,
   };
+}
+
+/** Plays the recorded rounds (select, update) on `p`: the arms chosen, then the probe's scores. */
+function playOn(p: Policy, next: Continuation): { arms: number[]; scores: number[] } {
+  const k = next.probe.length / p.config.dim;
+  const arms: number[] = [];
+  for (const r of next.inputs) {
+    const arm = p.select(Float64Array.from(r.features), k);
+    p.update(r.rewards[arm]!);
+    arms.push(arm);
+  }
+  return { arms, scores: Array.from(p.scores(Float64Array.from(next.probe), k)) };
 }
 
 /** The ledger figures that 0.1.0 printed and that must survive the upgrade. */
@@ -75,14 +88,7 @@ describe('0.1.0 snapshots (unsigned format 2)', () => {
       const p = loadPolicy(migrated, { key: KEY });
       assert.throws(() => loadPolicy(migrated, { key: `${KEY}, another` }), /field 'mac'/);
       // continue with the rounds 0.1.0 played after the snapshot
-      const k = next.probe.length / p.config.dim;
-      const arms: number[] = [];
-      for (const r of next.inputs) {
-        const arm = p.select(Float64Array.from(r.features), k);
-        p.update(r.rewards[arm]!);
-        arms.push(arm);
-      }
-      const scores = Array.from(p.scores(Float64Array.from(next.probe), k));
+      const { arms, scores } = playOn(p, next);
       p.finish();
       if (name.endsWith('-secure')) {
         // fresh secure noise: other arms are possible, the ledger's figures are not
@@ -199,15 +205,9 @@ describe('format-3 snapshots (every pending slot stored) load through the 3 -> 4
         // loaded as it is (the migration inside restore) and after the explicit migration
         const p = loadPolicy(direct ? text : JSON.stringify(migrated), { key: next.key, branch: true });
         for (const t of next.pending) p.updateTicket(t.ticket, t.reward);
-        const k = next.probe.length / p.config.dim;
-        const arms: number[] = [];
-        for (const r of next.inputs) {
-          const arm = p.select(Float64Array.from(r.features), k);
-          p.update(r.rewards[arm]!);
-          arms.push(arm);
-        }
+        const { arms, scores } = playOn(p, next);
         assert.deepEqual(arms, next.arms);
-        assert.deepEqual(Array.from(p.scores(Float64Array.from(next.probe), k)), next.scores);
+        assert.deepEqual(scores, next.scores);
         p.finish();
         const got = p.privacy();
         assert.equal(got.releases, next.privacy.releases);
