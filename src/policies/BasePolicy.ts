@@ -56,6 +56,7 @@ import type {
   SnapshotOptions,
 } from './Policy.js';
 import type { PolicyConfig } from './PolicyOptions.js';
+import { fillOccupiedRows, occupiedCount, occupiedRows } from './pendingRows.js';
 import { paperAccountant, policyInfo } from './policyInfo.js';
 import { openSnapshot, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, signSnapshot } from './snapshotFormat.js';
 import { snapshotKeyBytes } from './snapshotKey.js';
@@ -839,7 +840,7 @@ export abstract class BasePolicy implements Policy {
       nextTicket: this.nextTicket,
       finished: this.finished,
       pendingTicket: encodeFloat64(this.pendingTicket),
-      pending: encodeFloat64(this.occupiedRows()),
+      pending: encodeFloat64(occupiedRows(this.pendingTicket, this.pending, this.d)),
       rng: this.rng.saveState(),
       noiseRng: this.noiseKind === 'seeded' ? this.noiseRng.saveState() : null,
       propensityRng: this.propensityRng instanceof SecureRng ? null : this.propensityRng.saveState(),
@@ -1125,7 +1126,9 @@ export abstract class BasePolicy implements Policy {
     this.rounds = base.rounds;
     this.loadOwnState(st.own);
     decodeFloat64(base.pendingTicket, this.pendingTicket, 'pendingTicket');
-    this.loadOccupiedRows(base.pending);
+    const rows = new Float64Array(occupiedCount(this.pendingTicket) * this.d);
+    decodeFloat64(base.pending, rows, 'pending (the occupied slots of pendingTicket)');
+    fillOccupiedRows(this.pendingTicket, rows, this.pending, this.d);
     this.clipped = base.clipped;
     this.rounds = base.rounds;
     this.nextTicket = base.nextTicket;
@@ -1311,42 +1314,6 @@ export abstract class BasePolicy implements Policy {
     for (let a = 0; a < k; a++) views.push(this.feats.subarray(a * d, (a + 1) * d));
     this.armViews = views;
     this.scoreBuf = new Float64Array(k);
-  }
-
-  /** The rows of the occupied pending slots, in slot order (what a snapshot stores). */
-  private occupiedRows(): Float64Array {
-    const d = this.d;
-    const t = this.pendingTicket;
-    let n = 0;
-    for (let s = 0; s < t.length; s++) if (t[s]! >= 0) n++;
-    const out = new Float64Array(n * d);
-    let o = 0;
-    for (let s = 0; s < t.length; s++) {
-      if (t[s]! < 0) continue;
-      out.set(this.pending.subarray(s * d, (s + 1) * d), o);
-      o += d;
-    }
-    return out;
-  }
-
-  /** Inverse of {@link occupiedRows} under the `pendingTicket` just loaded; empty slots are zeroed. */
-  private loadOccupiedRows(text: unknown): void {
-    const d = this.d;
-    const t = this.pendingTicket;
-    let n = 0;
-    for (let s = 0; s < t.length; s++) if (t[s]! >= 0) n++;
-    const rows = decodeFloat64(
-      text,
-      new Float64Array(n * d),
-      'pending (the occupied slots of pendingTicket)',
-    );
-    this.pending.fill(0);
-    let o = 0;
-    for (let s = 0; s < t.length; s++) {
-      if (t[s]! < 0) continue;
-      this.pending.set(rows.subarray(o, o + d), s * d);
-      o += d;
-    }
   }
 
   private keep(slot: number, arm: number): void {

@@ -12,10 +12,9 @@
  *
  * Versions: format 3 is the first signed one; format 4 stores only the occupied rows of the
  * pending-round table. Older signed formats (3) are read through the steps of snapshotMigrations.ts
- * after their MAC is checked; the unsigned format 2 of adaprivate
- * 0.1.0 is refused here and loads only after the explicit operator step `migrateSnapshot(text,
- * { key, trustUnsigned: true })` (`adaprivate migrate snapshot`); a newer format is refused with a
- * message naming both versions.
+ * after their MAC is checked; the unsigned format 2 of adaprivate 0.1.0 is refused here and loads
+ * only after the explicit operator step `migrateSnapshot(text, { key, trustUnsigned: true })`
+ * (`adaprivate migrate snapshot`); a newer format is refused with a message naming both versions.
  */
 import { VERSION } from '../version.js';
 import { canonicalJson } from './canonicalJson.js';

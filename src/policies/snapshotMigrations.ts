@@ -15,6 +15,7 @@
  * and commit a fixture of format 4 beside test/fixtures/snapshots-format3.
  */
 import { decodeFloat64, encodeFloat64 } from './float64Codec.js';
+import { occupiedRows } from './pendingRows.js';
 
 type Content = Record<string, unknown>;
 
@@ -43,37 +44,24 @@ function v2Config(id: unknown, config: unknown): unknown {
 }
 
 /**
- * A format-3 base state with `pending` cut to the occupied slots' rows. A field that does not decode
- * or whose length is not a whole number of rows per slot is left as it is: restore then refuses it,
- * naming the field.
+ * A format-3 base state with `pending` cut to the occupied slots' rows; the table's size comes from
+ * the configuration (dim, maxPending). A state that does not match it is left as it is: restore then
+ * refuses it, naming the field.
  */
-function v3Base(base: unknown): unknown {
+function v3Base(base: unknown, config: unknown): unknown {
   if (typeof base !== 'object' || base === null || Array.isArray(base)) return base;
   const b = base as Record<string, unknown>;
-  if (typeof b.pendingTicket !== 'string' || typeof b.pending !== 'string') return base;
-  let tickets: Float64Array;
-  let rows: Float64Array;
+  const cfg = (typeof config === 'object' && config !== null ? config : {}) as Record<string, unknown>;
+  const d = cfg.dim;
+  const slots = typeof cfg.maxPending === 'number' ? cfg.maxPending + 1 : Number.NaN;
+  if (!Number.isSafeInteger(d) || !Number.isSafeInteger(slots)) return base;
   try {
-    tickets = decodeAll(b.pendingTicket);
-    rows = decodeAll(b.pending);
+    const tickets = decodeFloat64(b.pendingTicket, new Float64Array(slots), 'pendingTicket');
+    const table = decodeFloat64(b.pending, new Float64Array(slots * (d as number)), 'pending');
+    return { ...b, pending: encodeFloat64(occupiedRows(tickets, table, d as number)) };
   } catch {
     return base;
   }
-  if (tickets.length === 0 || rows.length % tickets.length !== 0) return base;
-  const d = rows.length / tickets.length;
-  const kept: number[] = [];
-  for (let s = 0; s < tickets.length; s++) {
-    if (!(tickets[s]! >= 0)) continue;
-    for (let i = 0; i < d; i++) kept.push(rows[s * d + i]!);
-  }
-  return { ...b, pending: encodeFloat64(Float64Array.from(kept)) };
-}
-
-/** Every value of a base64 Float64 field (throws when the text is no such field). */
-function decodeAll(text: string): Float64Array {
-  const n = Math.floor(((text.length / 4) * 3) / 8);
-  if (Math.ceil((8 * n) / 3) * 4 !== text.length) throw new RangeError('not a Float64 field');
-  return decodeFloat64(text, new Float64Array(n), 'pending');
 }
 
 /** Step from version `v` to `v + 1`, by `v`. */
@@ -86,7 +74,7 @@ const STEPS: Readonly<Record<number, (content: Content) => Content>> = {
     const state = c.state;
     if (typeof state !== 'object' || state === null || Array.isArray(state)) return { ...c, version: 4 };
     const st = state as Record<string, unknown>;
-    return { ...c, state: { ...st, base: v3Base(st.base) }, version: 4 };
+    return { ...c, state: { ...st, base: v3Base(st.base, c.config) }, version: 4 };
   },
 };
 
