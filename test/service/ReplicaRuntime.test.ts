@@ -608,3 +608,76 @@ test('adaprivate-ts: 24 concurrent rewards on one replica (B = 3; rewards that f
     await t.close();
   }
 });
+
+/**
+ * A PostgresStore whose release commits announce themselves (the notification a LISTEN connection
+ * would deliver) before their answer reaches the replica, and which counts the replica's version
+ * reads (`modelVersion`: the first read of a view refresh).
+ */
+async function storeAnnouncingFirst(
+  url: string,
+): Promise<{ store: PostgresStore; versionReads: () => number }> {
+  const store = await PostgresStore.open(url);
+  let listener: ((model: string, version: number) => void) | null = null;
+  const onRelease = store.onRelease.bind(store);
+  store.onRelease = (l, onError) => {
+    listener = l;
+    return onRelease(l, onError);
+  };
+  const storedVersion = store.modelVersion.bind(store);
+  let reads = 0;
+  store.modelVersion = (model) => {
+    reads++;
+    return storedVersion(model);
+  };
+  const announceFirst = <A extends unknown[], R>(commit: (model: string, ...rest: A) => Promise<R>) =>
+    async function (this: unknown, model: string, ...rest: A): Promise<R> {
+      const out = await commit.call(store, model, ...rest);
+      const v = await storedVersion(model);
+      if (v !== null) listener?.(model, v);
+      // the notification is handled (ModelRegistry: a promise's then) before the answer returns
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      return out;
+    };
+  store.stepRewards = announceFirst(store.stepRewards);
+  store.releasePending = announceFirst(store.releasePending);
+  store.decideMany = announceFirst(store.decideMany);
+  return { store, versionReads: () => reads };
+}
+
+for (const [policy, options] of [
+  ['jdp-linucb', {}],
+  ['dgs-linucb', {}],
+  ['adaprivate-ts', { batchSize: 2 }],
+] as const) {
+  test(`${policy}: the notification of this replica's own commit, arriving before the commit's answer, does not reload the view`, async () => {
+    const { store, versionReads } = await storeAnnouncingFirst(await pg.createDatabase());
+    const t = await startTestServer({ store, versionCheckMs: 3_600_000 });
+    try {
+      const spec = { policy, options: { dim: 2, horizon: 100, epsilon: 1, seed: 5, ...options } };
+      await t.client.createModel('own', spec);
+      const readsBefore = versionReads();
+      let version = 0;
+      for (let i = 0; i < 8; i++) {
+        const d = await t.client.rank('own', { arms: ARMS3 });
+        assert.ok(d.modelVersion >= version, 'the view never goes back');
+        version = d.modelVersion;
+        await t.client.reward('own', { eventId: d.eventId, reward: i % 2 });
+      }
+      const status = await t.client.status('own');
+      assert.ok(status.modelVersion >= 4, `the replica committed releases (version ${status.modelVersion})`);
+      // status reads the version once itself (a forced check); nothing else may
+      assert.equal(versionReads() - readsBefore, 1, 'no view refresh for its own releases');
+      const last = await t.client.rank('own', { arms: ARMS3 });
+      // (DGS-LinUCB's decision after new data is itself a release, one version on)
+      const releasing = policy === 'dgs-linucb' ? 1 : 0;
+      assert.equal(
+        last.modelVersion,
+        status.modelVersion + releasing,
+        'the view is the last committed release',
+      );
+    } finally {
+      await t.close();
+    }
+  });
+}
