@@ -8,9 +8,8 @@
  *   the stored version has not moved (the version check, not a reload). It picks up a newer release when a
  *   notification (LISTEN/NOTIFY) arrives and, to bound the staleness when a notification is lost, by
  *   a cheap version check before a request when the last check is older than `versionCheckMs`.
- *   The notification of a version this replica's own step commit in flight makes (serialised
- *   learning; it may come before that commit's answer) reloads nothing: the answer settles it
- *   (`committing`).
+ *   The notification of a version this replica's own commit in flight makes (it may come before
+ *   that commit's answer) reloads nothing: the answer settles it (`committing`).
  *   Staleness: the public matrix A lags by the rewards pending since the last release (< one batch),
  *   the released statistics by at most `versionCheckMs` plus one snapshot read.
  * - **Rewards** are stored as pending (durable when acknowledged; concurrent rewards of a model share
@@ -227,9 +226,9 @@ export class ReplicaRuntime implements ServedModel {
   /** A commit of state computed on the view is in flight: decisions wait for it. */
   private mutating: Promise<void> | null = null;
   /**
-   * The version that this replica's step commit in flight makes if it commits (0: none). Its
-   * notification is this replica's own and may arrive before the commit's answer: it does not
-   * reload the view (the answer settles the version; a stale one reloads).
+   * The version that this replica's commit in flight makes if it commits (0: none, or not known
+   * yet). Its notification is this replica's own and may arrive before the commit's answer: it
+   * does not reload the view (the answer settles the version; a stale one reloads).
    */
   private committing = 0;
   private lastCheck: number;
@@ -659,6 +658,7 @@ export class ReplicaRuntime implements ServedModel {
             });
           }
           const snapshot = made > 0 ? JSON.stringify(p.snapshot({ key: this.ctx.snapshotKey })) : null;
+          if (made > 0) this.committing = v + made;
           return this.store.decideMany(this.row.name, v, steps, rounds, snapshot);
         },
         (a, p, v, rounds) => {
@@ -826,8 +826,7 @@ export class ReplicaRuntime implements ServedModel {
             steps.push({ reward: q.input, releases: spent.releases - before, spent: { ...spent } });
           }
           const snapshot = JSON.stringify(p.snapshot({ key: this.ctx.snapshotKey }));
-          // (not DGS-LinUCB's: its replica measured slower so, see docs/performance.md, session 20)
-          if (!this.atSelect) this.committing = v + steps.length;
+          this.committing = v + steps.length;
           return this.store.stepRewards(
             this.row.name,
             v,
@@ -966,6 +965,7 @@ export class ReplicaRuntime implements ServedModel {
           );
         }
         releases = step.releases;
+        this.committing = step.version;
         return this.store.releasePending(this.row.name, b, step, this.ctx.now());
       },
       (o, p) => {
@@ -1016,6 +1016,7 @@ export class ReplicaRuntime implements ServedModel {
         );
       }
       computed = p;
+      this.committing = step.version;
       return step;
     };
     return this.commitComputed(
@@ -1046,6 +1047,8 @@ export class ReplicaRuntime implements ServedModel {
       // outcome unknown: never decide from the computed release; reload what the database has
       this.lastCheck = Number.NEGATIVE_INFINITY;
       throw err;
+    } finally {
+      this.committing = 0;
     }
     const p = computed();
     if (row === null || p === null) {

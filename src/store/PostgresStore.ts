@@ -149,6 +149,18 @@ const WRITE_BATCH_MAX = 256;
  */
 const LINGER_TURNS = 2;
 
+/**
+ * Decisions after which a store gives the `decisions` table its planner statistics (ANALYZE) when
+ * it has none for a table that size: the statements each connection caches (named statements and
+ * the functions of ./postgresRoutines.ts) are planned once, and a plan made while the table had no
+ * statistics looked a decision up by its event id through the (model, time) index, reading every
+ * decision of the model; autovacuum's first ANALYZE comes a minute or more later. Measured on a new
+ * database: 0.25-0.35 ms per lookup after a few thousand decisions, 0.005 ms after ANALYZE, and a
+ * serialised policy's replica at half its throughput until then (docs/performance.md, "Issue 29 in
+ * session 20").
+ */
+export const ANALYZE_AFTER_DECISIONS = 1000;
+
 /** A write of the model's group commit: a decision (without a release) or a pending reward. */
 type ModelWrite =
   | { readonly decision: DecisionRow; readonly reward?: undefined }
@@ -367,6 +379,10 @@ export class PostgresStore implements ReplicaStore {
     decisionsBatched: 0,
     sharedStatements: 0,
   };
+  /** Decisions this store has inserted (counted up to {@link ANALYZE_AFTER_DECISIONS}). */
+  private decisionsInserted = 0;
+  /** The ANALYZE of the decisions table in flight (`noteDecisions`), awaited by {@link close}. */
+  private analyzing: Promise<void> | null = null;
   /**
    * Decisions (without a release) and pending rewards of a model, group-committed together: one
    * statement in flight per model; the writes that arrive while it is in flight, and those of the
@@ -610,7 +626,28 @@ export class PostgresStore implements ReplicaStore {
       ),
     );
     if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(row.model);
+    this.noteDecisions(r.rows[0]?.n ?? 0);
     return r.rows[0]?.n === 1;
+  }
+
+  /**
+   * Counts `n` decisions inserted; when the count passes {@link ANALYZE_AFTER_DECISIONS}, gives the
+   * decisions table its statistics in the background unless it has them for at least that many rows
+   * (best effort: a role that does not own the table only gets a warning from PostgreSQL).
+   */
+  private noteDecisions(n: number): void {
+    const before = this.decisionsInserted;
+    if (before >= ANALYZE_AFTER_DECISIONS || n <= 0) return;
+    this.decisionsInserted = before + n;
+    if (this.decisionsInserted < ANALYZE_AFTER_DECISIONS || this.closed) return;
+    this.analyzing = (async () => {
+      const r = await this.pool.query<{ n: number }>(
+        "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'decisions'::regclass",
+      );
+      if ((r.rows[0]?.n ?? 0) < ANALYZE_AFTER_DECISIONS) await this.pool.query('ANALYZE decisions');
+    })().catch(() => {
+      // best effort: autovacuum analyzes the table later
+    });
   }
 
   /**
@@ -629,6 +666,7 @@ export class PostgresStore implements ReplicaStore {
     );
     if (r.rows[0]?.live !== 1) throw ModelDeletedError.gone(model);
     const inserted = new Set(r.rows[0]?.inserted ?? []);
+    this.noteDecisions(inserted.size);
     return rows.map((row) => inserted.has(row.eventId));
   }
 
@@ -695,6 +733,7 @@ export class PostgresStore implements ReplicaStore {
     );
     const row = r.rows[0]!;
     const inserted = new Set(row.inserted ?? []);
+    this.noteDecisions(inserted.size);
     const rewarded = new Set(row.rewarded ?? []);
     const found = new Set(row.found ?? []);
     // the count's snapshot is the statement's: it does not see the rows inserted by `rins`
@@ -1236,6 +1275,7 @@ export class PostgresStore implements ReplicaStore {
           ? { kind: 'decision', version: release.version, rewards: 0, releases: release.releases }
           : null,
     );
+    if (answer === 'inserted') this.noteDecisions(1);
     return answer as 'inserted' | 'exists' | VersionedOutcome;
   }
 
@@ -1283,6 +1323,7 @@ export class PostgresStore implements ReplicaStore {
     );
     const m = /^exists:(\d+)$/.exec(answer);
     if (m !== null) return { exists: Number(m[1]) };
+    if (answer === 'inserted') this.noteDecisions(decisions.length);
     return answer as 'inserted' | VersionedOutcome;
   }
 
@@ -1797,6 +1838,7 @@ export class PostgresStore implements ReplicaStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    await this.analyzing;
     await Promise.all([...this.listeners].map((c) => c.end().catch(() => {})));
     this.listeners.clear();
     await this.pool.end();

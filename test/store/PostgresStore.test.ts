@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import type { ModelState, ReleaseCommitInfo, ReleaseInput } from '../../src/store/index.js';
 import { PostgresStore, StoreConflictError } from '../../src/store/index.js';
-import { migratePostgres } from '../../src/store/PostgresStore.js';
+import { ANALYZE_AFTER_DECISIONS, migratePostgres } from '../../src/store/PostgresStore.js';
 import { schemaVersionOf } from '../../src/store/schema.js';
 import { type PostgresServer, startPostgres } from '../support/postgres.js';
 import { createSumModel, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
@@ -609,6 +609,44 @@ test('PostgresStore.insertDecision: concurrent decisions share statements; each 
     assert.ok(gone.every((g) => g.status === 'rejected'));
   } finally {
     await a.close();
+  }
+});
+
+test(`PostgresStore: a new database's decisions table gets its statistics once ${ANALYZE_AFTER_DECISIONS} decisions are stored, so lookups by event id use its key`, async () => {
+  const url = await server.createDatabase();
+  const a = await PostgresStore.open(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const reltuples = async () =>
+    (
+      await client.query<{ n: number }>(
+        "SELECT reltuples::float8 AS n FROM pg_class WHERE oid = 'decisions'::regclass",
+      )
+    ).rows[0]!.n;
+  try {
+    await createSumModel(a, 'm', 0);
+    const insert = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 100) {
+        const ids = Array.from({ length: Math.min(100, to - i) }, (_, j) => `e${i + j}`);
+        const outs = await Promise.all(ids.map((e) => a.insertDecision(oneArmDecision('m', e, i))));
+        assert.ok(outs.every((o) => o));
+      }
+    };
+    await insert(0, ANALYZE_AFTER_DECISIONS - 1);
+    assert.equal(await reltuples(), -1, 'no statistics yet (never analyzed)');
+    await insert(ANALYZE_AFTER_DECISIONS - 1, ANALYZE_AFTER_DECISIONS + 50);
+  } finally {
+    await a.close(); // waits for the ANALYZE in flight
+  }
+  try {
+    assert.ok((await reltuples()) >= ANALYZE_AFTER_DECISIONS, `reltuples ${await reltuples()}`);
+    // what the cached plans then do: the event id's key, not a scan of the model's decisions
+    const plan = await client.query<{ 'QUERY PLAN': string }>(
+      "EXPLAIN SELECT 1 FROM decisions WHERE model = 'm' AND event_id = 'e7'",
+    );
+    assert.match(plan.rows.map((r) => r['QUERY PLAN']).join('\n'), /decisions_event/);
+  } finally {
+    await client.end();
   }
 });
 
