@@ -633,7 +633,8 @@ test(`PostgresStore: a new database's decisions table gets its statistics once $
       }
     };
     await insert(0, ANALYZE_AFTER_DECISIONS - 1);
-    assert.equal(await reltuples(), -1, 'no statistics yet (never analyzed)');
+    // never analyzed (-1), or by autovacuum while smaller: not yet statistics for that many rows
+    assert.ok((await reltuples()) < ANALYZE_AFTER_DECISIONS, `reltuples ${await reltuples()}`);
     await insert(ANALYZE_AFTER_DECISIONS - 1, ANALYZE_AFTER_DECISIONS + 50);
   } finally {
     await a.close(); // waits for the ANALYZE in flight
