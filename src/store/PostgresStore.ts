@@ -1259,7 +1259,7 @@ export class PostgresStore implements ReplicaStore {
       );
     }
     const answer = await this.routine(
-      `SELECT pg_temp.adaprivate_decide($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) AS a`,
+      `SELECT pg_temp.adaprivate_decide($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) AS a`,
       [
         decision.model,
         expected,
@@ -1269,6 +1269,7 @@ export class PostgresStore implements ReplicaStore {
         release?.rounds ?? 0,
         release === null ? null : JSON.stringify(release.spent),
         release?.snapshot ?? null,
+        decision.clipped ?? null,
       ],
       (a) =>
         a === 'inserted' && release !== null
@@ -1300,7 +1301,7 @@ export class PostgresStore implements ReplicaStore {
       for (let c = 0; c < 9; c++) cols[c]!.push(v[c + 1]);
     }
     const answer = await this.routine(
-      'SELECT pg_temp.adaprivate_decide_many($1, $2, $3::text[], $4::bigint[], $5::text[], $6::bytea[], $7::int[], $8::int[], $9::bytea[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[], $15, $16) AS a',
+      'SELECT pg_temp.adaprivate_decide_many($1, $2, $3::text[], $4::bigint[], $5::text[], $6::bytea[], $7::int[], $8::int[], $9::bytea[], $10::text[], $11::bigint[], $12::text[], $13::bigint[], $14::text[], $15, $16, $17::int[]) AS a',
       [
         model,
         expected,
@@ -1310,6 +1311,7 @@ export class PostgresStore implements ReplicaStore {
         decisions.map((d) => (d.release === null ? null : JSON.stringify(d.release.spent))),
         rounds,
         snapshot,
+        decisions.map((d) => d.decision.clipped ?? null),
       ],
       (a) =>
         a === 'inserted' && made.length > 0

@@ -117,7 +117,7 @@ const DECIDE = `
 CREATE FUNCTION pg_temp.adaprivate_decide(p_model text, p_expected bigint, p_event text, p_time bigint,
   p_arm_ids text, p_features bytea, p_dim int, p_chosen int, p_chosen_features bytea,
   p_probabilities text, p_model_version bigint, p_unit text, p_releases bigint, p_rounds bigint,
-  p_spent text, p_snapshot text)
+  p_spent text, p_snapshot text, p_clipped int)
 RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
   v bigint;
@@ -127,9 +127,9 @@ BEGIN
   IF NOT FOUND THEN RETURN 'gone'; END IF;
   IF v <> p_expected THEN RETURN 'stale'; END IF;
   INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features,
-      probabilities, model_version)
+      probabilities, model_version, clipped)
     VALUES (p_model, p_event, p_time, p_arm_ids, p_features, p_dim, p_chosen, p_chosen_features,
-      p_probabilities, p_model_version)
+      p_probabilities, p_model_version, p_clipped)
     ON CONFLICT (model, event_id) DO NOTHING;
   GET DIAGNOSTICS n = ROW_COUNT;
   IF n = 0 THEN RETURN 'exists'; END IF;
@@ -156,7 +156,7 @@ const decideMany = (channel: string): string => `
 CREATE FUNCTION pg_temp.adaprivate_decide_many(p_model text, p_expected bigint, p_events text[],
   p_times bigint[], p_arm_ids text[], p_features bytea[], p_dims int[], p_chosen int[],
   p_chosen_features bytea[], p_probabilities text[], p_model_versions bigint[], p_units text[],
-  p_releases bigint[], p_spent text[], p_rounds bigint, p_snapshot text)
+  p_releases bigint[], p_spent text[], p_rounds bigint, p_snapshot text, p_clipped int[])
 RETURNS text LANGUAGE plpgsql AS $f$
 DECLARE
   v bigint;
@@ -173,12 +173,13 @@ BEGIN
     END IF;
   END LOOP;
   INSERT INTO decisions (model, event_id, time, arm_ids, features, dim, chosen, chosen_features,
-      probabilities, model_version)
+      probabilities, model_version, clipped)
     SELECT p_model, x.event_id, x.time, x.arm_ids, x.features, x.dim, x.chosen, x.chosen_features,
-      x.probabilities, x.model_version
+      x.probabilities, x.model_version, x.clipped
     FROM unnest(p_events, p_times, p_arm_ids, p_features, p_dims, p_chosen, p_chosen_features,
-      p_probabilities, p_model_versions) WITH ORDINALITY
-      AS x(event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version, i)
+      p_probabilities, p_model_versions, p_clipped) WITH ORDINALITY
+      AS x(event_id, time, arm_ids, features, dim, chosen, chosen_features, probabilities, model_version,
+        clipped, i)
     ORDER BY x.i
     ON CONFLICT (model, event_id) DO NOTHING;
   GET DIAGNOSTICS m = ROW_COUNT;

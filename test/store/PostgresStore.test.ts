@@ -557,12 +557,13 @@ test('PostgresStore.releasePending, stepReward, decideAt: computed at version v,
     assert.equal((await a.getDecision('m', 'e5'))?.rewardState, 'none');
 
     // a decision with its release: stale, then inserted with the release, then the event exists
-    const d = { ...oneArmDecision('m', 'd1'), modelVersion: 3 };
+    const d = { ...oneArmDecision('m', 'd1'), modelVersion: 3, clipped: 1 };
     assert.equal(await a.decideAt(1, d, rel(2, 3)), 'stale');
     assert.equal(await a.decideAt(2, d, { ...rel(3, 3), releases: 1 }), 'inserted');
     assert.equal(await b.decideAt(3, d, rel(4, 3)), 'exists');
     assert.equal(await b.decideAt(3, { ...oneArmDecision('m', 'd2'), modelVersion: 3 }, null), 'inserted');
     assert.equal(await a.decideAt(3, oneArmDecision('gone', 'd3'), null), 'gone');
+    assert.equal((await a.getDecision('m', 'd1'))?.clipped, 1, 'its clipped candidate count is stored');
     const ledger = await a.ledger('m');
     assert.deepEqual(
       ledger.map((l) => [l.version, l.rewards]),
@@ -779,9 +780,9 @@ test('PostgresStore.decideMany: decisions in one call, a ledger row of 0 rewards
     const dec = (e: string, modelVersion: number) => ({ ...oneArmDecision('m', e, 70), modelVersion });
     const rel = (n: number) => ({ releases: n, spent: { n } });
     const group = [
-      { decision: dec('d0', 1), release: rel(1) },
+      { decision: { ...dec('d0', 1), clipped: 1 }, release: rel(1) },
       { decision: dec('d1', 1), release: null },
-      { decision: dec('d2', 2), release: rel(2) },
+      { decision: { ...dec('d2', 2), clipped: 0 }, release: rel(2) },
     ];
     assert.equal(await a.decideMany('m', 1, group, 0, 's2'), 'stale');
     assert.equal(
@@ -809,6 +810,11 @@ test('PostgresStore.decideMany: decisions in one call, a ledger row of 0 rewards
     assert.deepEqual(
       await Promise.all(['d0', 'd1', 'd2'].map(async (e) => (await a.getDecision('m', e))?.modelVersion)),
       [1, 1, 2],
+    );
+    // each decision's clipped candidate count is stored with it (null when not given)
+    assert.deepEqual(
+      await Promise.all(['d0', 'd1', 'd2'].map(async (e) => (await a.getDecision('m', e))?.clipped)),
+      [1, null, 0],
     );
     // without a release nothing but the decisions is written
     assert.equal(
