@@ -24,7 +24,7 @@ import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, displaySamples, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
-import type { ServedModel } from './ServedModel.js';
+import type { Outcome, RewardItem, ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 import { storedPolicySpec } from './storedPolicySpec.js';
@@ -190,9 +190,6 @@ export class ModelRuntime implements ServedModel {
     return this.staleFlag;
   }
 
-  /** Calls run one at a time in the order they were made (see `exclusive`). */
-  readonly queuesInOrder = true;
-
   /** True while the model may learn (policies bounded by their horizon stop after `horizon` rounds). */
   get learning(): boolean {
     return !(this.bounded && this.rounds >= this.horizon);
@@ -207,13 +204,7 @@ export class ModelRuntime implements ServedModel {
    */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.queue.then(async () => {
-      if (this.staleFlag) {
-        throw new ServiceError(
-          503,
-          'model_reloading',
-          `model '${this.row.name}': a write failed and the model is being reloaded from the database; retry.`,
-        );
-      }
+      if (this.staleFlag) throw this.reloading();
       try {
         return await fn();
       } catch (err) {
@@ -235,6 +226,48 @@ export class ModelRuntime implements ServedModel {
     );
   }
 
+  /**
+   * The events of a batch as one call on the queue: each runs as its own {@link exclusive} call
+   * would (one after another, in order; a write that fails makes the model stale and the events
+   * after it are refused), then one wait for the commit of them all. A failed commit fails every
+   * event, as it fails each single call that waited for it.
+   */
+  private exclusiveEach<I, T>(items: readonly I[], fn: (item: I) => Promise<T>): Promise<Outcome<T>[]> {
+    const run = this.queue.then(async () => {
+      const out: Outcome<T>[] = [];
+      for (const it of items) {
+        if (this.staleFlag) {
+          out.push({ ok: false, error: this.reloading() });
+          continue;
+        }
+        try {
+          out.push({ ok: true, value: await fn(it) });
+        } catch (error) {
+          if (this.unconfirmed) this.staleFlag = true;
+          out.push({ ok: false, error });
+        }
+      }
+      return out;
+    });
+    this.queue = run.catch(() => undefined);
+    return run.then(async (out) => {
+      try {
+        await this.settle();
+      } catch (error) {
+        return out.map((): Outcome<T> => ({ ok: false, error }));
+      }
+      return out;
+    });
+  }
+
+  private reloading(): ServiceError {
+    return new ServiceError(
+      503,
+      'model_reloading',
+      `model '${this.row.name}': a write failed and the model is being reloaded from the database; retry.`,
+    );
+  }
+
   /** Waits for the store's commit of everything written so far; a failed commit makes the model stale. */
   private async settle(): Promise<void> {
     try {
@@ -247,9 +280,17 @@ export class ModelRuntime implements ServedModel {
 
   /** Decides among the request's arms and stores the decision before answering. */
   rank(req: RankInput): Promise<RankResponse> {
-    const d = this.dim;
-    const k = req.arms.length;
-    const feats = rankFeatures(req, d, this.row.name);
+    const feats = this.rankFeatures(req);
+    return this.exclusive(() => this.rankNow(req, feats));
+  }
+
+  rankMany(reqs: readonly RankInput[]): Promise<Outcome<RankResponse>[]> {
+    return this.exclusiveEach(reqs, (req) => this.rankNow(req, this.rankFeatures(req)));
+  }
+
+  /** The request's features, checked against the model (and its unit, for a user-level model). */
+  private rankFeatures(req: RankInput): Float64Array {
+    const feats = rankFeatures(req, this.dim, this.row.name);
     if (this.units !== null && req.unit === undefined) {
       throw new ServiceError(
         400,
@@ -257,51 +298,56 @@ export class ModelRuntime implements ServedModel {
         `model '${this.row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
       );
     }
-    return this.exclusive(async () => {
-      // a policy whose select may release (DGS-LinUCB) refuses a known event id before deciding; for
-      // the others the store's unique key refuses it (insertDecision returns false)
-      if (
-        req.eventId !== undefined &&
-        this.releasesAtSelect &&
-        (await this.ctx.store.rewardTarget(this.row.name, req.eventId)) !== null
-      ) {
-        throw eventExists(this.row, req.eventId);
-      }
-      const samples = displaySamples(this.row.settings, req.withProbabilities);
-      const learning = this.learning;
-      const p = this.policy;
-      const before = p.privacy().releases;
-      this.unconfirmed = true; // until the store confirms (a select may have released)
-      const dec = learning ? decide(p, feats, k, samples) : decideFrozen(p, feats, k, samples);
-      const eventId = req.eventId ?? randomUUID();
-      // a release made by the select commits with the decision: the snapshot, the ledger row and the
-      // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
-      const release =
-        p.privacy().releases === before
-          ? null
-          : stepRelease(p, before, this.version + 1, this.rounds, this.ctx.snapshotKey);
-      const version = release === null ? this.version : release.version;
-      const row = decisionRow(this.row, req, eventId, feats, d, dec, version, this.ctx.now());
-      const ok = await this.ctx.store.insertDecision(row, release);
-      this.unconfirmed = false;
-      if (release !== null) {
-        this.version = release.version;
-        this.ctx.metrics.releases.inc({ model: this.row.name });
-      }
-      // keep clippedFeatures = the clipped vectors of the stored decisions (decide counts its round's)
-      if (learning !== ok) this.clippedExtra += (ok ? 1 : -1) * countClipped(feats, k, d);
-      if (!ok) throw eventExists(this.row, eventId);
-      this.ctx.metrics.decisions.inc({ model: this.row.name });
-      return {
-        eventId,
-        chosen: dec.arm,
-        chosenId: req.arms[dec.arm]!.id,
-        ...(row.probabilities === null
-          ? {}
-          : { probabilities: row.probabilities, probabilitySamples: dec.samples }),
-        modelVersion: row.modelVersion,
-      };
-    });
+    return feats;
+  }
+
+  /** {@link rank}'s turn on the queue. */
+  private async rankNow(req: RankInput, feats: Float64Array): Promise<RankResponse> {
+    const d = this.dim;
+    const k = req.arms.length;
+    // a policy whose select may release (DGS-LinUCB) refuses a known event id before deciding; for
+    // the others the store's unique key refuses it (insertDecision returns false)
+    if (
+      req.eventId !== undefined &&
+      this.releasesAtSelect &&
+      (await this.ctx.store.rewardTarget(this.row.name, req.eventId)) !== null
+    ) {
+      throw eventExists(this.row, req.eventId);
+    }
+    const samples = displaySamples(this.row.settings, req.withProbabilities);
+    const learning = this.learning;
+    const p = this.policy;
+    const before = p.privacy().releases;
+    this.unconfirmed = true; // until the store confirms (a select may have released)
+    const dec = learning ? decide(p, feats, k, samples) : decideFrozen(p, feats, k, samples);
+    const eventId = req.eventId ?? randomUUID();
+    // a release made by the select commits with the decision: the snapshot, the ledger row and the
+    // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
+    const release =
+      p.privacy().releases === before
+        ? null
+        : stepRelease(p, before, this.version + 1, this.rounds, this.ctx.snapshotKey);
+    const version = release === null ? this.version : release.version;
+    const row = decisionRow(this.row, req, eventId, feats, d, dec, version, this.ctx.now());
+    const ok = await this.ctx.store.insertDecision(row, release);
+    this.unconfirmed = false;
+    if (release !== null) {
+      this.version = release.version;
+      this.ctx.metrics.releases.inc({ model: this.row.name });
+    }
+    // keep clippedFeatures = the clipped vectors of the stored decisions (decide counts its round's)
+    if (learning !== ok) this.clippedExtra += (ok ? 1 : -1) * countClipped(feats, k, d);
+    if (!ok) throw eventExists(this.row, eventId);
+    this.ctx.metrics.decisions.inc({ model: this.row.name });
+    return {
+      eventId,
+      chosen: dec.arm,
+      chosenId: req.arms[dec.arm]!.id,
+      ...(row.probabilities === null
+        ? {}
+        : { probabilities: row.probabilities, probabilitySamples: dec.samples }),
+      modelVersion: row.modelVersion,
+    };
   }
 
   /**
@@ -310,25 +356,36 @@ export class ModelRuntime implements ServedModel {
    * bound refused it; it is acknowledged and counted, never learned).
    */
   reward(eventId: string, reward: number, unit?: string): Promise<RewardResponse> {
-    return this.exclusive(async () => {
-      await this.sweepLocked();
-      const d = admitReward(
-        this.row,
-        eventId,
-        await this.ctx.store.rewardTarget(this.row.name, eventId),
-        this.ctx.now(),
-      );
-      if (!this.learning) throw horizonExhausted(this.row.name, this.horizon);
-      const effective = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
-      const r = await this.apply(eventId, d.chosenFeatures, reward, 'given', effective);
-      return {
-        eventId,
-        status: 'recorded',
-        released: r.released,
-        modelVersion: this.version,
-        ...(r.dropped !== null ? { dropped: r.dropped } : {}),
-      };
-    });
+    return this.exclusive(() => this.rewardNow(eventId, reward, unit));
+  }
+
+  rewardMany(rewards: readonly RewardItem[]): Promise<Outcome<RewardResponse>[]> {
+    return this.exclusiveEach(rewards, (r) => this.rewardNow(r.eventId, r.reward, r.unit));
+  }
+
+  /** {@link reward}'s turn on the queue. */
+  private async rewardNow(
+    eventId: string,
+    reward: number,
+    unit: string | undefined,
+  ): Promise<RewardResponse> {
+    await this.sweepLocked();
+    const d = admitReward(
+      this.row,
+      eventId,
+      await this.ctx.store.rewardTarget(this.row.name, eventId),
+      this.ctx.now(),
+    );
+    if (!this.learning) throw horizonExhausted(this.row.name, this.horizon);
+    const effective = rewardUnit(this.row, eventId, d.unit ?? null, unit, this.units !== null);
+    const r = await this.apply(eventId, d.chosenFeatures, reward, 'given', effective);
+    return {
+      eventId,
+      status: 'recorded',
+      released: r.released,
+      modelVersion: this.version,
+      ...(r.dropped !== null ? { dropped: r.dropped } : {}),
+    };
   }
 
   /** Gives the default reward to decisions whose window has closed (models with a default reward). */

@@ -86,7 +86,7 @@ import { rankFeatures } from './rankFeatures.js';
 import { replicaReleaseUnit } from './replicaReleaseUnit.js';
 import { restoreServed } from './restoreServed.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
-import type { ServedModel } from './ServedModel.js';
+import { eachInTurn, type Outcome, type RewardItem, type ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import { StoreUnitCounters } from './StoreUnitCounters.js';
 import { storedPolicySpec } from './storedPolicySpec.js';
@@ -326,8 +326,14 @@ export class ReplicaRuntime implements ServedModel {
     return rt;
   }
 
-  /** Calls may overlap (each awaits the database on its own): a batch awaits them one by one. */
-  readonly queuesInOrder = false;
+  /** Calls may overlap (each awaits the database on its own): a batch awaits its events one by one. */
+  rankMany(reqs: readonly RankInput[]): Promise<Outcome<RankResponse>[]> {
+    return eachInTurn(reqs, (req) => this.rank(req));
+  }
+
+  rewardMany(rewards: readonly RewardItem[]): Promise<Outcome<RewardResponse>[]> {
+    return eachInTurn(rewards, (r) => this.reward(r.eventId, r.reward, r.unit));
+  }
 
   get stale(): boolean {
     // the view refreshes itself from the database; a model found deleted is loaded again (and gone)

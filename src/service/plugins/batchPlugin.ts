@@ -1,8 +1,9 @@
 /**
  * Batches: many rank requests, or many rewards, in one HTTP request. Each event goes through the
  * same code as its single-event route (same checks, same statuses, same durability): the events are
- * queued on the model in the request's order, their writes commit together (group commit), and the
- * answer, sent after that commit, holds one result per event. A failed event gets the error the
+ * applied in the request's order (on a single server, as one turn on the model's queue: no other
+ * request runs between them), their writes commit together (group commit), and the answer, sent
+ * after that commit, holds one result per event. A failed event gets the error the
  * single-event route would have answered and nothing of it is applied; a 4xx fails that event alone,
  * a failed commit (5xx) every event whose writes it held; a malformed request, an unknown model or a wrong key fails the whole request, before any
  * event is applied.
@@ -16,6 +17,7 @@ import {
   RankBatchResponse,
   type RewardBatchRequest,
   RewardBatchResponse,
+  type RewardResponse,
   rankBatchBinaryHeader,
   rankBatchBody,
   responses,
@@ -26,56 +28,24 @@ import {
 import { errorBody, internalErrorBody } from '../errorBody.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
 import { checkRewardRange } from '../rewardAdmission.js';
-import type { ServedModel } from '../ServedModel.js';
+import type { Outcome } from '../ServedModel.js';
 import { ServiceError } from '../ServiceError.js';
 import { jsonOrBinaryBody } from './binaryBody.js';
 
-/**
- * Runs one event (`run` is called at once, so that events queue on the model in order) and turns
- * its outcome into a batch result.
- */
-async function settle<T extends object>(
-  run: () => Promise<T>,
+/** One event's outcome as a batch result (an unexpected error is logged and answered as a 500). */
+function result<T extends object>(
+  o: Outcome<T>,
   eventId: string | undefined,
   log: FastifyBaseLogger,
-): Promise<BatchResult<T>> {
-  try {
-    const r = await run();
-    return { ok: true, statusCode: 200, ...r };
-  } catch (err) {
-    const id = eventId === undefined ? {} : { eventId };
-    if (err instanceof ServiceError) {
-      return { ok: false, ...id, ...errorBody(err.statusCode, err.code, err.message) };
-    }
-    log.error({ err }, 'batch event failed');
-    return {
-      ok: false,
-      ...id,
-      ...internalErrorBody(),
-    };
+): BatchResult<T> {
+  if (o.ok) return { ok: true, statusCode: 200, ...o.value };
+  const err = o.error;
+  const id = eventId === undefined ? {} : { eventId };
+  if (err instanceof ServiceError) {
+    return { ok: false, ...id, ...errorBody(err.statusCode, err.code, err.message) };
   }
-}
-
-/**
- * The results of `run` over `items`, in order. On a model whose queue keeps the order of calls, every
- * event is queued at once (their writes commit together); otherwise each waits for the one before.
- */
-async function inOrder<I, T extends object>(
-  model: ServedModel,
-  items: readonly I[],
-  run: (item: I, index: number) => Promise<T>,
-  eventId: (item: I) => string | undefined,
-  log: FastifyBaseLogger,
-): Promise<BatchResult<T>[]> {
-  if (model.queuesInOrder) {
-    return Promise.all(items.map((it, i) => settle(() => run(it, i), eventId(it), log)));
-  }
-  const out: BatchResult<T>[] = [];
-  for (let i = 0; i < items.length; i++) {
-    const it = items[i]!;
-    out.push(await settle(() => run(it, i), eventId(it), log));
-  }
-  return out;
+  log.error({ err }, 'batch event failed');
+  return { ok: false, ...id, ...internalErrorBody() };
 }
 
 export const batchPlugin: FastifyPluginAsync<{
@@ -107,14 +77,8 @@ export const batchPlugin: FastifyPluginAsync<{
     async (req): Promise<RankBatchResponse> => {
       const model = await registry.get(req.params.name);
       const events: readonly RankInput[] = req.body.events;
-      const results = await inOrder(
-        model,
-        events,
-        (e) => model.rank(e),
-        (e) => e.eventId,
-        req.log,
-      );
-      return { results };
+      const outcomes = await model.rankMany(events);
+      return { results: outcomes.map((o, i) => result(o, events[i]!.eventId, req.log)) };
     },
   );
   app.post<{ Params: ModelNameParams; Body: RewardBatchRequest }>(
@@ -133,17 +97,21 @@ export const batchPlugin: FastifyPluginAsync<{
     },
     async (req): Promise<RewardBatchResponse> => {
       const model = await registry.get(req.params.name);
-      const results = await inOrder(
-        model,
-        req.body.rewards,
-        (r, i) => {
+      const rewards = req.body.rewards;
+      // a reward out of range fails alone, before the model sees the others
+      const refused = rewards.map((r, i): Outcome<RewardResponse> | null => {
+        try {
           checkRewardRange(r.reward, `rewards[${i}].reward`);
-          return model.reward(r.eventId, r.reward, r.unit);
-        },
-        (r) => r.eventId,
-        req.log,
-      );
-      return { results };
+          return null;
+        } catch (error) {
+          return { ok: false, error };
+        }
+      });
+      const outcomes = await model.rewardMany(rewards.filter((_, i) => refused[i] === null));
+      let next = 0;
+      return {
+        results: rewards.map((r, i) => result(refused[i] ?? outcomes[next++]!, r.eventId, req.log)),
+      };
     },
   );
 };
