@@ -109,6 +109,11 @@ export interface PairRunOptions {
    * Float64; for batches the binary rank/batch body) instead of JSON (default false; rewards are JSON).
    */
   readonly binary?: boolean;
+  /**
+   * Ranks name no event id: the server makes one, and the reward is sent for the id the rank
+   * answered (default false: the client names every event `<tag>-<n>`).
+   */
+  readonly serverIds?: boolean;
 }
 
 /** A pool entry (JSON arms) packed for the binary rank body: the arm ids and the K x d features. */
@@ -127,6 +132,7 @@ function failedIn(body: string): number {
 /** The two requests of one pair of `batch` events: ranks (single or batched), then their rewards. */
 function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) => void): autocannon.Request[] {
   let counter = 0;
+  const server = o.serverIds === true;
   const rewardOf = (n: number) => (n % 3 === 0 ? 1 : 0);
   if (batch === 1) {
     const packed = o.binary === true ? o.pool.map(packedArms) : null;
@@ -139,25 +145,42 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
         setupRequest: (req: autocannon.Request, context: object) => {
           const n = counter++;
           (context as { first: number }).first = n;
+          const id = server ? {} : { eventId: `${o.tag}-${n}` };
           if (packed !== null) {
-            const body = encodeBinaryRank({ eventId: `${o.tag}-${n}`, ...packed[n % packed.length]! });
+            const body = encodeBinaryRank({ ...id, ...packed[n % packed.length]! });
             req.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-          } else req.body = `{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`;
+          } else
+            req.body = `{${server ? '' : `"eventId":"${o.tag}-${n}",`}"arms":${o.pool[n % o.pool.length]}}`;
           return req;
         },
+        ...(server
+          ? {
+              onResponse: (_status: number, body: string, context: object) => {
+                (context as { id: string }).id = (JSON.parse(body) as { eventId: string }).eventId;
+              },
+            }
+          : {}),
       },
       {
         method: 'POST',
         path: `/v1/models/${o.model}/rewards`,
         setupRequest: (req: autocannon.Request, context: object) => {
           const n = (context as { first: number }).first;
-          req.body = `{"eventId":"${o.tag}-${n}","reward":${rewardOf(n)}}`;
+          const id = server ? (context as { id: string }).id : `${o.tag}-${n}`;
+          req.body = `{"eventId":"${id}","reward":${rewardOf(n)}}`;
           return req;
         },
       },
     ];
   }
   const count = (_status: number, body: string) => onFailed(failedIn(body));
+  // with server ids, the ids the rank batch answered (null for a failed event: no reward sent)
+  const countAndKeep = (status: number, body: string, context: object) => {
+    count(status, body);
+    (context as { ids: (string | null)[] }).ids = (
+      JSON.parse(body) as { results: { eventId?: string; ok: boolean }[] }
+    ).results.map((r) => (r.ok && r.eventId !== undefined ? r.eventId : null));
+  };
   const packed = o.binary === true ? o.pool.map(packedArms) : null;
   return [
     {
@@ -173,7 +196,7 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
         if (packed !== null) {
           const events = [];
           for (let n = first; n < first + batch; n++) {
-            events.push({ eventId: `${o.tag}-${n}`, ...packed[n % packed.length]! });
+            events.push({ ...(server ? {} : { eventId: `${o.tag}-${n}` }), ...packed[n % packed.length]! });
           }
           const body = encodeBinaryRankBatch(events);
           req.body = Buffer.from(body.buffer, body.byteOffset, body.byteLength);
@@ -181,12 +204,12 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
         }
         const events: string[] = [];
         for (let n = first; n < first + batch; n++) {
-          events.push(`{"eventId":"${o.tag}-${n}","arms":${o.pool[n % o.pool.length]}}`);
+          events.push(`{${server ? '' : `"eventId":"${o.tag}-${n}",`}"arms":${o.pool[n % o.pool.length]}}`);
         }
         req.body = `{"events":[${events.join(',')}]}`;
         return req;
       },
-      onResponse: count,
+      onResponse: server ? countAndKeep : count,
     },
     {
       method: 'POST',
@@ -194,8 +217,10 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
       setupRequest: (req: autocannon.Request, context: object) => {
         const first = (context as { first: number }).first;
         const rewards: string[] = [];
+        const ids = server ? (context as { ids: (string | null)[] }).ids : null;
         for (let n = first; n < first + batch; n++) {
-          rewards.push(`{"eventId":"${o.tag}-${n}","reward":${rewardOf(n)}}`);
+          const id = ids === null ? `${o.tag}-${n}` : ids[n - first];
+          if (id !== null && id !== undefined) rewards.push(`{"eventId":"${id}","reward":${rewardOf(n)}}`);
         }
         req.body = `{"rewards":[${rewards.join(',')}]}`;
         return req;

@@ -17,7 +17,9 @@
  * --amount <requests> (400000), --batch <n,...> (1,10),
  * --policy <id> (adaprivate-ts), --samples <n> (the model's probabilitySamples: every rank then answers
  * the Monte Carlo arm probabilities; default unset: ranks answer without them), --synchronous normal|full,
- * --group-commit on|off (on), --body json|binary (json; binary: ranks as the binary rank body,
+ * --ids client|server (client: each rank names its event id; server: ranks name none, the server
+ * makes them, and each reward is sent for the id its rank answered), --cli <path> (the server's
+ * dist/src/cli/main.js; default this build's), --group-commit on|off (on), --body json|binary (json; binary: ranks as the binary rank body,
  * application/x-adaprivate-rank, and rank batches as the binary rank/batch body, docs/serving.md;
  * rewards stay JSON), --checkpoint background|auto (background), --log-candidates on|off (on:
  * the model's logCandidates setting; off stores only the chosen arm's features per decision), --settings <dxK,...> (20x5,50x20), --cpu-prof <dir> (V8 CPU profile of the server, written at its
@@ -40,7 +42,8 @@ import {
   threadCpuSeconds,
 } from './loadClient.js';
 
-const cli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+/** The server's CLI: this build's, or another build's with --cli (a before/after comparison). */
+const cli = flag('cli', fileURLToPath(new URL('../src/cli/main.js', import.meta.url)));
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
 const duration = Number(flag('duration', '10'));
@@ -61,6 +64,11 @@ if (logCandidates !== 'on' && logCandidates !== 'off') {
 const body = flag('body', 'json');
 if (body !== 'json' && body !== 'binary') {
   process.stderr.write(`loadtest: --body takes json or binary. Got ${body}.\n`);
+  process.exit(2);
+}
+const ids = flag('ids', 'client');
+if (ids !== 'client' && ids !== 'server') {
+  process.stderr.write(`loadtest: --ids takes client or server. Got ${ids}.\n`);
   process.exit(2);
 }
 const batches = flag('batch', '1,10').split(',').map(Number);
@@ -116,6 +124,7 @@ async function run(
     tag,
     batch,
     binary: body === 'binary',
+    serverIds: ids === 'server',
   });
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const mainCpu = threadCpuSeconds(pid, pid) - main0;
@@ -215,6 +224,9 @@ async function main(): Promise<void> {
     synchronous,
     groupCommit,
     checkpoint,
+    body,
+    ids,
+    cli,
     batches,
     durationSeconds: duration,
     node: process.version,

@@ -8,12 +8,16 @@
  * worker) and wall seconds per pair, best of `--repeat` runs.
  *
  * Usage (after `npm run build`): node dist/bench/storePair.js [--dim 20] [--arms 5] [--group 8]
- * [--pairs 20000] [--release-every 300] [--repeat 3] [--json]. Also prints the main thread's CPU per pair
+ * [--pairs 20000] [--release-every 300] [--repeat 3] [--ids counter|uuid4|uuid7] [--json]. --ids: the
+ * event ids (counter: e-<n>, ordered like the load test's; uuid4: random, as clients that make
+ * their own UUIDs; uuid7: the service's own, time-ordered). Also prints the main thread's CPU per pair
  * (the rest is the checkpoint worker's).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eventIdGenerator } from '../src/service/eventIds.js';
 import type { DecisionRow, ReleaseInput } from '../src/store/index.js';
 import { SqliteStore } from '../src/store/SqliteStore.js';
 import { flag, threadCpuSeconds } from './loadClient.js';
@@ -25,6 +29,16 @@ const pairs = Number(flag('pairs', '20000'));
 const releaseEvery = Number(flag('release-every', '300'));
 const repeat = Number(flag('repeat', '3'));
 const json = process.argv.includes('--json');
+const idKind = flag('ids', 'counter');
+if (idKind !== 'counter' && idKind !== 'uuid4' && idKind !== 'uuid7') {
+  process.stderr.write(`storePair: --ids takes counter, uuid4 or uuid7. Got ${idKind}.\n`);
+  process.exit(2);
+}
+/** The event ids of a run: e-<n>, random (version 4) or time-ordered (version 7, the service's) UUIDs. */
+function eventIds(n: number): string[] {
+  const next = idKind === 'uuid4' ? randomUUID : idKind === 'uuid7' ? eventIdGenerator() : null;
+  return Array.from({ length: n }, (_, e) => (next === null ? `e-${e}` : next()));
+}
 
 /** A snapshot string of about the size of AdaPrivate-TS's at dimension `dim` (d^2 numbers). */
 function snapshotOfSize(dim: number): string {
@@ -62,6 +76,7 @@ async function once(): Promise<{ cpu: number; main: number; wall: number }> {
   const armIds = Array.from({ length: k }, (_, a) => `arm${a}`);
   let version = 0;
   let rewards = 0;
+  const ids = eventIds(pairs);
   const c0 = process.cpuUsage();
   const m0 = threadCpuSeconds(process.pid, process.pid);
   const t0 = process.hrtime.bigint();
@@ -71,7 +86,7 @@ async function once(): Promise<{ cpu: number; main: number; wall: number }> {
     for (let e = first; e < first + n; e++) {
       const row: DecisionRow = {
         model,
-        eventId: `e-${e}`,
+        eventId: ids[e]!,
         seq: 0,
         time: e,
         armIds,
@@ -93,8 +108,8 @@ async function once(): Promise<{ cpu: number; main: number; wall: number }> {
     await store.durable();
     const rs: Promise<unknown>[] = [];
     for (let e = first; e < first + n; e++) {
-      const target = await store.rewardTarget(model, `e-${e}`);
-      if (target === null) throw new Error(`no decision e-${e}`);
+      const target = await store.rewardTarget(model, ids[e]!);
+      if (target === null) throw new Error(`no decision ${ids[e]}`);
       rewards++;
       const release: ReleaseInput | null =
         rewards % releaseEvery === 0
@@ -104,7 +119,7 @@ async function once(): Promise<{ cpu: number; main: number; wall: number }> {
         store.recordReward(
           {
             model,
-            eventId: `e-${e}`,
+            eventId: ids[e]!,
             reward: e % 3 === 0 ? 1 : 0,
             time: e,
             source: 'given',
@@ -134,6 +149,7 @@ const out = {
   group,
   pairs,
   releaseEvery,
+  ids: idKind,
   cpuMicrosecondsPerPair: runs.map((r) => Math.round((1e6 * r.cpu) / pairs)),
   mainThreadCpuMicrosecondsPerPair: runs.map((r) => Math.round((1e6 * r.main) / pairs)),
   wallMicrosecondsPerPair: runs.map((r) => Math.round((1e6 * r.wall) / pairs)),

@@ -12,7 +12,6 @@
  * process dies), the in-memory state is dropped and rebuilt from the database, whose last snapshot
  * knows nothing of the uncommitted release, so its noise was never used.
  */
-import { randomUUID } from 'node:crypto';
 import type { Policy, SnapshotKey } from '../policies/index.js';
 import { createPolicy, policyInfo } from '../policies/index.js';
 import type { ModelRow, Store, UnitCountRow, UnitWrite } from '../store/index.js';
@@ -20,6 +19,7 @@ import type { RankInput } from './binaryRank.js';
 import type { LedgerResponse, ModelStatus, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { DefaultRewardSweep } from './DefaultRewardSweep.js';
+import { newEventId } from './eventIds.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, displaySamples, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
@@ -320,7 +320,7 @@ export class ModelRuntime implements ServedModel {
     const before = p.privacy().releases;
     this.unconfirmed = true; // until the store confirms (a select may have released)
     const dec = learning ? decide(p, feats, k, samples) : decideFrozen(p, feats, k, samples);
-    const eventId = req.eventId ?? randomUUID();
+    const eventId = req.eventId ?? newEventId();
     // a release made by the select commits with the decision: the snapshot, the ledger row and the
     // pending rewards it covered (DGS-LinUCB releases its estimate when data arrived since the last)
     const release =

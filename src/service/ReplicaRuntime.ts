@@ -51,7 +51,6 @@
  * Every request runs concurrently with the others (the database serialises what must be); releases
  * of one model by one replica run one at a time.
  */
-import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Policy, PolicyId } from '../policies/index.js';
 import { policyInfo } from '../policies/index.js';
@@ -72,6 +71,7 @@ import type { RankInput } from './binaryRank.js';
 import type { LedgerResponse, ModelStatus, RankResponse, RewardResponse } from './contract.js';
 import { countClipped } from './countClipped.js';
 import { DefaultRewardSweep } from './DefaultRewardSweep.js';
+import { newEventId } from './eventIds.js';
 import type { RuntimeContext } from './ModelRuntime.js';
 import { ledgerResponse, modelStatus } from './modelViews.js';
 import {
@@ -579,7 +579,7 @@ export class ReplicaRuntime implements ServedModel {
         `model '${this.row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
       );
     }
-    const eventId = req.eventId ?? randomUUID();
+    const eventId = req.eventId ?? newEventId();
     let row: DecisionRow;
     let samples: number;
     if (this.atSelect) {
