@@ -19,7 +19,9 @@
  * Options: --duration <s> (10), --connections <n> (8), --amount <requests per run> (400000),
  * --policy <id> (adaprivate-ts), --samples <n> (200), --dim <d> (20), --arms <K> (5),
  * --modes sqlite,pg1,pg2 (all three), --pg-url <url>, --before <cli path> (none), --blocks <n> (1),
- * --cpu-prof <dir> (none: CPU profiles of the servers, `node --cpu-prof`, written there), --json.
+ * --cpu-prof <dir> (none: CPU profiles of the servers, `node --cpu-prof`, written there), --ids
+ * client|server (client: each rank names its event id; server: ranks name none, and each reward is
+ * sent for the id its rank answered), --json.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,6 +49,8 @@ const pgUrl = flag('pg-url', '');
 const json = process.argv.includes('--json');
 const beforeCli = flag('before', '');
 const blocks = Number(flag('blocks', '1'));
+const ids = flag('ids', 'client');
+if (ids !== 'client' && ids !== 'server') throw new Error(`--ids takes client or server. Got ${ids}.`);
 const cpuProf = flag('cpu-prof', '');
 if (!Number.isSafeInteger(blocks) || blocks < 1) {
   throw new Error(`--blocks must be a positive integer. Got ${flag('blocks', '1')}.`);
@@ -143,6 +147,7 @@ async function measure(mode: string, pg: PostgresServer | null, cli: string, bui
             seconds,
             maxRequests: Math.round(amount / replicas),
             tag: `${tag}${i}`,
+            serverIds: ids === 'server',
           }),
         ),
       );
@@ -249,6 +254,7 @@ async function main(): Promise<void> {
     durationSeconds: duration,
     node: process.version,
     blocks,
+    ids,
     before: beforeCli === '' ? null : beforeCli,
     summary,
     results,
