@@ -379,7 +379,8 @@ function rankFields<A extends TSchema>(limits: ServiceLimits, arm: A) {
       Type.String({
         minLength: 1,
         maxLength: 128,
-        description: 'Your id of this decision, unique per model; when absent the server makes one: a time-ordered UUID (version 7, RFC 9562), which shows the millisecond of the decision.',
+        description:
+          'Your id of this decision, unique per model; when absent the server makes one: a time-ordered UUID (version 7, RFC 9562), which shows the millisecond of the decision.',
       }),
     ),
     unit: Type.Optional(unit),
