@@ -175,11 +175,12 @@ function pairRequests(o: PairRunOptions, batch: number, onFailed: (n: number) =>
   }
   const count = (_status: number, body: string) => onFailed(failedIn(body));
   // with server ids, the ids the rank batch answered (null for a failed event: no reward sent)
-  const countAndKeep = (status: number, body: string, context: object) => {
-    count(status, body);
-    (context as { ids: (string | null)[] }).ids = (
-      JSON.parse(body) as { results: { eventId?: string; ok: boolean }[] }
-    ).results.map((r) => (r.ok && r.eventId !== undefined ? r.eventId : null));
+  const countAndKeep = (_status: number, body: string, context: object) => {
+    const results = (JSON.parse(body) as { results: { eventId?: string; ok: boolean }[] }).results;
+    onFailed(results.filter((r) => !r.ok).length);
+    (context as { ids: (string | null)[] }).ids = results.map((r) =>
+      r.ok && r.eventId !== undefined ? r.eventId : null,
+    );
   };
   const packed = o.binary === true ? o.pool.map(packedArms) : null;
   return [

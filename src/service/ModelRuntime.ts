@@ -24,12 +24,12 @@ import { ledgerResponse, modelStatus } from './modelViews.js';
 import { boundedByHorizon, decide, decideFrozen, displaySamples, observe } from './policyDriver.js';
 import { rankFeatures } from './rankFeatures.js';
 import { admitReward, duplicateReward, eventNotFound, horizonExhausted } from './rewardAdmission.js';
-import type { Outcome, RewardItem, ServedModel } from './ServedModel.js';
+import { eachInTurn, type Outcome, type RewardItem, type ServedModel } from './ServedModel.js';
 import { ServiceError } from './ServiceError.js';
 import type { ServiceMetrics } from './ServiceMetrics.js';
 import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
-import { rewardUnit, type UnitModel, unitModel } from './unitModel.js';
+import { requireRankUnit, rewardUnit, type UnitModel, unitModel } from './unitModel.js';
 
 /** What a runtime needs from the server. */
 export interface RuntimeContext {
@@ -203,16 +203,7 @@ export class ModelRuntime implements ServedModel {
    * from a state the database does not have.
    */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(async () => {
-      if (this.staleFlag) throw this.reloading();
-      try {
-        return await fn();
-      } catch (err) {
-        // stale before the next call runs: the in-memory state may be ahead of the database
-        if (this.unconfirmed) this.staleFlag = true;
-        throw err;
-      }
-    });
+    const run = this.queue.then(() => this.turn(fn));
     this.queue = run.catch(() => undefined);
     return run.then(
       async (r) => {
@@ -233,22 +224,7 @@ export class ModelRuntime implements ServedModel {
    * event, as it fails each single call that waited for it.
    */
   private exclusiveEach<I, T>(items: readonly I[], fn: (item: I) => Promise<T>): Promise<Outcome<T>[]> {
-    const run = this.queue.then(async () => {
-      const out: Outcome<T>[] = [];
-      for (const it of items) {
-        if (this.staleFlag) {
-          out.push({ ok: false, error: this.reloading() });
-          continue;
-        }
-        try {
-          out.push({ ok: true, value: await fn(it) });
-        } catch (error) {
-          if (this.unconfirmed) this.staleFlag = true;
-          out.push({ ok: false, error });
-        }
-      }
-      return out;
-    });
+    const run = this.queue.then(() => eachInTurn(items, (it) => this.turn(() => fn(it))));
     this.queue = run.catch(() => undefined);
     return run.then(async (out) => {
       try {
@@ -258,6 +234,21 @@ export class ModelRuntime implements ServedModel {
       }
       return out;
     });
+  }
+
+  /**
+   * One call's turn on the queue: refused while the model is stale; a call that fails while the
+   * store has not confirmed its writes makes it stale before the next call runs (the in-memory
+   * state may be ahead of the database).
+   */
+  private async turn<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.staleFlag) throw this.reloading();
+    try {
+      return await fn();
+    } catch (err) {
+      if (this.unconfirmed) this.staleFlag = true;
+      throw err;
+    }
   }
 
   private reloading(): ServiceError {
@@ -280,24 +271,18 @@ export class ModelRuntime implements ServedModel {
 
   /** Decides among the request's arms and stores the decision before answering. */
   rank(req: RankInput): Promise<RankResponse> {
-    const feats = this.rankFeatures(req);
+    const feats = this.admitRank(req);
     return this.exclusive(() => this.rankNow(req, feats));
   }
 
   rankMany(reqs: readonly RankInput[]): Promise<Outcome<RankResponse>[]> {
-    return this.exclusiveEach(reqs, (req) => this.rankNow(req, this.rankFeatures(req)));
+    return this.exclusiveEach(reqs, (req) => this.rankNow(req, this.admitRank(req)));
   }
 
   /** The request's features, checked against the model (and its unit, for a user-level model). */
-  private rankFeatures(req: RankInput): Float64Array {
+  private admitRank(req: RankInput): Float64Array {
     const feats = rankFeatures(req, this.dim, this.row.name);
-    if (this.units !== null && req.unit === undefined) {
-      throw new ServiceError(
-        400,
-        'unit_required',
-        `model '${this.row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
-      );
-    }
+    requireRankUnit(this.row, req.unit, this.units !== null);
     return feats;
   }
 

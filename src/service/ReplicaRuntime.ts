@@ -91,7 +91,7 @@ import { ServiceError } from './ServiceError.js';
 import { StoreUnitCounters } from './StoreUnitCounters.js';
 import { storedPolicySpec } from './storedPolicySpec.js';
 import { decisionRow, eventExists, rewardInput, stepRelease } from './storeInputs.js';
-import { type ReplicaUnits, replicaUnits, rewardUnit } from './unitModel.js';
+import { type ReplicaUnits, replicaUnits, requireRankUnit, rewardUnit } from './unitModel.js';
 
 /**
  * Most times one step, release or releasing decision is recomputed because another replica moved
@@ -572,13 +572,7 @@ export class ReplicaRuntime implements ServedModel {
   async rank(req: RankInput): Promise<RankResponse> {
     const k = req.arms.length;
     const feats = rankFeatures(req, this.dim, this.row.name);
-    if (this.units !== null && req.unit === undefined) {
-      throw new ServiceError(
-        400,
-        'unit_required',
-        `model '${this.row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
-      );
-    }
+    requireRankUnit(this.row, req.unit, this.units !== null);
     const eventId = req.eventId ?? newEventId();
     let row: DecisionRow;
     let samples: number;

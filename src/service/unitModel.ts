@@ -136,6 +136,17 @@ export async function unitModel(row: ModelRow, store: Store): Promise<UnitModel 
   };
 }
 
+/** A user-level model refuses a rank that names no unit (400 unit_required). */
+export function requireRankUnit(row: ModelRow, unit: string | undefined, userLevel: boolean): void {
+  if (userLevel && unit === undefined) {
+    throw new ServiceError(
+      400,
+      'unit_required',
+      `model '${row.name}' protects users (privacyUnit 'user'): each rank must name its unit (the user or device id whose rewards are bounded and protected together).`,
+    );
+  }
+}
+
 /**
  * The unit a reward is learned with: the rank's unit, or the reward body's when the rank named none
  * (the two must agree when both are given); a user-level model refuses a reward without one.

@@ -9,37 +9,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { createSnapshotKey } from '../../src/policies/index.js';
-import { createServer } from '../../src/service/index.js';
 import { ModelRuntime } from '../../src/service/ModelRuntime.js';
 import type { Outcome } from '../../src/service/ServedModel.js';
 import { ServiceError } from '../../src/service/ServiceError.js';
 import { ServiceMetrics } from '../../src/service/ServiceMetrics.js';
 import { SqliteStore } from '../../src/store/index.js';
-import { TEST_KEY } from './testServer.js';
+import { createModelInFile } from './testServer.js';
 
 const snapshotKey = createSnapshotKey();
 
 /** A database with model `m` (AdaPrivate-TS, d = 2, batches of 2) and a runtime on it. */
 async function setUp(dir: string): Promise<{ store: SqliteStore; rt: ModelRuntime }> {
   const db = join(dir, 'service.db');
-  const server = await createServer({
-    db,
-    snapshotKey,
-    apiKeys: [TEST_KEY],
-    logger: false,
-    defaultMetrics: false,
+  await createModelInFile(db, snapshotKey, 'm', {
+    policy: 'adaprivate-ts',
+    options: { dim: 2, horizon: 1000, seed: 3, epsilon: 1, batchSize: 2 },
   });
-  const reply = await server.app.inject({
-    method: 'PUT',
-    url: '/v1/models/m',
-    headers: { authorization: `Bearer ${TEST_KEY}` },
-    payload: {
-      policy: 'adaprivate-ts',
-      options: { dim: 2, horizon: 1000, seed: 3, epsilon: 1, batchSize: 2 },
-    },
-  });
-  assert.equal(reply.statusCode, 201, reply.body);
-  await server.close();
   const store = SqliteStore.open(db, { groupCommit: true });
   const ctx = {
     store,

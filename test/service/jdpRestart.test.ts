@@ -12,11 +12,10 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import type { Policy } from '../../src/policies/index.js';
 import { createSnapshotKey } from '../../src/policies/index.js';
-import { createServer } from '../../src/service/index.js';
 import { ModelRuntime } from '../../src/service/ModelRuntime.js';
 import { ServiceMetrics } from '../../src/service/ServiceMetrics.js';
 import { SqliteStore } from '../../src/store/index.js';
-import { TEST_KEY } from './testServer.js';
+import { createModelInFile } from './testServer.js';
 
 const D = 2;
 const PROBE = Float64Array.from({ length: 16 * D }, (_, i) =>
@@ -34,22 +33,13 @@ test('JDP-LinUCB on SQLite: 21 restarts with rewards since the last tree level k
   const snapshotKey = createSnapshotKey();
   const clock = Date.UTC(2026, 0, 1);
   try {
-    const server = await createServer({
+    await createModelInFile(
       db,
       snapshotKey,
-      apiKeys: [TEST_KEY],
-      logger: false,
-      defaultMetrics: false,
-      now: () => clock,
-    });
-    const reply = await server.app.inject({
-      method: 'PUT',
-      url: '/v1/models/j',
-      headers: { authorization: `Bearer ${TEST_KEY}` },
-      payload: { policy: 'jdp-linucb', options: { dim: D, horizon: 512, seed: 4, epsilon: 1 } },
-    });
-    assert.equal(reply.statusCode, 201, reply.body);
-    await server.close();
+      'j',
+      { policy: 'jdp-linucb', options: { dim: D, horizon: 512, seed: 4, epsilon: 1 } },
+      () => clock,
+    );
 
     let scores: number[] | null = null;
     let ledger: string | null = null;

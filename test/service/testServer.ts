@@ -1,5 +1,7 @@
 /** Test helper: a service on 127.0.0.1 port 0 with an injected clock, and a client for it. */
+import assert from 'node:assert/strict';
 import { AdaPrivateClient } from '../../src/client/index.js';
+import type { SnapshotKey } from '../../src/policies/index.js';
 import { type AdaPrivateServer, createServer, type ServerOptions } from '../../src/service/index.js';
 import type { Store } from '../../src/store/index.js';
 
@@ -76,4 +78,36 @@ export async function startTestServer(options: Partial<ServerOptions> = {}): Pro
     },
     close: () => server.close(),
   };
+}
+
+/**
+ * Creates model `name` (the PUT body `payload`) in the SQLite file `db` through the service, then
+ * closes the service: for tests that open the file themselves afterwards.
+ */
+export async function createModelInFile(
+  db: string,
+  snapshotKey: SnapshotKey,
+  name: string,
+  payload: Record<string, unknown>,
+  now?: () => number,
+): Promise<void> {
+  const server = await createServer({
+    db,
+    snapshotKey,
+    apiKeys: [TEST_KEY],
+    logger: false,
+    defaultMetrics: false,
+    ...(now === undefined ? {} : { now }),
+  });
+  try {
+    const reply = await server.app.inject({
+      method: 'PUT',
+      url: `/v1/models/${name}`,
+      headers: { authorization: `Bearer ${TEST_KEY}` },
+      payload,
+    });
+    assert.equal(reply.statusCode, 201, reply.body);
+  } finally {
+    await server.close();
+  }
 }
