@@ -6,8 +6,9 @@
  * directory); autocannon (in this process) keeps `--connections` connections busy, each sending a
  * rank (its own event id, arms drawn from a pre-generated pool) followed by the reward of that event.
  * A warm-up run precedes each measured run. Bounded by `--duration` seconds and `--amount`
- * requests per run. Reports pairs/s, per-request p50/p99 latency, non-2xx answers (must be 0), and
- * the server's CPU seconds (from /proc) next to the wall seconds.
+ * requests per run. Reports pairs/s, per-request p50/p99 latency, non-2xx answers (must be 0), the
+ * server's CPU seconds (from /proc; its main thread's apart) and the load client's own CPU seconds
+ * next to the wall seconds.
  *
  * Each shape runs once per --batch size (default 1,10): 1 is the single-event routes; N > 1 sends
  * a rank/batch of N events, then one rewards/batch with their rewards; pairs/s counts events,
@@ -99,6 +100,11 @@ interface RunResult extends PairRun {
    * pairs/s moves with what else runs (it counts only this server's own work).
    */
   readonly mainThreadMicrosecondsPerPair: number;
+  /**
+   * CPU of this process, the load client (autocannon), during the run: on two cores the client
+   * and the server share the machine, so a client near 1 s per s limits the run, not the server.
+   */
+  readonly clientCpuSeconds: number;
 }
 
 async function run(
@@ -112,6 +118,7 @@ async function run(
 ) {
   const cpu0 = cpuSeconds(pid);
   const main0 = threadCpuSeconds(pid, pid);
+  const client0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const r = await runPairs({
     url,
@@ -128,12 +135,14 @@ async function run(
   });
   const wallSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const mainCpu = threadCpuSeconds(pid, pid) - main0;
+  const client = process.cpuUsage(client0);
   const res: RunResult = {
     ...r,
     wallSeconds,
     serverCpuSeconds: cpuSeconds(pid) - cpu0,
     serverMainThreadCpuSeconds: mainCpu,
     mainThreadMicrosecondsPerPair: microsecondsPerPair(r, mainCpu),
+    clientCpuSeconds: (client.user + client.system) / 1e6,
   };
   return res;
 }
@@ -208,7 +217,7 @@ async function main(): Promise<void> {
         });
         if (!json) {
           process.stderr.write(
-            `loadtest: d = ${d}, K = ${k}, ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s, ${r.mainThreadMicrosecondsPerPair} us per pair) over ${r.wallSeconds.toFixed(1)} s wall\n`,
+            `loadtest: d = ${d}, K = ${k}, ${mode}: ${r.pairsPerSecond.toFixed(0)} pairs/s, p50 ${r.p50ms} ms, p99 ${r.p99ms} ms per request, non-2xx ${r.non2xx}, errors ${r.errors}${batch > 1 ? `, failed events ${r.failedEvents}` : ''}; server CPU ${r.serverCpuSeconds.toFixed(1)} s (main thread ${r.serverMainThreadCpuSeconds.toFixed(1)} s, ${r.mainThreadMicrosecondsPerPair} us per pair), client CPU ${r.clientCpuSeconds.toFixed(1)} s over ${r.wallSeconds.toFixed(1)} s wall\n`,
           );
         }
       }

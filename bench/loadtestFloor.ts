@@ -6,7 +6,8 @@
  *  - `service-noop`: `createServer` as `serve` runs it (auth, schemas, metrics, error handling,
  *    SQLite opened) with rank and reward answered by constants instead of the model.
  * A mode's pairs/s is what no model work could exceed here; the difference to `npm run loadtest`
- * is the model's and the store's share. Options: --duration <s> (6), --connections <n> (8), --json.
+ * is the model's and the store's share. Options: --duration <s> (6), --connections <n> (8), --modes
+ * bare,service-noop (both), --json.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,9 +67,17 @@ async function main(): Promise<void> {
   const seconds = Number(flag('duration', '6'));
   const connections = Number(flag('connections', '8'));
   const json = process.argv.includes('--json');
+  const modes: Mode[] = [];
+  for (const m of flag('modes', MODES.join(',')).split(',')) {
+    const mode = MODES.find((x) => x === m);
+    if (mode === undefined) {
+      throw new Error(`--modes takes ${MODES.join(' and/or ')}, comma-separated. Got ${m}.`);
+    }
+    modes.push(mode);
+  }
   const pool = armsPool(20, 5, 256);
   const results = [];
-  for (const mode of MODES) {
+  for (const mode of modes) {
     const dir = mkdtempSync(join(tmpdir(), 'adaprivate-floor-'));
     const srv = spawn(process.execPath, [fileURLToPath(import.meta.url), '--child', mode, dir], {
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -18,6 +18,7 @@ import { ApiKeys } from './ApiKeys.js';
 import { type AuthFailureLimit, authGuard, DEFAULT_AUTH_FAILURE_LIMIT } from './authGuard.js';
 import { DEFAULT_LIMITS, ErrorBody, type ServiceLimits } from './contract.js';
 import { errorBody, internalErrorBody } from './errorBody.js';
+import { jsonTextParser } from './jsonBody.js';
 import { ModelRegistry } from './ModelRegistry.js';
 import { batchPlugin } from './plugins/batchPlugin.js';
 import { decisionsPlugin } from './plugins/decisionsPlugin.js';
@@ -196,33 +197,12 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   app.addSchema(ErrorBody);
-  // JSON bodies: Fastify's parser (secure-json-parse: prototype-poisoning keys refused) scans the
-  // whole text with two regular expressions for "__proto__" and "constructor" keys, literal or
-  // \u-escaped: ~5 us for a 20 KB rank body. A text that contains neither word nor any \u escape
-  // cannot match them, so it is parsed by JSON.parse alone (the same value); any other text, and
-  // every text JSON.parse refuses, goes to Fastify's parser, which answers as before.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  // JSON bodies: Fastify's parser with a fast path for texts that cannot poison a prototype
+  const parseJson = jsonTextParser(app);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (
-      text.length > 0 &&
-      !text.includes('__proto__') &&
-      !text.includes('constructor') &&
-      !text.includes('\\u')
-    ) {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
-        defaultJson(req, text, done);
-        return;
-      }
-      done(null, value);
-      return;
-    }
-    defaultJson(req, text, done);
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) =>
+    parseJson(req, typeof body === 'string' ? body : body.toString('utf8'), done),
+  );
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof ServiceError)

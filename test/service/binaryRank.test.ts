@@ -145,7 +145,15 @@ test('binary rank body: the server decides from it as from JSON, stores the bits
     assert.equal(unknown.body.code, 'invalid_request');
     // prototype poisoning in the header is refused as in a JSON body
     const p = rawFrame('{"__proto__":{"x":1},"arms":[{"id":"a"}]}');
-    assert.equal((await post(p)).status, 400);
+    const poisoned = await post(p);
+    assert.equal(poisoned.status, 400);
+    assert.equal(poisoned.body.code, 'invalid_json');
+    assert.match(poisoned.body.message, /^application\/x-adaprivate-rank: the JSON header/);
+    // also \u-escaped, and a "constructor" key (../jsonBody.ts: the fast path never takes them)
+    const escaped = rawFrame('{"\\u005f_proto__":{"x":1},"arms":[{"id":"a"}]}');
+    assert.equal((await post(escaped)).body.code, 'invalid_json');
+    const ctor = rawFrame('{"constructor":{"prototype":{"x":1}},"arms":[{"id":"a"}]}');
+    assert.equal((await post(ctor)).body.code, 'invalid_json');
     // the header's rules: distinct arm ids, at most the server's arms limit
     const dup = await post(encodeBinaryRank({ armIds: ['a', 'a'], features: new Float64Array(4) }));
     assert.equal(dup.status, 400);

@@ -6,24 +6,31 @@
 import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { TSchema } from 'typebox';
 import { BINARY_RANK_TYPE, BinaryRankError } from '../binaryRank.js';
+import { jsonTextParser } from '../jsonBody.js';
 import { ServiceError } from '../ServiceError.js';
 
 /**
  * Registers the parser of `application/x-adaprivate-rank` bodies on `app` (a plugin's context):
- * `decode` gets the bytes and the JSON parser of every JSON body (prototype-poisoning keys refused)
+ * `decode` gets the bytes and the service's JSON parser (../jsonBody.ts: prototype-poisoning keys refused)
  * for the header; a malformed body is a 400 `invalid_binary_body` saying why.
  */
 function binaryBodyParser(
   app: FastifyInstance,
   decode: (body: Uint8Array, parseJson: (text: string) => unknown) => unknown,
 ): void {
-  const jsonParser = app.getDefaultJsonParser('error', 'error');
+  const jsonParser = jsonTextParser(app);
   const parseJson = (req: FastifyRequest, text: string): unknown => {
     let out: { err: Error | null; value?: unknown } = { err: null };
     jsonParser(req, text, (err, value) => {
       out = { err, value };
     });
-    if (out.err !== null) throw out.err;
+    if (out.err !== null) {
+      throw new ServiceError(
+        400,
+        'invalid_json',
+        `${BINARY_RANK_TYPE}: the JSON header is not valid JSON, or it names a "__proto__" or "constructor" key.`,
+      );
+    }
     return out.value;
   };
   app.addContentTypeParser(BINARY_RANK_TYPE, { parseAs: 'buffer' }, (req, body, done) => {
