@@ -6,8 +6,8 @@
  * checkpoint interrupted by a crash is redone by SQLite at the next open, like any other.
  *
  * Messages in: `'checkpoint'` (run one now; requests that arrive while one runs are merged),
- * `'truncate'` (a scrub after a release, so that the deleted raw rewards leave the WAL: a PASSIVE
- * checkpoint first, without any lock, then {@link CheckpointReady}, and on the store's `'go'` a
+ * `'truncate'` (a scrub after a release, so that the deleted raw rewards leave the WAL: PASSIVE
+ * checkpoints first, without any lock (up to `SCRUB_PASSES`), then {@link CheckpointReady}, and on the store's `'go'` a
  * TRUNCATE checkpoint), `'go'` (the store holds its writes: run the TRUNCATE, which needs the write
  * lock and so never contends with the store's thread for it) and `'close'` (close the connection
  * and end). Messages out: {@link CheckpointReady}, and a {@link CheckpointReport} after each run.
@@ -42,6 +42,14 @@ if (port === null) throw new Error('checkpointWorker: must run as a worker threa
 const { path } = workerData as { readonly path: string };
 const db = new Database(path, { timeout: 0 });
 db.pragma('busy_timeout = 0');
+/**
+ * Most PASSIVE passes of a scrub before its TRUNCATE. Under load one pass took ~35 ms and left the
+ * frames committed meanwhile to the TRUNCATE, which then held the store's writes for 40-55 ms once
+ * a second (docs/performance.md, "Issue 29 in session 22").
+ */
+const SCRUB_PASSES = 3;
+/** A pass that found fewer new frames than this (a short tail) is the scrub's last PASSIVE one. */
+const SHORT_TAIL_FRAMES = 64;
 let requested = false;
 let truncate = false;
 /** A scrub's PASSIVE checkpoint is done and its TRUNCATE waits for the store's 'go'. */
@@ -83,10 +91,19 @@ function run(): void {
   const t = truncate;
   truncate = false;
   if (!db.open) return; // closed while this run was queued
-  const r = checkpoint('PASSIVE');
+  let r = checkpoint('PASSIVE');
   if (!t) {
     port?.postMessage(r);
     return;
+  }
+  // a scrub: more PASSIVE passes while the frames committed during the last one are many, so that
+  // the TRUNCATE, which holds the store's writes, copies and syncs only a short tail
+  for (let pass = 1; r.error === undefined && pass < SCRUB_PASSES; pass++) {
+    const next = checkpoint('PASSIVE');
+    // frames committed during the previous pass (all of `next.log` if the WAL restarted meanwhile)
+    const tail = next.log >= r.log ? next.log - r.log : next.log;
+    r = next;
+    if (tail < SHORT_TAIL_FRAMES) break;
   }
   if (r.error !== undefined) {
     port?.postMessage({ ...r, truncate: true });
