@@ -20,6 +20,16 @@ import { createModelInFile } from './testServer.js';
 
 const snapshotKey = createSnapshotKey();
 
+/** Runs `fn` in a new temporary directory, removed afterwards. */
+async function inTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-batch-'));
+  try {
+    await fn(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** A database with model `m` (AdaPrivate-TS, d = 2, batches of 2, unless `payload`) and a runtime on it. */
 async function setUp(
   dir: string,
@@ -61,9 +71,8 @@ function code(o: Outcome<object>): string {
     : `error: ${String(o.error)}`;
 }
 
-test('rankMany: a write that fails mid-batch fails its event; the events after it are refused (503), none stored', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-batch-'));
-  try {
+test('rankMany: a write that fails mid-batch fails its event; the events after it are refused (503), none stored', () =>
+  inTempDir(async (dir) => {
     const { store, rt } = await setUp(dir);
     const insert = store.insertDecision.bind(store);
     let calls = 0;
@@ -84,14 +93,10 @@ test('rankMany: a write that fails mid-batch fails its event; the events after i
     assert.ok((await store.getDecision('m', 'e1')) !== null);
     assert.equal(await store.getDecision('m', 'e3'), null);
     await store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('rewardMany: rewards in order, the completing one releases; a failed commit fails every event of the batch', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-batch-'));
-  try {
+test('rewardMany: rewards in order, the completing one releases; a failed commit fails every event of the batch', () =>
+  inTempDir(async (dir) => {
     const { store, rt } = await setUp(dir);
     assert.ok((await rt.rankMany(ranks(6))).every((o) => o.ok));
     const first = await rt.rewardMany([
@@ -121,10 +126,7 @@ test('rewardMany: rewards in order, the completing one releases; a failed commit
     assert.equal(rt.stale, true);
     store.durable = durable;
     await store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
 /** Arms of event `i`: three arms whose features vary with `i` (d = 2). */
 function armsOf(i: number) {
@@ -134,9 +136,8 @@ function armsOf(i: number) {
   });
 }
 
-test('rankMany: a phased batch decides, stores and answers as the same events ranked one by one', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-batch-'));
-  try {
+test('rankMany: a phased batch decides, stores and answers as the same events ranked one by one', () =>
+  inTempDir(async (dir) => {
     // LinTS (no privacy noise: the server draws that from a secure source, so two private models
     // would release different states) with a seeded exploration stream
     const payload = { policy: 'lints', options: { dim: 2, horizon: 1000, seed: 11 } };
@@ -180,14 +181,10 @@ test('rankMany: a phased batch decides, stores and answers as the same events ra
     assert.deepEqual({ ...b, createdAt: '' }, { ...a, createdAt: '' });
     await one.store.close();
     await many.store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('rankMany: a refused request or a taken event id fails alone; the others are stored and the model serves on', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-batch-'));
-  try {
+test('rankMany: a refused request or a taken event id fails alone; the others are stored and the model serves on', () =>
+  inTempDir(async (dir) => {
     const { store, rt } = await setUp(dir);
     assert.ok((await rt.rankMany(ranks(1, 7))).every((o) => o.ok)); // e7 is taken
     const reqs = [
@@ -215,14 +212,10 @@ test('rankMany: a refused request or a taken event id fails alone; the others ar
     const status = await rt.status();
     assert.equal(status.decisions, 5);
     await store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
 
-test('rankMany: a stale model refuses the whole batch (503) and stores nothing', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'adaprivate-batch-'));
-  try {
+test('rankMany: a stale model refuses the whole batch (503) and stores nothing', () =>
+  inTempDir(async (dir) => {
     const { store, rt } = await setUp(dir);
     const insert = store.insertDecision.bind(store);
     store.insertDecision = async () => {
@@ -235,7 +228,4 @@ test('rankMany: a stale model refuses the whole batch (503) and stores nothing',
     assert.deepEqual(out.map(code), ['503 model_reloading', '503 model_reloading', '503 model_reloading']);
     assert.equal(await store.getDecision('m', 'e10'), null);
     await store.close();
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-});
+  }));
