@@ -182,7 +182,7 @@ interface Verdict {
 }
 
 function verdict(target: string, perRound: readonly number[], goal: number, higherIsBetter = true): Verdict {
-  const m = median(perRound);
+  const m = Number(median(perRound).toFixed(3)); // the mean of the middle two for an even count
   return {
     target,
     perRound,
