@@ -10,7 +10,13 @@
  *
  * Storage is aggregated, not one object per release: sequential ledgers keep one running rho and
  * (if needed) one RDP curve; parallel ledgers keep one rho (and a curve only for partitions with
- * subsampled releases) per distinct partition, plus running maxima. The detailed log keeps the
+ * subsampled releases) per distinct partition, plus running maxima. Partitions of zCDP releases
+ * only (Gaussian-only under the exact accountant) are folded, once more than {@link FOLD_AT} are
+ * kept, into one summary: the largest rho (and mu^2) among them and the set of their ids (ranges),
+ * keeping the newest {@link FOLD_KEEP} apart, so a ledger that releases on a new partition every
+ * batch for a year stays small (the guarantee is the maximum over partitions, which the summary
+ * keeps exactly). A later release on a folded partition (a re-release after a research rewind)
+ * composes with that largest one: an upper bound, never below the partition's true cost. The detailed log keeps the
  * first and last `logLimit` entries, merging identical consecutive releases into one entry with
  * a count, so a mechanism that releases every round (10^7 times) uses bounded memory.
  * Cost per `record`: O(1) for zCDP events; O(|orders|) for a subsampled event already seen
@@ -186,8 +192,17 @@ interface MutableEntry {
 /** Serialised form of a ledger (see {@link PrivacyLedger.toJSON}). */
 export interface PrivacyLedgerJSON {
   readonly format: 'adaprivate.privacyLedger';
-  /** 1: no accountant field (today's accountant); 2: with `accountant` (and `exact` for 'exact'). */
-  readonly version: 1 | 2;
+  /**
+   * 1: no accountant field (today's accountant); 2: with `accountant` (and `exact` for 'exact');
+   * 3: with `folded` (and `accountant` when one is named).
+   */
+  readonly version: 1 | 2 | 3;
+  /** Folded partitions (version 3): their largest rho and mu^2, and their ids as [lo, hi] ranges. */
+  readonly folded?: {
+    readonly rho: number;
+    readonly mu2: number;
+    readonly ranges: readonly (readonly [number, number])[];
+  };
   readonly accountant?: AccountantName;
   readonly noise?: NoiseDistribution;
   /** The exact accountant's state: per partition (0 for sequential ledgers) mu^2 and [q, sigma, count] parts. */
@@ -209,6 +224,79 @@ export interface PrivacyLedgerJSON {
 }
 
 const MAX_CURVE_CACHE = 256;
+
+/** Explicit partitions of a parallel ledger at which the zCDP-only ones are folded (see the module doc). */
+export const FOLD_AT = 256;
+/** The newest foldable partitions a fold keeps apart. */
+export const FOLD_KEEP = 32;
+
+/** Adds partition `p` to sorted, disjoint, inclusive ranges (merging neighbours). */
+function addToRanges(ranges: [number, number][], p: number): void {
+  const last = ranges.at(-1);
+  if (last !== undefined && p === last[1] + 1) {
+    last[1] = p;
+    return;
+  }
+  if (last === undefined || p > last[1]) {
+    ranges.push([p, p]);
+    return;
+  }
+  // not after the last range: find the first range ending at or after p - 1
+  let i = 0;
+  while (ranges[i]![1] < p - 1) i++;
+  const r = ranges[i]!;
+  if (p >= r[0] && p <= r[1]) return;
+  if (p === r[1] + 1) {
+    r[1] = p;
+    const next = ranges[i + 1];
+    if (next !== undefined && next[0] === p + 1) {
+      r[1] = next[1];
+      ranges.splice(i + 1, 1);
+    }
+    return;
+  }
+  if (p === r[0] - 1) {
+    r[0] = p;
+    return;
+  }
+  ranges.splice(i, 0, [p, p]);
+}
+
+/** Removes partition `p` (which they hold) from sorted, disjoint, inclusive ranges (splitting one). */
+function removeFromRanges(ranges: [number, number][], p: number): void {
+  const i = ranges.findIndex(([a, b]) => p >= a && p <= b);
+  if (i < 0) return;
+  const [a, b] = ranges[i]!;
+  const parts: [number, number][] = [];
+  if (a <= p - 1) parts.push([a, p - 1]);
+  if (p + 1 <= b) parts.push([p + 1, b]);
+  ranges.splice(i, 1, ...parts);
+}
+
+/** The `folded` field of a version-3 ledger snapshot, checked (numbers >= 0; ranges sorted, disjoint, not adjacent). */
+function foldedFromJson(f: NonNullable<PrivacyLedgerJSON['folded']>): {
+  rho: number;
+  mu2: number;
+  ranges: [number, number][];
+} {
+  const bad = (why: string): never => {
+    throw new RangeError(`PrivacyLedger.fromJSON: folded partitions: ${why}.`);
+  };
+  if (typeof f !== 'object' || f === null) bad('must be an object');
+  const ok = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+  if (!ok(f.rho) || !ok(f.mu2)) bad('rho and mu2 must be numbers >= 0');
+  if (!Array.isArray(f.ranges) || f.ranges.length === 0) bad('ranges must be a non-empty array');
+  const ranges: [number, number][] = [];
+  for (const r of f.ranges) {
+    const [a, b] = Array.isArray(r) && r.length === 2 ? r : [Number.NaN, Number.NaN];
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || a < 0 || b < a)
+      bad('each range is [lo, hi], integers 0 <= lo <= hi');
+    const prev = ranges.at(-1);
+    if (prev !== undefined && a <= prev[1] + 1) bad('ranges must be sorted, disjoint and not adjacent');
+    ranges.push([a, b]);
+  }
+  return { rho: f.rho, mu2: f.mu2, ranges };
+}
 
 function eventKey(e: PrivacyEvent): string {
   return JSON.stringify(e);
@@ -263,6 +351,9 @@ export class PrivacyLedger {
   private readonly seenPartitions = new Set<number>();
   private maxRho = 0;
   private maxCurve: Float64Array | null = null; // max over partitions of alpha rho_p + rdp_p
+  // folded partitions (parallel ledgers): their largest rho and mu^2, and their ids as sorted,
+  // disjoint, inclusive [lo, hi] ranges; null until the first fold
+  private folded: { rho: number; mu2: number; ranges: [number, number][] } | null = null;
   // detailed log
   private readonly head: MutableEntry[] = [];
   private readonly tail: MutableEntry[] = [];
@@ -362,6 +453,8 @@ export class PrivacyLedger {
       let c = this.exactParts.get(key);
       if (c === undefined) {
         c = emptyExactComposition();
+        // a folded partition again: it starts from the largest folded mu^2 (an upper bound)
+        if (this.foldedHas(key)) c.mu2 = this.folded!.mu2;
         this.exactParts.set(key, c);
       }
       addToExactComposition(c, event);
@@ -427,11 +520,19 @@ export class PrivacyLedger {
       }
       return;
     }
-    if (!this.seenPartitions.has(partition)) {
+    let before = this.partRho.get(partition);
+    if (before === undefined) {
+      if (this.foldedHas(partition)) {
+        // seen and folded: it starts from the largest folded rho (an upper bound) and is kept apart again
+        before = this.folded!.rho;
+        removeFromRanges(this.folded!.ranges, partition);
+      } else {
+        before = 0;
+        this.partitionCount += 1;
+      }
       this.seenPartitions.add(partition);
-      this.partitionCount += 1;
     }
-    const pr = (this.partRho.get(partition) ?? 0) + rho;
+    const pr = before + rho;
     this.partRho.set(partition, pr);
     if (pr > this.maxRho) this.maxRho = pr;
     let curve = this.partRdp.get(partition) ?? null;
@@ -455,6 +556,55 @@ export class PrivacyLedger {
         if (v > this.maxCurve[i]!) this.maxCurve[i] = v;
       }
     }
+    // partitions with a curve (subsampled releases) are never folded: a fold is due when the others
+    // reach FOLD_AT (so it is due at the same states after a restore)
+    if (this.partRho.size >= FOLD_AT + this.partRdp.size) this.fold();
+  }
+
+  /** True when `partition` is among the folded ones. */
+  private foldedHas(partition: number): boolean {
+    const f = this.folded;
+    if (f === null) return false;
+    const r = f.ranges;
+    let lo = 0;
+    let hi = r.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const [a, b] = r[mid]!;
+      if (partition < a) hi = mid - 1;
+      else if (partition > b) lo = mid + 1;
+      else return true;
+    }
+    return false;
+  }
+
+  /**
+   * Folds every explicit partition of zCDP releases only (no RDP curve; Gaussian-only under the
+   * exact accountant) except the newest {@link FOLD_KEEP} into the summary: the maxima (`maxRho`,
+   * `maxCurve`) already count them, so the guarantee does not change; the summary keeps their
+   * largest rho and mu^2 for a later release on one of them, and their ids.
+   */
+  private fold(): void {
+    const foldable: number[] = [];
+    for (const p of this.partRho.keys()) {
+      if (this.partRdp.has(p)) continue;
+      const c = this.exactParts.get(p);
+      if (c !== undefined && c.parts.size > 0) continue;
+      foldable.push(p);
+    }
+    if (foldable.length <= FOLD_KEEP) return;
+    foldable.sort((a, b) => a - b);
+    const f = this.folded ?? { rho: 0, mu2: 0, ranges: [] };
+    for (const p of foldable.slice(0, foldable.length - FOLD_KEEP)) {
+      f.rho = Math.max(f.rho, this.partRho.get(p)!);
+      const c = this.exactParts.get(p);
+      if (c !== undefined) f.mu2 = Math.max(f.mu2, c.mu2);
+      addToRanges(f.ranges, p);
+      this.partRho.delete(p);
+      this.exactParts.delete(p);
+      this.seenPartitions.delete(p);
+    }
+    this.folded = f;
   }
 
   private log(entry: MutableEntry): void {
@@ -591,6 +741,11 @@ export class PrivacyLedger {
         consider(c);
       }
     }
+    // the folded partitions are Gaussian-only: the largest of them is their summary's mu^2
+    if (this.folded !== null && (maxGaussian === null || this.folded.mu2 > maxGaussian.mu2)) {
+      maxGaussian = emptyExactComposition();
+      maxGaussian.mu2 = this.folded.mu2;
+    }
     if (maxGaussian !== null) consider(maxGaussian);
     return {
       ...legacy,
@@ -636,10 +791,15 @@ export class PrivacyLedger {
                 }
               : {}),
           };
+    const f = this.folded;
     return {
       format: 'adaprivate.privacyLedger',
-      version: this.accountant === null ? 1 : 2,
+      // version 3: with folded partitions (older readers refuse it rather than lose them)
+      version: f !== null ? 3 : this.accountant === null ? 1 : 2,
       ...accountantFields,
+      ...(f === null
+        ? {}
+        : { folded: { rho: f.rho, mu2: f.mu2, ranges: f.ranges.map(([a, b]) => [a, b] as const) } }),
       delta: this.delta,
       composition: this.composition,
       conversion: this.conversion,
@@ -665,10 +825,15 @@ export class PrivacyLedger {
       typeof j !== 'object' ||
       j === null ||
       j.format !== 'adaprivate.privacyLedger' ||
-      (j.version !== 1 && j.version !== 2)
+      (j.version !== 1 && j.version !== 2 && j.version !== 3)
     ) {
       throw new RangeError(
-        'PrivacyLedger.fromJSON: not a version-1 privacy ledger snapshot (nor a version-2 one, which names its accountant).',
+        'PrivacyLedger.fromJSON: not a privacy ledger snapshot of version 1, 2 (which names its accountant) or 3 (with folded partitions).',
+      );
+    }
+    if ((j.version === 3) !== (j.folded !== undefined)) {
+      throw new RangeError(
+        'PrivacyLedger.fromJSON: folded partitions are in version-3 snapshots, and only there.',
       );
     }
     if (j.version === 1 && (j.accountant !== undefined || j.exact !== undefined)) {
@@ -759,10 +924,32 @@ export class PrivacyLedger {
       if (cc !== null) ledger.partRdp.set(p, cc);
     }
     ledger.partitionCount = num(j.partitionCount, 'partitionCount');
-    // recompute the maxima
+    if (j.folded !== undefined) {
+      if (ledger.composition !== 'parallel') {
+        throw new RangeError('PrivacyLedger.fromJSON: only a parallel ledger folds partitions.');
+      }
+      const f = foldedFromJson(j.folded);
+      ledger.folded = f;
+      let count = ledger.seenPartitions.size;
+      for (const [a, b] of f.ranges) count += b - a + 1;
+      for (const p of ledger.seenPartitions) {
+        if (ledger.foldedHas(p)) {
+          throw new RangeError(`PrivacyLedger.fromJSON: partition ${p} is both folded and kept apart.`);
+        }
+      }
+      if (count !== ledger.partitionCount) {
+        throw new RangeError(
+          `PrivacyLedger.fromJSON: ${count} partitions (kept apart and folded), but partitionCount is ${ledger.partitionCount}.`,
+        );
+      }
+    }
+    // recompute the maxima (the folded partitions' largest rho among them)
+    const foldedRho = ledger.folded?.rho ?? 0;
+    ledger.maxRho = foldedRho;
     for (const r of ledger.partRho.values()) ledger.maxRho = Math.max(ledger.maxRho, r);
     if (ledger.partRdp.size > 0) {
       const m = new Float64Array(n);
+      for (let i = 0; i < n; i++) m[i] = ledger.orders[i]! * foldedRho;
       for (const p of ledger.seenPartitions) {
         const r = ledger.partRho.get(p) ?? 0;
         const c = ledger.partRdp.get(p);
