@@ -543,9 +543,12 @@ export class PrivacyLedger {
       }
       for (let i = 0; i < n; i++) curve[i]! += rdp[i]!;
       if (this.maxCurve === null) {
-        // first subsampled release: start the per-order maximum from every partition's zCDP part
+        // first subsampled release: start the per-order maximum from every partition's zCDP part,
+        // the folded ones' included (their largest rho)
         this.maxCurve = new Float64Array(n);
-        for (const r of this.partRho.values()) {
+        for (const r of this.folded === null
+          ? this.partRho.values()
+          : [this.folded.rho, ...this.partRho.values()]) {
           for (let i = 0; i < n; i++) this.maxCurve[i] = Math.max(this.maxCurve[i]!, this.orders[i]! * r);
         }
       }

@@ -156,3 +156,22 @@ test('fromJSON refuses a malformed folded summary', () => {
   }
   assert.deepEqual(PrivacyLedger.fromJSON(JSON.parse(JSON.stringify(good))).spent(), ledger.spent());
 });
+
+for (const accountant of accountants) {
+  test(`${accountant ?? 'zcdp/rdp'}: a first subsampled release after a fold still counts the folded partitions' worst`, () => {
+    const ledger = ledgerOf(accountant);
+    for (let k = 0; k < FOLD_AT + FOLD_KEEP; k++) ledger.record(gaussianEvent(1, sigmaOf(k)), info(k));
+    assert.ok(ledger.toJSON().folded !== undefined, 'partition 5 (the worst) is folded');
+    const next = FOLD_AT + FOLD_KEEP;
+    ledger.record(subsampledGaussianEvent(0.05, 3), info(next));
+    // the same releases in a ledger that never folds: the worst Gaussian and the subsampled one
+    const want = ledgerOf(accountant);
+    want.record(gaussianEvent(1, 0.9), info(0));
+    want.record(subsampledGaussianEvent(0.05, 3), info(1));
+    const got = ledger.spent();
+    relClose(got.epsilon, want.spent().epsilon, 1e-9, 'epsilon');
+    if (accountant === 'exact') {
+      relClose(got.comparison!.epsilon, want.spent().comparison!.epsilon, 1e-9, 'the RDP comparison');
+    }
+  });
+}
