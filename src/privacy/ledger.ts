@@ -10,13 +10,15 @@
  *
  * Storage is aggregated, not one object per release: sequential ledgers keep one running rho and
  * (if needed) one RDP curve; parallel ledgers keep one rho (and a curve only for partitions with
- * subsampled releases) per distinct partition, plus running maxima. Partitions of zCDP releases
- * only (Gaussian-only under the exact accountant) are folded, once more than {@link FOLD_AT} are
- * kept, into one summary: the largest rho (and mu^2) among them and the set of their ids (ranges),
- * keeping the newest {@link FOLD_KEEP} apart, so a ledger that releases on a new partition every
- * batch for a year stays small (the guarantee is the maximum over partitions, which the summary
- * keeps exactly). A later release on a folded partition (a re-release after a research rewind)
- * composes with that largest one: an upper bound, never below the partition's true cost. The detailed log keeps the
+ * subsampled releases) per distinct partition, plus running maxima. Once {@link FOLD_AT}
+ * partitions are kept, all but the newest {@link FOLD_KEEP} are folded into one summary ({@link
+ * FoldedPartitions}): their largest rho, the pointwise maximum of their RDP curves, under the exact
+ * accountant the largest Gaussian mu^2, the composition of largest epsilon (and the largest lower
+ * value) among those with subsampled releases and the join of all their compositions, and their ids
+ * as ranges. So a ledger that releases on a new partition every batch for a year stays small, and
+ * its guarantee (the maximum over partitions) does not change. A later release on a folded
+ * partition (a re-release after a research rewind) starts from the summary's largest figures (the
+ * join): an upper bound, never below the partition's true cost. The detailed log keeps the
  * first and last `logLimit` entries, merging identical consecutive releases into one entry with
  * a count, so a mechanism that releases every round (10^7 times) uses bounded memory.
  * Cost per `record`: O(1) for zCDP events; O(|orders|) for a subsampled event already seen
@@ -197,11 +199,20 @@ export interface PrivacyLedgerJSON {
    * 3: with `folded` (and `accountant` when one is named).
    */
   readonly version: 1 | 2 | 3;
-  /** Folded partitions (version 3): their largest rho and mu^2, and their ids as [lo, hi] ranges. */
+  /**
+   * Folded partitions (version 3): their largest rho and Gaussian mu^2, their ids as [lo, hi]
+   * ranges and, when any had them, the pointwise maximum of their RDP curves (`full`) and, under the
+   * exact accountant, the composition of largest epsilon with subsampled releases (`worst`), the
+   * largest lower value (`lower`) and the join of their compositions (`join`).
+   */
   readonly folded?: {
     readonly rho: number;
     readonly mu2: number;
     readonly ranges: readonly (readonly [number, number])[];
+    readonly full?: readonly (number | null)[];
+    readonly worst?: ExactCompositionJSON;
+    readonly lower?: number;
+    readonly join?: ExactCompositionJSON;
   };
   readonly accountant?: AccountantName;
   readonly noise?: NoiseDistribution;
@@ -225,10 +236,97 @@ export interface PrivacyLedgerJSON {
 
 const MAX_CURVE_CACHE = 256;
 
+/** An exact composition as saved: mu^2 and its [q, sigma, count] parts. */
+type ExactCompositionJSON = readonly [number, readonly (readonly [number, number, number])[]];
+
+/** The partitions a parallel ledger folded (see the module doc): what their guarantee and a later release on one of them need. */
+interface FoldedPartitions {
+  /** The largest rho among them. */
+  rho: number;
+  /** The largest mu^2 among the Gaussian-only ones (exact accountant). */
+  mu2: number;
+  /** Their ids: sorted, disjoint, inclusive ranges. */
+  ranges: [number, number][];
+  /** The pointwise maximum of their whole RDP curves (orders x rho + curve); null while none had a curve. */
+  full: Float64Array | null;
+  /** Exact accountant: the one with subsampled releases of largest epsilon (null: none). */
+  worst: ExactComposition | null;
+  /** Exact accountant: the largest lower value among those with subsampled releases. */
+  lower: number;
+  /** Exact accountant: the join of their compositions (largest mu^2, largest count per part). */
+  join: ExactComposition | null;
+}
+
+/** Copies composition `from` into `to` (its parts as new objects); returns `to`. */
+function copyComposition(from: ExactComposition, to: ExactComposition): ExactComposition {
+  to.mu2 = from.mu2;
+  to.parts.clear();
+  for (const [k, p] of from.parts) to.parts.set(k, { q: p.q, s: p.s, count: p.count });
+  return to;
+}
+
+/**
+ * Joins `c` into `into`: the largest mu^2 and, per subsampled part, the largest count, so that the
+ * result composes at least every composition joined into it; returns `into`.
+ */
+function joinComposition(into: ExactComposition, c: ExactComposition): ExactComposition {
+  into.mu2 = Math.max(into.mu2, c.mu2);
+  for (const [k, p] of c.parts) {
+    const have = into.parts.get(k);
+    if (have === undefined) into.parts.set(k, { q: p.q, s: p.s, count: p.count });
+    else have.count = Math.max(have.count, p.count);
+  }
+  return into;
+}
+
+function compositionToJson(c: ExactComposition): ExactCompositionJSON {
+  return [c.mu2, [...c.parts.values()].map((x) => [x.q, x.s, x.count] as const)];
+}
+
+/** An exact composition from its saved form (validated; `where` names it in messages). */
+function compositionFromJson(v: unknown, where: string): ExactComposition {
+  const [mu2, parts] = Array.isArray(v) && v.length === 2 ? v : [Number.NaN, null];
+  if (typeof mu2 !== 'number' || !Number.isFinite(mu2) || mu2 < 0 || !Array.isArray(parts)) {
+    throw new RangeError(`PrivacyLedger.fromJSON: ${where} must be [mu2 >= 0, parts].`);
+  }
+  const c = emptyExactComposition();
+  c.mu2 = mu2;
+  for (const part of parts) {
+    const [q, sigma, count] = Array.isArray(part) ? part : [];
+    if (
+      typeof q !== 'number' ||
+      !(q > 0 && q < 1) ||
+      typeof sigma !== 'number' ||
+      !Number.isFinite(sigma) ||
+      !(sigma > 0) ||
+      !Number.isSafeInteger(count) ||
+      count <= 0
+    ) {
+      throw new RangeError(
+        `PrivacyLedger.fromJSON: ${where}: part ${JSON.stringify(part)} is not [q in (0,1), sigma > 0, count >= 1].`,
+      );
+    }
+    c.parts.set(`${q}|${sigma}`, { q, s: sigma, count });
+  }
+  return c;
+}
+
+function foldedToJson(f: FoldedPartitions): NonNullable<PrivacyLedgerJSON['folded']> {
+  return {
+    rho: f.rho,
+    mu2: f.mu2,
+    ranges: f.ranges.map(([a, b]) => [a, b] as const),
+    ...(f.full === null ? {} : { full: Array.from(f.full, toJsonNumber) }),
+    ...(f.worst === null ? {} : { worst: compositionToJson(f.worst) }),
+    ...(f.lower === 0 ? {} : { lower: f.lower }),
+    ...(f.join === null ? {} : { join: compositionToJson(f.join) }),
+  };
+}
+
 /** Explicit partitions of a parallel ledger at which the zCDP-only ones are folded (see the module doc). */
-export const FOLD_AT = 256;
+export const FOLD_AT = 64;
 /** The newest foldable partitions a fold keeps apart. */
-export const FOLD_KEEP = 32;
+export const FOLD_KEEP = 16;
 
 /** Adds partition `p` to sorted, disjoint, inclusive ranges (merging neighbours). */
 function addToRanges(ranges: [number, number][], p: number): void {
@@ -274,11 +372,10 @@ function removeFromRanges(ranges: [number, number][], p: number): void {
 }
 
 /** The `folded` field of a version-3 ledger snapshot, checked (numbers >= 0; ranges sorted, disjoint, not adjacent). */
-function foldedFromJson(f: NonNullable<PrivacyLedgerJSON['folded']>): {
-  rho: number;
-  mu2: number;
-  ranges: [number, number][];
-} {
+function foldedFromJson(
+  f: NonNullable<PrivacyLedgerJSON['folded']>,
+  orders: readonly number[],
+): FoldedPartitions {
   const bad = (why: string): never => {
     throw new RangeError(`PrivacyLedger.fromJSON: folded partitions: ${why}.`);
   };
@@ -295,7 +392,20 @@ function foldedFromJson(f: NonNullable<PrivacyLedgerJSON['folded']>): {
     if (prev !== undefined && a <= prev[1] + 1) bad('ranges must be sorted, disjoint and not adjacent');
     ranges.push([a, b]);
   }
-  return { rho: f.rho, mu2: f.mu2, ranges };
+  let full: Float64Array | null = null;
+  if (f.full !== undefined) {
+    if (!Array.isArray(f.full) || f.full.length !== orders.length)
+      bad(`full must have one value per order (${orders.length})`);
+    full = Float64Array.from(f.full, fromJsonNumber);
+    for (let i = 0; i < orders.length; i++) {
+      if (!(full[i]! >= orders[i]! * f.rho * (1 - 1e-12))) bad('full must be at least orders x rho');
+    }
+  }
+  if (f.lower !== undefined && !ok(f.lower)) bad('lower must be a number >= 0');
+  const worst = f.worst === undefined ? null : compositionFromJson(f.worst, 'folded worst');
+  const join = f.join === undefined ? null : compositionFromJson(f.join, 'folded join');
+  if (worst !== null && join === null) bad('a worst composition needs the join');
+  return { rho: f.rho, mu2: f.mu2, ranges, full, worst, lower: f.lower ?? 0, join };
 }
 
 function eventKey(e: PrivacyEvent): string {
@@ -353,7 +463,7 @@ export class PrivacyLedger {
   private maxCurve: Float64Array | null = null; // max over partitions of alpha rho_p + rdp_p
   // folded partitions (parallel ledgers): their largest rho and mu^2, and their ids as sorted,
   // disjoint, inclusive [lo, hi] ranges; null until the first fold
-  private folded: { rho: number; mu2: number; ranges: [number, number][] } | null = null;
+  private folded: FoldedPartitions | null = null;
   // detailed log
   private readonly head: MutableEntry[] = [];
   private readonly tail: MutableEntry[] = [];
@@ -453,8 +563,9 @@ export class PrivacyLedger {
       let c = this.exactParts.get(key);
       if (c === undefined) {
         c = emptyExactComposition();
-        // a folded partition again: it starts from the largest folded mu^2 (an upper bound)
-        if (this.foldedHas(key)) c.mu2 = this.folded!.mu2;
+        // a folded partition again: it starts from the join of the folded compositions (an upper bound)
+        const join = this.foldedHas(key) ? this.folded!.join : null;
+        if (join !== null) copyComposition(join, c);
         this.exactParts.set(key, c);
       }
       addToExactComposition(c, event);
@@ -524,8 +635,15 @@ export class PrivacyLedger {
     if (before === undefined) {
       if (this.foldedHas(partition)) {
         // seen and folded: it starts from the largest folded rho (an upper bound) and is kept apart again
-        before = this.folded!.rho;
-        removeFromRanges(this.folded!.ranges, partition);
+        const f = this.folded!;
+        before = f.rho;
+        removeFromRanges(f.ranges, partition);
+        if (f.full !== null) {
+          // and from the largest folded curve: whole curve = orders x rho + this part
+          const prior = new Float64Array(n);
+          for (let i = 0; i < n; i++) prior[i] = Math.max(0, f.full[i]! - this.orders[i]! * f.rho);
+          this.partRdp.set(partition, prior);
+        }
       } else {
         before = 0;
         this.partitionCount += 1;
@@ -559,9 +677,8 @@ export class PrivacyLedger {
         if (v > this.maxCurve[i]!) this.maxCurve[i] = v;
       }
     }
-    // partitions with a curve (subsampled releases) are never folded: a fold is due when the others
-    // reach FOLD_AT (so it is due at the same states after a restore)
-    if (this.partRho.size >= FOLD_AT + this.partRdp.size) this.fold();
+    // a fold is due at FOLD_AT partitions kept (so it is due at the same states after a restore)
+    if (this.partRho.size >= FOLD_AT) this.fold();
   }
 
   /** True when `partition` is among the folded ones. */
@@ -582,32 +699,70 @@ export class PrivacyLedger {
   }
 
   /**
-   * Folds every explicit partition of zCDP releases only (no RDP curve; Gaussian-only under the
-   * exact accountant) except the newest {@link FOLD_KEEP} into the summary: the maxima (`maxRho`,
-   * `maxCurve`) already count them, so the guarantee does not change; the summary keeps their
-   * largest rho and mu^2 for a later release on one of them, and their ids.
+   * Folds every kept partition except the newest {@link FOLD_KEEP} into the summary: the maxima
+   * (`maxRho`, `maxCurve`, and the exact figure through `worst`, `lower` and `mu2`) already count
+   * them, so the guarantee does not change; the summary keeps what a later release on one of them
+   * starts from (the largest rho, the largest curve, the join), and their ids.
    */
   private fold(): void {
-    const foldable: number[] = [];
-    for (const p of this.partRho.keys()) {
-      if (this.partRdp.has(p)) continue;
+    const ids = [...this.partRho.keys()].sort((a, b) => a - b);
+    const f: FoldedPartitions = this.folded ?? {
+      rho: 0,
+      mu2: 0,
+      ranges: [],
+      full: null,
+      worst: null,
+      lower: 0,
+      join: null,
+    };
+    const n = this.orders.length;
+    for (const p of ids.slice(0, ids.length - FOLD_KEEP)) {
+      const rho = this.partRho.get(p)!;
+      const curve = this.partRdp.get(p) ?? null;
+      if (curve !== null && f.full === null) {
+        // the folded ones so far had no curve: their whole curves are orders x rho
+        f.full = new Float64Array(n);
+        for (let i = 0; i < n; i++) f.full[i] = this.orders[i]! * f.rho;
+      }
+      if (f.full !== null) {
+        for (let i = 0; i < n; i++) {
+          const v = this.orders[i]! * rho + (curve === null ? 0 : curve[i]!);
+          if (v > f.full[i]!) f.full[i] = v;
+        }
+      }
+      f.rho = Math.max(f.rho, rho);
       const c = this.exactParts.get(p);
-      if (c !== undefined && c.parts.size > 0) continue;
-      foldable.push(p);
-    }
-    if (foldable.length <= FOLD_KEEP) return;
-    foldable.sort((a, b) => a - b);
-    const f = this.folded ?? { rho: 0, mu2: 0, ranges: [] };
-    for (const p of foldable.slice(0, foldable.length - FOLD_KEEP)) {
-      f.rho = Math.max(f.rho, this.partRho.get(p)!);
-      const c = this.exactParts.get(p);
-      if (c !== undefined) f.mu2 = Math.max(f.mu2, c.mu2);
+      if (c !== undefined) {
+        if (c.parts.size === 0) {
+          f.mu2 = Math.max(f.mu2, c.mu2);
+        } else {
+          const r = this.exactOf(c);
+          if (f.worst === null || r.epsilon > this.exactOf(f.worst).epsilon) {
+            f.worst = copyComposition(c, emptyExactComposition());
+          }
+          f.lower = Math.max(f.lower, r.epsilonLower);
+        }
+        f.join = joinComposition(f.join ?? emptyExactComposition(), c);
+      }
       addToRanges(f.ranges, p);
       this.partRho.delete(p);
+      this.partRdp.delete(p);
       this.exactParts.delete(p);
       this.seenPartitions.delete(p);
     }
     this.folded = f;
+  }
+
+  /** The exact epsilon of composition `c` (cached by its signature). */
+  private exactOf(c: ExactComposition): { epsilon: number; epsilonLower: number; method: string } {
+    const sig = exactSignature(c);
+    let r = this.exactCache.get(sig);
+    if (r === undefined) {
+      r = exactEpsilon(c, this.delta, this.noise === 'discrete');
+      if (this.exactCache.size >= MAX_CURVE_CACHE) this.exactCache.clear();
+      this.exactCache.set(sig, r);
+    }
+    return r;
   }
 
   private log(entry: MutableEntry): void {
@@ -725,12 +880,7 @@ export class PrivacyLedger {
       const sig = exactSignature(c);
       if (seen.has(sig)) return;
       seen.add(sig);
-      let r = this.exactCache.get(sig);
-      if (r === undefined) {
-        r = exactEpsilon(c, this.delta, this.noise === 'discrete');
-        if (this.exactCache.size >= MAX_CURVE_CACHE) this.exactCache.clear();
-        this.exactCache.set(sig, r);
-      }
+      const r = this.exactOf(c);
       if (r.epsilon > epsilon || method === 'none') {
         epsilon = r.epsilon;
         method = r.method;
@@ -750,6 +900,9 @@ export class PrivacyLedger {
       maxGaussian.mu2 = this.folded.mu2;
     }
     if (maxGaussian !== null) consider(maxGaussian);
+    // the folded ones with subsampled releases: their largest epsilon, and their largest lower value
+    if (this.folded?.worst != null) consider(this.folded.worst);
+    if (this.folded !== null) epsilonLower = Math.max(epsilonLower, this.folded.lower);
     return {
       ...legacy,
       rho: legacy.rho,
@@ -800,9 +953,7 @@ export class PrivacyLedger {
       // version 3: with folded partitions (older readers refuse it rather than lose them)
       version: f !== null ? 3 : this.accountant === null ? 1 : 2,
       ...accountantFields,
-      ...(f === null
-        ? {}
-        : { folded: { rho: f.rho, mu2: f.mu2, ranges: f.ranges.map(([a, b]) => [a, b] as const) } }),
+      ...(f === null ? {} : { folded: foldedToJson(f) }),
       delta: this.delta,
       composition: this.composition,
       conversion: this.conversion,
@@ -931,7 +1082,7 @@ export class PrivacyLedger {
       if (ledger.composition !== 'parallel') {
         throw new RangeError('PrivacyLedger.fromJSON: only a parallel ledger folds partitions.');
       }
-      const f = foldedFromJson(j.folded);
+      const f = foldedFromJson(j.folded, ledger.orders);
       ledger.folded = f;
       let count = ledger.seenPartitions.size;
       for (const [a, b] of f.ranges) count += b - a + 1;
@@ -950,9 +1101,10 @@ export class PrivacyLedger {
     const foldedRho = ledger.folded?.rho ?? 0;
     ledger.maxRho = foldedRho;
     for (const r of ledger.partRho.values()) ledger.maxRho = Math.max(ledger.maxRho, r);
-    if (ledger.partRdp.size > 0) {
+    if (ledger.partRdp.size > 0 || (ledger.folded?.full ?? null) !== null) {
       const m = new Float64Array(n);
-      for (let i = 0; i < n; i++) m[i] = ledger.orders[i]! * foldedRho;
+      const full = ledger.folded?.full ?? null;
+      for (let i = 0; i < n; i++) m[i] = full === null ? ledger.orders[i]! * foldedRho : full[i]!;
       for (const p of ledger.seenPartitions) {
         const r = ledger.partRho.get(p) ?? 0;
         const c = ledger.partRdp.get(p);

@@ -10,10 +10,10 @@ import { gzipSync } from 'node:zlib';
 /**
  * Size budget of the adaprivate-core browser bundle, gzipped (README: measured 52.9 KB with the exact
  * accountant, user-level bounds and snapshot MACs; 71.1 KB once decision logs are validated with the
- * decision-log schema through TypeBox, issue 26; 74.3 KB once the privacy ledger folds its
+ * decision-log schema through TypeBox, issue 26; 75.1 KB once the privacy ledger folds its
  * partitions, so that it stays bounded over a long run, session 22).
  */
-const CORE_GZIP_BUDGET = 75_000;
+const CORE_GZIP_BUDGET = 76_000;
 const root = new URL('../../../', import.meta.url);
 
 test('adaprivate-core builds for the browser: no Node built-in, within its gzipped size budget, and it works', async () => {

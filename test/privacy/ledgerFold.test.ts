@@ -102,21 +102,100 @@ for (const accountant of accountants) {
   });
 }
 
-test('partitions with subsampled releases are kept apart (not folded)', () => {
-  const ledger = ledgerOf('exact');
-  const n = 2 * FOLD_AT + 64; // a fold is due once the Gaussian ones alone reach FOLD_AT
-  for (let k = 0; k < n; k++) {
-    ledger.record(k % 2 === 0 ? gaussianEvent(1, 2) : subsampledGaussianEvent(0.1, 1.2), info(k));
-  }
-  const json = ledger.toJSON();
-  const kept = new Set(json.partitions.map(([p]) => p));
-  for (let k = 1; k < n; k += 2) assert.ok(kept.has(k), `subsampled partition ${k} kept`);
-  assert.ok(
-    json.folded !== undefined && json.folded.ranges.length > 1,
-    'the Gaussian ones between them folded',
-  );
-  assert.equal(ledger.spent().partitions, n);
-});
+/** The subsampled release of partition k: the largest epsilon (smallest sigma) on partition 5. */
+const subsampledOf = (k: number) => subsampledGaussianEvent(0.1, k === 5 ? 0.8 : 1.2 + (k % 3) * 0.2);
+/** A Gaussian release weaker than every subsampled one above (so that partition 5 stays the worst). */
+const weakOf = (k: number) => gaussianEvent(1, 8 + (k % 7) * 0.1);
+
+for (const accountant of accountants) {
+  const name = accountant ?? 'zcdp/rdp';
+
+  test(`${name}: partitions with subsampled releases fold too, and the guarantee stays the worst partition's`, () => {
+    const ledger = ledgerOf(accountant);
+    const n = 3 * FOLD_AT;
+    for (let k = 0; k < n; k++) ledger.record(k % 4 === 3 ? weakOf(k) : subsampledOf(k), info(k));
+    // the same distinct releases, each on its own partition, in a ledger that never folds
+    const want = ledgerOf(accountant);
+    for (const [i, k] of [5, 0, 1, 2].entries()) want.record(subsampledOf(k), info(i));
+    for (const [i, k] of [3, 7, 11, 15, 19, 23, 27].entries()) want.record(weakOf(k), info(10 + i));
+    const got = ledger.spent();
+    const w = want.spent();
+    relClose(got.epsilon, w.epsilon, 1e-12, 'epsilon');
+    relClose(got.epsilonLower ?? Number.NaN, w.epsilonLower ?? Number.NaN, 1e-12, 'epsilonLower');
+    assert.equal(got.rho, null);
+    if (accountant === 'exact') relClose(got.comparison!.epsilon, w.comparison!.epsilon, 1e-12, 'comparison');
+    assert.equal(got.partitions, n);
+    const json = ledger.toJSON();
+    assert.ok(json.partitions.length < FOLD_AT);
+    assert.ok(json.folded?.full !== undefined);
+    // bounded: fewer than FOLD_AT partitions kept (with their curves) and the detailed log
+    assert.ok(JSON.stringify(json).length < 140_000, `${JSON.stringify(json).length} bytes`);
+    // restored, it reports the same and goes on alike (a release on a folded partition included)
+    const b = PrivacyLedger.fromJSON(JSON.parse(JSON.stringify(json)));
+    assert.deepEqual(b.spent(), got);
+    for (const l of [ledger, b]) {
+      l.record(subsampledOf(1), info(20));
+      l.record(subsampledOf(1), info(n));
+    }
+    assert.deepEqual(b.spent(), ledger.spent());
+    assert.deepEqual(b.toJSON(), ledger.toJSON());
+  });
+
+  test(`${name}: once only Gaussian partitions are kept, a restored ledger still counts the folded curves`, () => {
+    const ledger = ledgerOf(accountant);
+    for (let k = 0; k < 2 * FOLD_AT; k++) ledger.record(subsampledOf(k), info(k));
+    for (let k = 2 * FOLD_AT; k < 4 * FOLD_AT; k++) ledger.record(weakOf(k), info(k));
+    const json = ledger.toJSON();
+    assert.ok(
+      json.partitions.every(([, , curve]) => curve === null),
+      'no curve kept apart',
+    );
+    const b = PrivacyLedger.fromJSON(JSON.parse(JSON.stringify(json)));
+    assert.deepEqual(b.spent(), ledger.spent());
+    const want = ledgerOf(accountant);
+    want.record(subsampledOf(5), info(0));
+    relClose(
+      b.spent().epsilon,
+      Math.max(want.spent().epsilon, ledgerWith(accountant, weakOf(0)).spent().epsilon),
+      1e-12,
+      'epsilon',
+    );
+  });
+
+  test(`${name}: a subsampled release on a folded partition is charged at least its true cost`, () => {
+    const ledger = ledgerOf(accountant);
+    const n = FOLD_AT + FOLD_KEEP;
+    for (let k = 0; k < n; k++) {
+      ledger.record(subsampledOf(k), info(k));
+      if (k === 3) ledger.record(subsampledOf(k), info(k)); // twice on partition 3 (sigma 1.2)
+    }
+    const before = ledger.spent();
+    const strong = subsampledGaussianEvent(0.1, 0.7);
+    ledger.record(strong, info(9)); // folded (sigma 1.2 once)
+    const s = ledger.spent();
+    assert.equal(s.partitions, n);
+    const truth = ledgerOf(accountant);
+    truth.record(subsampledOf(5), info(0)); // the worst partition, as before
+    truth.record(subsampledOf(9), info(1));
+    truth.record(strong, info(1));
+    assert.ok(truth.spent().epsilon > before.epsilon, 'the re-released partition is now the worst');
+    assert.ok(s.epsilon >= truth.spent().epsilon * (1 - 1e-12), `${s.epsilon} < ${truth.spent().epsilon}`);
+    if (accountant === 'exact') {
+      // the join of the folded compositions (sigma 0.8 once, 1.2 twice, 1.4 and 1.6 once) and the new one
+      const bound = ledgerOf('exact');
+      for (const k of [5, 0, 3, 1, 2]) bound.record(subsampledOf(k), info(0));
+      bound.record(strong, info(0));
+      relClose(s.epsilon, bound.spent().epsilon, 1e-12, 'epsilon of the join');
+    }
+  });
+}
+
+/** A ledger of one release `e` on partition 0. */
+function ledgerWith(accountant: (typeof accountants)[number], e: ReturnType<typeof gaussianEvent>) {
+  const l = ledgerOf(accountant);
+  l.record(e, info(0));
+  return l;
+}
 
 test('fromJSON refuses a malformed folded summary', () => {
   const ledger = ledgerOf('exact');
@@ -149,6 +228,16 @@ test('fromJSON refuses a malformed folded summary', () => {
       /both folded and kept/,
     ],
     ['a count that does not add up', { ...good, partitionCount: good.partitionCount + 1 }, /partitionCount/],
+    [
+      'a full curve of the wrong length',
+      { ...good, folded: { ...folded, full: [1, 2] } },
+      /one value per order/,
+    ],
+    [
+      'a worst composition without the join',
+      { ...good, folded: { ...folded, worst: [0, [[0.1, 1, 1]]], join: undefined } },
+      /needs the join/,
+    ],
     ['a sequential ledger', { ...good, composition: 'sequential' }, /only a parallel ledger/],
   ];
   for (const [why, json, message] of cases) {
