@@ -111,55 +111,34 @@ function figure(r: unknown, who: string): Figure {
   };
 }
 
+/** The figure of the first result of `script` run with `args` (see {@link runChild}). */
+function firstFigure(script: string, args: readonly string[]): Figure {
+  const who = script.replace(/\.js$/, '').replace('loadtestFloor', 'loadtest:floor');
+  return figure(resultsOf(runChild(script, args), who)[0], who);
+}
+
 const d = String(duration);
 const shapes = [
   {
     key: 'floor',
     label: 'service-noop floor',
-    run: () =>
-      figure(
-        resultsOf(
-          runChild('loadtestFloor.js', ['--modes', 'service-noop', '--duration', d]),
-          'loadtest:floor',
-        )[0],
-        'loadtest:floor',
-      ),
+    run: () => firstFigure('loadtestFloor.js', ['--modes', 'service-noop', '--duration', d]),
   },
   {
     key: 'singles20',
     label: 'd = 20, K = 5, single events',
-    run: () =>
-      figure(
-        resultsOf(
-          runChild('loadtest.js', ['--settings', '20x5', '--batch', '1', '--duration', d]),
-          'loadtest',
-        )[0],
-        'loadtest',
-      ),
+    run: () => firstFigure('loadtest.js', ['--settings', '20x5', '--batch', '1', '--duration', d]),
   },
   {
     key: 'batches100',
     label: `d = 20, K = 5, batches of 100 (${body} rank body)`,
     run: () =>
-      figure(
-        resultsOf(
-          runChild('loadtest.js', ['--settings', '20x5', '--batch', '100', '--body', body, '--duration', d]),
-          'loadtest',
-        )[0],
-        'loadtest',
-      ),
+      firstFigure('loadtest.js', ['--settings', '20x5', '--batch', '100', '--body', body, '--duration', d]),
   },
   {
     key: 'singles50',
     label: 'd = 50, K = 20, single events',
-    run: () =>
-      figure(
-        resultsOf(
-          runChild('loadtest.js', ['--settings', '50x20', '--batch', '1', '--duration', d]),
-          'loadtest',
-        )[0],
-        'loadtest',
-      ),
+    run: () => firstFigure('loadtest.js', ['--settings', '50x20', '--batch', '1', '--duration', d]),
   },
 ] as const;
 

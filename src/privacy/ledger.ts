@@ -283,14 +283,10 @@ function compositionToJson(c: ExactComposition): ExactCompositionJSON {
   return [c.mu2, [...c.parts.values()].map((x) => [x.q, x.s, x.count] as const)];
 }
 
-/** An exact composition from its saved form (validated; `where` names it in messages). */
-function compositionFromJson(v: unknown, where: string): ExactComposition {
-  const [mu2, parts] = Array.isArray(v) && v.length === 2 ? v : [Number.NaN, null];
-  if (typeof mu2 !== 'number' || !Number.isFinite(mu2) || mu2 < 0 || !Array.isArray(parts)) {
-    throw new RangeError(`PrivacyLedger.fromJSON: ${where} must be [mu2 >= 0, parts].`);
-  }
-  const c = emptyExactComposition();
-  c.mu2 = mu2;
+/**
+ * Adds saved [q, sigma, count] parts to `c` (validated; `label` starts the message about a bad one).
+ */
+function addPartsFromJson(c: ExactComposition, parts: readonly unknown[], label: string): void {
   for (const part of parts) {
     const [q, sigma, count] = Array.isArray(part) ? part : [];
     if (
@@ -303,11 +299,22 @@ function compositionFromJson(v: unknown, where: string): ExactComposition {
       count <= 0
     ) {
       throw new RangeError(
-        `PrivacyLedger.fromJSON: ${where}: part ${JSON.stringify(part)} is not [q in (0,1), sigma > 0, count >= 1].`,
+        `PrivacyLedger.fromJSON: ${label} ${JSON.stringify(part)} is not [q in (0,1), sigma > 0, count >= 1].`,
       );
     }
     c.parts.set(`${q}|${sigma}`, { q, s: sigma, count });
   }
+}
+
+/** An exact composition from its saved form (validated; `where` names it in messages). */
+function compositionFromJson(v: unknown, where: string): ExactComposition {
+  const [mu2, parts] = Array.isArray(v) && v.length === 2 ? v : [Number.NaN, null];
+  if (typeof mu2 !== 'number' || !Number.isFinite(mu2) || mu2 < 0 || !Array.isArray(parts)) {
+    throw new RangeError(`PrivacyLedger.fromJSON: ${where} must be [mu2 >= 0, parts].`);
+  }
+  const c = emptyExactComposition();
+  c.mu2 = mu2;
+  addPartsFromJson(c, parts, `${where}: part`);
   return c;
 }
 
@@ -940,10 +947,7 @@ export class PrivacyLedger {
             noise: this.noise,
             ...(this.accountant === 'exact'
               ? {
-                  exact: [...this.exactParts].map(
-                    ([p, c]) =>
-                      [p, c.mu2, [...c.parts.values()].map((x) => [x.q, x.s, x.count] as const)] as const,
-                  ),
+                  exact: [...this.exactParts].map(([p, c]) => [p, ...compositionToJson(c)] as const),
                 }
               : {}),
           };
@@ -1031,23 +1035,7 @@ export class PrivacyLedger {
           throw new RangeError('PrivacyLedger.fromJSON: exact parts must be an array.');
         const c = emptyExactComposition();
         c.mu2 = mu2;
-        for (const part of parts) {
-          const [q, sigma, count] = Array.isArray(part) ? part : [];
-          if (
-            typeof q !== 'number' ||
-            !(q > 0 && q < 1) ||
-            typeof sigma !== 'number' ||
-            !Number.isFinite(sigma) ||
-            !(sigma > 0) ||
-            !Number.isSafeInteger(count) ||
-            count! <= 0
-          ) {
-            throw new RangeError(
-              `PrivacyLedger.fromJSON: exact part ${JSON.stringify(part)} is not [q in (0,1), sigma > 0, count >= 1].`,
-            );
-          }
-          c.parts.set(`${q}|${sigma}`, { q, s: sigma, count: count! });
-        }
+        addPartsFromJson(c, parts, 'exact part');
         ledger.exactParts.set(p, c);
       }
     }

@@ -337,7 +337,7 @@ export class ModelRuntime implements ServedModel {
   /**
    * The events of a rank batch in two phases, for a policy whose select never releases: every event
    * decides, then the decisions are stored one after another. The inserts then run back to back
-   * (measured at d = 20, K = 5 in batches of 100: 44 against 50 us of the server's main thread per
+   * (measured at d = 20, K = 5 in batches of 100: 45 against 47 us of the server's main thread per
    * pair, docs/performance.md), and each outcome is the one the events ranked one by one would get:
    * a refused request (400) fails alone; a stale model refuses every event after (503
    * `model_reloading`); the first write that fails fails its event, makes the model stale, and
