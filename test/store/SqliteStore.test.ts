@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import Database from 'better-sqlite3';
-import { SqliteStore } from '../../src/store/index.js';
+import { ModelDeletedError, SqliteStore } from '../../src/store/index.js';
 import { TARGET_CACHE_SIZE } from '../../src/store/SqliteStore.js';
 import { MIGRATIONS, migrationStatements } from '../../src/store/schema.js';
 import { createSumModel, givenReward, oneArmDecision, SUM_MODEL_SETTINGS } from '../support/storeFixtures.js';
@@ -354,6 +354,32 @@ test('SqliteStore schema 6: candidate features live in decision_features, are re
   await s.deleteModel('m', { time: 7, purge: false });
   assert.equal((db.prepare('SELECT COUNT(*) AS n FROM decision_features').get() as { n: number }).n, 0);
   await s.close();
+});
+
+test('SqliteStore: a decision for a model deleted after its earlier decisions is refused, also in the same group; a model made again takes decisions', async () => {
+  // the store looks a model up once (liveModels), then trusts it until deleteModel
+  for (const grouped of [false, true]) {
+    const s = SqliteStore.open(join(dir, `live-${grouped}.db`), { groupCommit: grouped });
+    try {
+      const db = connection(s);
+      const count = () =>
+        (db.prepare("SELECT COUNT(*) AS n FROM decisions WHERE model = 'm'").get() as { n: number }).n;
+      await createSumModel(s, 'm', 2);
+      const del = s.deleteModel('m', { time: 5, purge: true });
+      // called before the delete has run when grouped: still refused once it has
+      const late = s.insertDecision(oneArmDecision('m', 'late'));
+      await del;
+      await assert.rejects(late, ModelDeletedError);
+      await assert.rejects(s.insertDecision(oneArmDecision('m', 'later')), ModelDeletedError);
+      assert.equal(count(), 0);
+      // purged: the name can be made again, and its first decision is looked up anew
+      await createSumModel(s, 'm', 1);
+      assert.equal(await s.insertDecision(oneArmDecision('m', 'again')), true);
+      assert.equal(count(), 2);
+    } finally {
+      await s.close();
+    }
+  }
 });
 
 test('SqliteStore: the reward-target cache answers as the database does, and never once its decision changed', async () => {

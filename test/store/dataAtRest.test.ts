@@ -12,6 +12,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -20,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SqliteStore } from '../../src/store/index.js';
-import { createSumModel, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
+import { createSumModel, givenReward, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-rest-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -86,6 +87,61 @@ for (const checkpoint of ['auto', 'background'] as const) {
     await s.close();
   });
 }
+
+/** The files this process has open whose name is an SQLite temporary file's (Linux: /proc/self/fd). */
+function openTempFiles(): { fd: string; target: string }[] {
+  const out: { fd: string; target: string }[] = [];
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      const target = readlinkSync(`/proc/self/fd/${fd}`);
+      if (target.includes('etilqs_')) out.push({ fd, target });
+    } catch {
+      // closed since it was listed
+    }
+  }
+  return out;
+}
+
+test('SqliteStore: a release inside a large group keeps its statement journal in memory, never in a temporary file with raw rewards', async () => {
+  // a release's UPDATE (many rows, inside the group's transaction) copies the pages it changes, raw
+  // pending rewards included, to a statement journal; SQLite spills that journal past 64 KB to an
+  // unlinked file in /var/tmp, which secure_delete and the WAL scrub never reach (measured before
+  // temp_store = MEMORY: a 164 KB file holding the rewards, open until the group's commit)
+  const path = join(dir, 'journal.db');
+  const s = SqliteStore.open(path, { groupCommit: true, groupCommitMaxWrites: 100_000 });
+  try {
+    const db = (s as unknown as { db: { pragma(p: string, o: { simple: true }): unknown } }).db;
+    assert.equal(db.pragma('temp_store', { simple: true }), 2, 'temp_store is MEMORY');
+    const n = 1500;
+    await createSumModel(s, 'm', n);
+    const state = (await s.loadModelState('m'))!;
+    const raw = 0.7316840251937415; // distinctive bytes
+    const pending = [];
+    const writes = [];
+    // one group: every reward, then the release, without awaiting (so none is committed yet)
+    for (let i = 0; i < n - 1; i++) {
+      pending.push({ eventId: `e${i}`, reward: raw, features: new Float64Array([1]) });
+      writes.push(s.recordReward(givenReward('m', `e${i}`, raw), null));
+    }
+    const last = { eventId: `e${n - 1}`, reward: 0.5, features: new Float64Array([1]) };
+    writes.push(
+      s.recordReward(
+        givenReward('m', last.eventId, 0.5),
+        sumRelease({ ...state, pending: [...pending, last] }),
+      ),
+    );
+    if (existsSync('/proc/self/fd')) {
+      const open = openTempFiles();
+      const holding = open.filter((f) => readFileSync(`/proc/self/fd/${f.fd}`).includes(realBytes(raw)));
+      assert.deepEqual(holding, [], 'a temporary file holds raw rewards');
+      assert.deepEqual(open, [], 'a temporary file is open');
+    }
+    assert.deepEqual(new Set(await Promise.all(writes)), new Set(['recorded']));
+    assert.equal((await s.loadModelState('m'))!.pending.length, 0);
+  } finally {
+    await s.close();
+  }
+});
 
 test('SqliteStore (background checkpoints): writes made while a scrub holds the write lock are applied in call order and are durable', async () => {
   const path = join(dir, 'held.db');
