@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AdaPrivateClientError } from '../../src/client/index.js';
 import { validateDecisionRecord } from '../../src/evaluation/validateDecisionRecord.js';
+import { connection } from '../support/sqliteConnection.js';
 import { startTestServer, TEST_KEY, type TestServer } from './testServer.js';
 
 const TS = { policy: 'adaprivate-ts', options: { dim: 2, horizon: 1000, epsilon: 1, batchSize: 3, seed: 7 } };
@@ -659,10 +660,7 @@ describe('decision service on a file', () => {
 
   test('a server on a file checkpoints in the background by default; checkpoint auto leaves it to SQLite', async () => {
     const autoCheckpoint = (t: TestServer) =>
-      (t.server.store as unknown as { db: { pragma(s: string, o: { simple: true }): unknown } }).db.pragma(
-        'wal_autocheckpoint',
-        { simple: true },
-      );
+      connection(t.server.store).pragma('wal_autocheckpoint', { simple: true });
     const a = await startTestServer({ db: join(dir, 'ck-background.db') });
     const b = await startTestServer({ db: join(dir, 'ck-auto.db'), checkpoint: 'auto' });
     try {

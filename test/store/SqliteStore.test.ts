@@ -7,6 +7,7 @@ import Database from 'better-sqlite3';
 import { ModelDeletedError, SqliteStore } from '../../src/store/index.js';
 import { TARGET_CACHE_SIZE } from '../../src/store/SqliteStore.js';
 import { MIGRATIONS, migrationStatements } from '../../src/store/schema.js';
+import { connection } from '../support/sqliteConnection.js';
 import { createSumModel, givenReward, oneArmDecision, SUM_MODEL_SETTINGS } from '../support/storeFixtures.js';
 import { storeContract } from './storeContract.js';
 
@@ -202,11 +203,6 @@ test('SqliteStore lock: one holder per file, the error names it; close() release
   await b.ping();
   await b.close();
 });
-
-/** The store's own connection (private), to read its pragmas. */
-function connection(s: SqliteStore): Database.Database {
-  return (s as unknown as { db: Database.Database }).db;
-}
 
 test('SqliteStore: background checkpoints copy the WAL off the store thread; the store catches up when the WAL is long; nothing is lost', async () => {
   const path = join(dir, 'ck.db');

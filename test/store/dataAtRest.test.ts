@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { SqliteStore } from '../../src/store/index.js';
+import { connection } from '../support/sqliteConnection.js';
 import { createSumModel, givenReward, oneArmDecision, sumRelease } from '../support/storeFixtures.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'adaprivate-rest-'));
@@ -110,8 +111,7 @@ test('SqliteStore: a release inside a large group keeps its statement journal in
   const path = join(dir, 'journal.db');
   const s = SqliteStore.open(path, { groupCommit: true, groupCommitMaxWrites: 100_000 });
   try {
-    const db = (s as unknown as { db: { pragma(p: string, o: { simple: true }): unknown } }).db;
-    assert.equal(db.pragma('temp_store', { simple: true }), 2, 'temp_store is MEMORY');
+    assert.equal(connection(s).pragma('temp_store', { simple: true }), 2, 'temp_store is MEMORY');
     const n = 1500;
     await createSumModel(s, 'm', n);
     const state = (await s.loadModelState('m'))!;
