@@ -17,6 +17,7 @@ export class ServiceMetrics {
   readonly releaseFailures: Counter<'model'>;
   readonly releases: Counter<'model'>;
   readonly requestSeconds: Histogram<'method' | 'route' | 'status'>;
+  readonly rankJsonBodies: Counter<'reader'>;
 
   constructor(options: { readonly defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
@@ -45,6 +46,12 @@ export class ServiceMetrics {
       buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.5, 1],
       registers,
     });
+    this.rankJsonBodies = new Counter({
+      name: 'adaprivate_rank_json_bodies_total',
+      help: "JSON bodies of the rank routes by reader: 'fast' (read straight into packed features, src/service/rankJson.ts) or 'parsed' (JSON.parse and the schema: a body outside the fast path, e.g. a number with an exponent or an escaped string, or an invalid one).",
+      labelNames: ['reader'],
+      registers,
+    });
     if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
   }
 }
@@ -52,4 +59,10 @@ export class ServiceMetrics {
 /** True for the routes whose requests carry rewards (left out of the request histogram). */
 export function isRewardRoute(route: string | undefined): boolean {
   return route !== undefined && /\/rewards(\/|$)/.test(route);
+}
+
+/** Counts a rank body's JSON reader (`read`: the fast path's result, null when it left the body to JSON.parse). */
+export function countedRead<T>(metrics: ServiceMetrics, read: T | null): T | null {
+  metrics.rankJsonBodies.inc({ reader: read === null ? 'parsed' : 'fast' });
+  return read;
 }

@@ -334,19 +334,23 @@ export type ModelStatus = Frozen<Static<typeof ModelStatus>>;
 // ---------------------------------------------------------------------------------------------
 // Decisions
 
+/** The longest event id and arm id, and the longest unit, in characters (the fast JSON path reads these too). */
+export const MAX_ID_LENGTH = 128;
+export const MAX_UNIT_LENGTH = 256;
+
 const eventId = Type.String({
   minLength: 1,
-  maxLength: 128,
+  maxLength: MAX_ID_LENGTH,
   description: 'Your id of this decision, unique per model.',
 });
 const unit = Type.String({
   minLength: 1,
-  maxLength: 256,
+  maxLength: MAX_UNIT_LENGTH,
   description:
     "The privacy unit of this event: the user or device id whose rewards a user-level model protects together (required by models with privacyUnit 'user'; logged with the decision otherwise; a reward naming one must name the rank's).",
 });
 
-const armId = Type.String({ minLength: 1, maxLength: 128 });
+const armId = Type.String({ minLength: 1, maxLength: MAX_ID_LENGTH });
 
 function armInput(limits: ServiceLimits) {
   return Type.Object(
@@ -378,7 +382,7 @@ function rankFields<A extends TSchema>(limits: ServiceLimits, arm: A) {
     eventId: Type.Optional(
       Type.String({
         minLength: 1,
-        maxLength: 128,
+        maxLength: MAX_ID_LENGTH,
         description:
           'Your id of this decision, unique per model; when absent the server makes one: a time-ordered UUID (version 7, RFC 9562), which shows the millisecond of the decision.',
       }),

@@ -298,10 +298,10 @@ export async function createServer(options: ServerOptions): Promise<AdaPrivateSe
         route.schema = { ...route.schema, security: [{ apiKey: [] }] };
       });
       await v1.register(modelsPlugin, { registry });
-      await v1.register(decisionsPlugin, { registry, store, limits });
+      await v1.register(decisionsPlugin, { registry, store, limits, metrics });
       await v1.register(rewardsPlugin, { registry });
       await v1.register(ledgerPlugin, { registry });
-      await v1.register(batchPlugin, { registry, limits });
+      await v1.register(batchPlugin, { registry, limits, metrics });
     },
     { prefix: '/v1' },
   );

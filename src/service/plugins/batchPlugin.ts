@@ -27,9 +27,11 @@ import {
 } from '../contract.js';
 import { errorBody, internalErrorBody } from '../errorBody.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
+import { fastRankBatchJson } from '../rankJson.js';
 import { checkRewardRange } from '../rewardAdmission.js';
 import type { Outcome } from '../ServedModel.js';
 import { ServiceError } from '../ServiceError.js';
+import { countedRead, type ServiceMetrics } from '../ServiceMetrics.js';
 import { jsonOrBinaryBody } from './binaryBody.js';
 
 /** One event's outcome as a batch result (an unexpected error is logged and answered as a 500). */
@@ -51,14 +53,16 @@ function result<T extends object>(
 export const batchPlugin: FastifyPluginAsync<{
   readonly registry: ModelRegistry;
   readonly limits: ServiceLimits;
+  readonly metrics: ServiceMetrics;
 }> = async (app, opts) => {
-  const { registry, limits } = opts;
+  const { registry, limits, metrics } = opts;
   const rankBody = jsonOrBinaryBody(
     app,
     decodeBinaryRankBatch,
     rankBatchBody(limits),
     rankBatchBinaryHeader(limits),
     'The binary rank/batch body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header ({ events: [each request without features: arms [{ id }]] }), zero bytes to a multiple of 8, then every event\'s K x d features as little-endian Float64 values, event by event and arm by arm, one d for all (docs/serving.md, "Binary rank body").',
+    (bytes) => countedRead(metrics, fastRankBatchJson(bytes, limits)),
   );
   app.post<{ Params: ModelNameParams; Body: RankBatchInput }>(
     '/models/:name/rank/batch',

@@ -3,10 +3,18 @@
  * a plugin's routes, and the route parts that take JSON or the binary body (a schema per media type,
  * the guard that refuses every other media type, the OpenAPI document's view of the body as bytes).
  */
-import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  FastifySchemaCompiler,
+  preValidationHookHandler,
+  RouteShorthandOptions,
+} from 'fastify';
 import type { TSchema } from 'typebox';
 import { BINARY_RANK_TYPE, BinaryRankError } from '../binaryRank.js';
 import { jsonTextParser } from '../jsonBody.js';
+import { FAST_RANK_JSON } from '../rankJson.js';
 import { ServiceError } from '../ServiceError.js';
 
 /**
@@ -52,10 +60,84 @@ function binaryBodyParser(
   });
 }
 
+/** What a validator compiler is given, and what it answers (Fastify's types, by way of the compiler's). */
+type SchemaDef = Parameters<FastifySchemaCompiler<FastifySchema>>[0];
+type Validator = ReturnType<FastifySchemaCompiler<FastifySchema>>;
+
+/**
+ * JSON bodies of the plugin's rank route through `fast` (../rankJson.ts) first: the body is read as
+ * bytes; what `fast` reads (non-null) is the route's body, every other body, and every JSON body of
+ * the plugin's other routes, goes to the service's JSON parser as before. `rankRoute` names the
+ * route: the one whose preValidation hook is this function (seen by `onRoute`).
+ */
+function fastJsonParser(
+  app: FastifyInstance,
+  fast: (body: Uint8Array) => object | null,
+  rankRoute: preValidationHookHandler,
+): void {
+  const parseJson = jsonTextParser(app);
+  const urls = new Set<string>();
+  app.addHook('onRoute', (route) => {
+    if (route.preValidation === rankRoute) urls.add(route.url);
+  });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
+    const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+    const value = urls.has(req.routeOptions.url ?? '') ? fast(bytes) : null;
+    if (value !== null) done(null, value);
+    else parseJson(req, bytes.toString('utf8'), done);
+  });
+}
+
+/**
+ * The body validator of a route whose JSON body may come from the fast path: a body marked
+ * {@link FAST_RANK_JSON} is checked against `header` (the binary body's header schema: the request
+ * without features, which the fast path checked as the JSON schema does), every other one against
+ * `json`, both compiled by the app's validator compiler (when first used: Fastify sets it up once
+ * the routes are in). The route's other parts (params, the binary body) get the app's compiler.
+ */
+function fastJsonValidatorCompiler(
+  app: FastifyInstance,
+  json: TSchema,
+  header: TSchema,
+): (def: SchemaDef) => Validator {
+  const compile = (def: SchemaDef): Validator => {
+    const base = app.validatorCompiler;
+    if (base === undefined)
+      throw new Error('fastJsonValidatorCompiler: the app has no validator compiler yet.');
+    return base(def);
+  };
+  const lazy = (def: SchemaDef): (() => Validator) => {
+    let fn: Validator | null = null;
+    return () => {
+      fn ??= compile(def);
+      return fn;
+    };
+  };
+  return (def) => {
+    const plain = lazy(def);
+    const fastBody =
+      def.httpPart === 'body' && def.contentType === 'application/json' && def.schema === json
+        ? lazy({ ...def, schema: header, contentType: BINARY_RANK_TYPE })
+        : null;
+    const validate: Validator = (data: unknown) => {
+      const fn =
+        fastBody !== null && typeof data === 'object' && data !== null && FAST_RANK_JSON in data
+          ? fastBody()
+          : plain();
+      const out = fn(data);
+      validate.errors = fn.errors ?? null;
+      return out;
+    };
+    return validate;
+  };
+}
+
 /**
  * A route of `app` (a plugin's context, which gets the binary body's parser, `decode`) whose body is
  * `json` as JSON or, as a binary rank body, a header checked by `header` (`layout` describes the
- * bytes in the OpenAPI document): the parts to spread into the route's options and its schema's `body`.
+ * bytes in the OpenAPI document): the parts to spread into the route's options and its schema's
+ * `body`. With `fast` (../rankJson.ts), the route's JSON bodies go through that fast path first.
  */
 export function jsonOrBinaryBody(
   app: FastifyInstance,
@@ -63,9 +145,23 @@ export function jsonOrBinaryBody(
   json: TSchema,
   header: TSchema,
   layout: string,
+  fast: ((body: Uint8Array) => object | null) | null = null,
 ) {
   binaryBodyParser(app, decode);
-  const route: Pick<RouteShorthandOptions, 'config' | 'preValidation'> = {
+  // a schema per media type: Fastify checks no body of a type not listed, so only these two parse
+  const preValidation: preValidationHookHandler = (req, _reply, done) => {
+    if (req.mediaType === 'application/json' || req.mediaType === BINARY_RANK_TYPE) done();
+    else
+      done(
+        new ServiceError(
+          415,
+          'unsupported_media_type',
+          `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
+        ),
+      );
+  };
+  if (fast !== null) fastJsonParser(app, fast, preValidation);
+  const route: Pick<RouteShorthandOptions, 'config' | 'preValidation' | 'validatorCompiler'> = {
     // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
     config: {
       swaggerTransform: ({ schema, url }) => ({
@@ -81,18 +177,8 @@ export function jsonOrBinaryBody(
         },
       }),
     },
-    // a schema per media type: Fastify checks no body of a type not listed, so only these two parse
-    preValidation: (req, _reply, done) => {
-      if (req.mediaType === 'application/json' || req.mediaType === BINARY_RANK_TYPE) done();
-      else
-        done(
-          new ServiceError(
-            415,
-            'unsupported_media_type',
-            `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
-          ),
-        );
-    },
+    preValidation,
+    ...(fast === null ? {} : { validatorCompiler: fastJsonValidatorCompiler(app, json, header) }),
   };
   const body = { content: { 'application/json': { schema: json }, [BINARY_RANK_TYPE]: { schema: header } } };
   return { route, body };

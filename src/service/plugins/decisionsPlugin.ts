@@ -16,6 +16,8 @@ import {
 } from '../contract.js';
 import { decisionLogLine } from '../decisionLogLine.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
+import { fastRankJson } from '../rankJson.js';
+import { countedRead, type ServiceMetrics } from '../ServiceMetrics.js';
 import { jsonOrBinaryBody } from './binaryBody.js';
 
 /** Rows read from the store per page of the export. */
@@ -25,14 +27,16 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly registry: ModelRegistry;
   readonly store: Store;
   readonly limits: ServiceLimits;
+  readonly metrics: ServiceMetrics;
 }> = async (app, opts) => {
-  const { registry, store, limits } = opts;
+  const { registry, store, limits, metrics } = opts;
   const body = jsonOrBinaryBody(
     app,
     decodeBinaryRank,
     rankBody(limits),
     rankBinaryHeader(limits),
     'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
+    (bytes) => countedRead(metrics, fastRankJson(bytes, limits)),
   );
   app.post<{ Params: ModelNameParams; Body: RankInput }>(
     '/models/:name/rank',
