@@ -50,21 +50,23 @@ interface ReadRank {
   readonly end: number;
 }
 
+/**
+ * The values being read, shared by every read (they are synchronous, one at a time): each body's
+ * values are copied out once at its end. Kept while at most {@link SCRATCH_MAX} values long (1 MB).
+ */
+let scratch = new Float64Array(1024);
+const SCRATCH_MAX = 131_072;
+
 /** A reader of one body: the bytes, a position and the feature values read (one reader per body). */
 class Reader {
   i = 0;
-  /**
-   * The feature values of every request read, grown as needed; first sized for one number per 8
-   * bytes of body (0.123456 and its comma take 9).
-   */
-  private buf: Float64Array;
+  /** The feature values of every request read: the shared scratch array, grown as needed. */
+  private buf = scratch;
 
   constructor(
     private readonly b: Uint8Array,
     private readonly limits: ServiceLimits,
-  ) {
-    this.buf = new Float64Array(Math.max(16, b.length >> 3));
-  }
+  ) {}
 
   /** Skips white space; the next byte (undefined at the end). */
   peek(): number | undefined {
@@ -182,7 +184,10 @@ class Reader {
   pack(read: readonly ReadRank[]): PackedRankRequest[] {
     const all = this.buf.slice(0, this.n);
     return read.map((r) =>
-      Object.assign(r.fields, { arms: r.arms, [PACKED_FEATURES]: all.subarray(r.start, r.end) }),
+      Object.assign(r.fields, {
+        arms: r.arms,
+        [PACKED_FEATURES]: read.length === 1 ? all : all.subarray(r.start, r.end),
+      }),
     );
   }
 
@@ -257,6 +262,7 @@ class Reader {
         grown.set(buf);
         buf = grown;
         this.buf = grown;
+        if (grown.length <= SCRATCH_MAX) scratch = grown;
       }
       buf[at + n++] = neg ? -v : v;
       while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = b[++i];
@@ -320,7 +326,7 @@ export function fastRankJson(body: Uint8Array, limits: ServiceLimits): object | 
   return readRankJson(body, limits, (r) => {
     const req = r.rank();
     r.end();
-    return { ...r.pack([req])[0]!, [FAST_RANK_JSON]: true };
+    return Object.assign(r.pack([req])[0]!, { [FAST_RANK_JSON]: true });
   });
 }
 
