@@ -67,8 +67,10 @@ type Validator = ReturnType<FastifySchemaCompiler<FastifySchema>>;
 /**
  * JSON bodies of the plugin's rank route through `fast` (../rankJson.ts) first: the body is read as
  * bytes; what `fast` reads (non-null) is the route's body, every other body, and every JSON body of
- * the plugin's other routes, goes to the service's JSON parser as before. `rankRoute` names the
- * route: the one whose preValidation hook is this function (seen by `onRoute`).
+ * the plugin's other routes, goes to the service's JSON parser as before (so does a body on which
+ * `fast` throws, which it should never do). `rankRoute` names the route: the one whose
+ * preValidation hook is this function (seen by `onRoute`). One such route per plugin, as for the
+ * binary body's parser.
  */
 function fastJsonParser(
   app: FastifyInstance,
@@ -83,7 +85,15 @@ function fastJsonParser(
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-    const value = urls.has(req.routeOptions.url ?? '') ? fast(bytes) : null;
+    let value: object | null = null;
+    if (urls.has(req.routeOptions.url ?? '')) {
+      try {
+        value = fast(bytes);
+      } catch (err) {
+        // a fault of the fast reader never changes an answer: the usual path reads the body
+        req.log.error({ err }, 'rank JSON fast path failed; the body goes to JSON.parse');
+      }
+    }
     if (value !== null) done(null, value);
     else parseJson(req, bytes.toString('utf8'), done);
   });
