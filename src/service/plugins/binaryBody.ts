@@ -65,34 +65,22 @@ type SchemaDef = Parameters<FastifySchemaCompiler<FastifySchema>>[0];
 type Validator = ReturnType<FastifySchemaCompiler<FastifySchema>>;
 
 /**
- * JSON bodies of the plugin's rank route through `fast` (../rankJson.ts) first: the body is read as
- * bytes; what `fast` reads (non-null) is the route's body, every other body, and every JSON body of
- * the plugin's other routes, goes to the service's JSON parser as before (so does a body on which
- * `fast` throws, which it should never do). `rankRoute` names the route: the one whose
- * preValidation hook is this function (seen by `onRoute`). One such route per plugin, as for the
- * binary body's parser.
+ * JSON bodies of `app` (a context holding the rank route alone) through `fast` (../rankJson.ts)
+ * first: the body is read as bytes; what `fast` reads (non-null) is the route's body, and every other
+ * body goes to the service's JSON parser as before (so does a body on which `fast` throws, which it
+ * should never do).
  */
-function fastJsonParser(
-  app: FastifyInstance,
-  fast: (body: Uint8Array) => object | null,
-  rankRoute: preValidationHookHandler,
-): void {
+function fastJsonParser(app: FastifyInstance, fast: (body: Uint8Array) => object | null): void {
   const parseJson = jsonTextParser(app);
-  const urls = new Set<string>();
-  app.addHook('onRoute', (route) => {
-    if (route.preValidation === rankRoute) urls.add(route.url);
-  });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     let value: object | null = null;
-    if (urls.has(req.routeOptions.url ?? '')) {
-      try {
-        value = fast(bytes);
-      } catch (err) {
-        // a fault of the fast reader never changes an answer: the usual path reads the body
-        req.log.error({ err }, 'rank JSON fast path failed; the body goes to JSON.parse');
-      }
+    try {
+      value = fast(bytes);
+    } catch (err) {
+      // a fault of the fast reader never changes an answer: the usual path reads the body
+      req.log.error({ err }, 'rank JSON fast path failed; the body goes to JSON.parse');
     }
     if (value !== null) done(null, value);
     else parseJson(req, bytes.toString('utf8'), done);
@@ -147,7 +135,8 @@ function fastJsonValidatorCompiler(
  * A route of `app` (a plugin's context, which gets the binary body's parser, `decode`) whose body is
  * `json` as JSON or, as a binary rank body, a header checked by `header` (`layout` describes the
  * bytes in the OpenAPI document): the parts to spread into the route's options and its schema's
- * `body`. With `fast` (../rankJson.ts), the route's JSON bodies go through that fast path first.
+ * `body`. With `fast` (../rankJson.ts), JSON bodies go through that fast path first: `app` must then
+ * hold this route alone (a context of its own), since every JSON body of `app` goes through it.
  */
 export function jsonOrBinaryBody(
   app: FastifyInstance,
@@ -170,7 +159,7 @@ export function jsonOrBinaryBody(
         ),
       );
   };
-  if (fast !== null) fastJsonParser(app, fast, preValidation);
+  if (fast !== null) fastJsonParser(app, fast);
   const route: Pick<RouteShorthandOptions, 'config' | 'preValidation' | 'validatorCompiler'> = {
     // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
     config: {

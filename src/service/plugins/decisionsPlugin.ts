@@ -30,30 +30,33 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly metrics: ServiceMetrics;
 }> = async (app, opts) => {
   const { registry, store, limits, metrics } = opts;
-  const body = jsonOrBinaryBody(
-    app,
-    decodeBinaryRank,
-    rankBody(limits),
-    rankBinaryHeader(limits),
-    'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
-    (bytes) => countedRead(metrics, fastRankJson(bytes, limits)),
-  );
-  app.post<{ Params: ModelNameParams; Body: RankInput }>(
-    '/models/:name/rank',
-    {
-      ...body.route,
-      schema: {
-        operationId: 'rank',
-        summary: 'Rank: choose one of the candidate arms',
-        description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/serving.md, "Binary rank body"); its schema here is that header's.`,
-        tags: ['decisions'],
-        params: ModelNameParams,
-        body: body.body,
-        response: responses(200, RankResponse, 'The decision'),
+  // the rank route in a context of its own: its JSON parser (the fast reader first) is for it alone
+  await app.register(async (rank) => {
+    const body = jsonOrBinaryBody(
+      rank,
+      decodeBinaryRank,
+      rankBody(limits),
+      rankBinaryHeader(limits),
+      'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
+      (bytes) => countedRead(metrics, fastRankJson(bytes, limits)),
+    );
+    rank.post<{ Params: ModelNameParams; Body: RankInput }>(
+      '/models/:name/rank',
+      {
+        ...body.route,
+        schema: {
+          operationId: 'rank',
+          summary: 'Rank: choose one of the candidate arms',
+          description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/serving.md, "Binary rank body"); its schema here is that header's.`,
+          tags: ['decisions'],
+          params: ModelNameParams,
+          body: body.body,
+          response: responses(200, RankResponse, 'The decision'),
+        },
       },
-    },
-    async (req) => (await registry.get(req.params.name)).rank(req.body),
-  );
+      async (req) => (await registry.get(req.params.name)).rank(req.body),
+    );
+  });
   app.get<{ Params: ModelNameParams; Querystring: ExportQuery }>(
     '/models/:name/decisions',
     {

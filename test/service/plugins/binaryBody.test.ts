@@ -1,8 +1,8 @@
 /**
  * The rank routes' body parts (src/service/plugins/binaryBody.ts) on a bare Fastify app: with a fast
- * JSON reader, the route's JSON bodies go through it and what it reads is checked against the binary
- * header's schema; the plugin's other routes, the bodies it leaves and the bodies on which it throws
- * go to JSON.parse and the JSON schema.
+ * JSON reader, the JSON bodies of the rank route's context go through it, and what it reads is
+ * checked against the binary header's schema; routes outside that context, the bodies it leaves and
+ * the bodies on which it throws go to JSON.parse and the JSON schema.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -17,6 +17,7 @@ async function app(fast: (bytes: Uint8Array) => object | null) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   const seen: string[] = [];
+  // the rank route in a context of its own (as the service registers it), another route beside it
   await a.register(async (p) => {
     const body = jsonOrBinaryBody(
       p,
@@ -34,12 +35,12 @@ async function app(fast: (bytes: Uint8Array) => object | null) {
       packed: PACKED_FEATURES in req.body ? [...req.body[PACKED_FEATURES]] : null,
       ids: req.body.arms.map((x) => x.id),
     }));
-    p.post<{ Body: { x: number } }>(
-      '/other',
-      { schema: { body: { type: 'object', properties: { x: { type: 'number' } } } } },
-      async (req) => req.body,
-    );
   });
+  a.post<{ Body: { x: number } }>(
+    '/other',
+    { schema: { body: { type: 'object', properties: { x: { type: 'number' } } } } },
+    async (req) => req.body,
+  );
   await a.ready();
   const post = async (url: string, payload: string) => {
     const r = await a.inject({
@@ -64,7 +65,7 @@ test("binaryBody: the fast JSON reader takes the rank route's bodies, checked by
     const invalid = await t.post('/rank', '{"arms":[{"id":"a","features":["x"]}]}');
     assert.equal(invalid.status, 400);
     assert.match(String(invalid.body.message), /features\/0 must be number/);
-    // another route of the plugin: never the fast reader
+    // a route outside the rank route's context: never the fast reader
     const seenBefore = t.seen.length;
     assert.deepEqual(await t.post('/other', '{"x":1}'), { status: 200, body: { x: 1 } });
     assert.equal(t.seen.length, seenBefore);
