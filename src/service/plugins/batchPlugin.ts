@@ -32,7 +32,7 @@ import { checkRewardRange } from '../rewardAdmission.js';
 import type { Outcome } from '../ServedModel.js';
 import { ServiceError } from '../ServiceError.js';
 import { countedRead, type ServiceMetrics } from '../ServiceMetrics.js';
-import { jsonOrBinaryBody } from './binaryBody.js';
+import { rankBodyRoute } from './binaryBody.js';
 
 /** One event's outcome as a batch result (an unexpected error is logged and answered as a 500). */
 function result<T extends object>(
@@ -56,38 +56,40 @@ export const batchPlugin: FastifyPluginAsync<{
   readonly metrics: ServiceMetrics;
 }> = async (app, opts) => {
   const { registry, limits, metrics } = opts;
-  // rank/batch in a context of its own: its JSON parser (the fast reader first) is for it alone
-  await app.register(async (rank) => {
-    const rankBody = jsonOrBinaryBody(
-      rank,
-      decodeBinaryRankBatch,
-      rankBatchBody(limits),
-      rankBatchBinaryHeader(limits),
-      'The binary rank/batch body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header ({ events: [each request without features: arms [{ id }]] }), zero bytes to a multiple of 8, then every event\'s K x d features as little-endian Float64 values, event by event and arm by arm, one d for all (docs/serving.md, "Binary rank body").',
-      (bytes) => countedRead(metrics, fastRankBatchJson(bytes, limits)),
-    );
-    rank.post<{ Params: ModelNameParams; Body: RankBatchInput }>(
-      '/models/:name/rank/batch',
-      {
-        ...rankBody.route,
-        schema: {
-          operationId: 'rankBatch',
-          summary: 'Rank a batch of events',
-          description: `Up to ${limits.batch} rank requests, decided in order, each as by the rank route (the body may also be sent as a binary rank/batch body, docs/serving.md "Binary rank body"). 200 with one result per event: ok true with the rank answer, or ok false with the status and code the rank route would have answered (e.g. 409 event_exists, 400 dimension_mismatch); a failed event changes nothing. Every decision is stored before the answer.`,
-          tags: ['decisions'],
-          params: ModelNameParams,
-          body: rankBody.body,
-          response: responses(200, RankBatchResponse, 'One result per event, in order'),
+  await rankBodyRoute(
+    app,
+    {
+      decode: decodeBinaryRankBatch,
+      json: rankBatchBody(limits),
+      header: rankBatchBinaryHeader(limits),
+      layout:
+        'The binary rank/batch body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header ({ events: [each request without features: arms [{ id }]] }), zero bytes to a multiple of 8, then every event\'s K x d features as little-endian Float64 values, event by event and arm by arm, one d for all (docs/serving.md, "Binary rank body").',
+      fast: (bytes) => countedRead(metrics, fastRankBatchJson(bytes, limits)),
+    },
+    (rank, rankBody) => {
+      rank.post<{ Params: ModelNameParams; Body: RankBatchInput }>(
+        '/models/:name/rank/batch',
+        {
+          ...rankBody.route,
+          schema: {
+            operationId: 'rankBatch',
+            summary: 'Rank a batch of events',
+            description: `Up to ${limits.batch} rank requests, decided in order, each as by the rank route (the body may also be sent as a binary rank/batch body, docs/serving.md "Binary rank body"). 200 with one result per event: ok true with the rank answer, or ok false with the status and code the rank route would have answered (e.g. 409 event_exists, 400 dimension_mismatch); a failed event changes nothing. Every decision is stored before the answer.`,
+            tags: ['decisions'],
+            params: ModelNameParams,
+            body: rankBody.body,
+            response: responses(200, RankBatchResponse, 'One result per event, in order'),
+          },
         },
-      },
-      async (req): Promise<RankBatchResponse> => {
-        const model = await registry.get(req.params.name);
-        const events: readonly RankInput[] = req.body.events;
-        const outcomes = await model.rankMany(events);
-        return { results: outcomes.map((o, i) => result(o, events[i]!.eventId, req.log)) };
-      },
-    );
-  });
+        async (req): Promise<RankBatchResponse> => {
+          const model = await registry.get(req.params.name);
+          const events: readonly RankInput[] = req.body.events;
+          const outcomes = await model.rankMany(events);
+          return { results: outcomes.map((o, i) => result(o, events[i]!.eventId, req.log)) };
+        },
+      );
+    },
+  );
   app.post<{ Params: ModelNameParams; Body: RewardBatchRequest }>(
     '/models/:name/rewards/batch',
     {

@@ -1,7 +1,9 @@
 /**
- * The rank routes' binary body (src/service/binaryRank.ts) in one place: the content-type parser of
- * a plugin's routes, and the route parts that take JSON or the binary body (a schema per media type,
- * the guard that refuses every other media type, the OpenAPI document's view of the body as bytes).
+ * The rank routes' bodies in one place ({@link rankBodyRoute}): a context of its own per rank route,
+ * with the binary body's parser (src/service/binaryRank.ts) and the fast JSON reader
+ * (src/service/rankJson.ts), and the route parts that take JSON or the binary body (a schema per
+ * media type, the guard that refuses every other media type, the OpenAPI document's view of the body
+ * as bytes).
  */
 import type {
   FastifyInstance,
@@ -13,20 +15,21 @@ import type {
 } from 'fastify';
 import type { TSchema } from 'typebox';
 import { BINARY_RANK_TYPE, BinaryRankError } from '../binaryRank.js';
-import { jsonTextParser } from '../jsonBody.js';
+import { type JsonTextParser, jsonTextParser } from '../jsonBody.js';
 import { FAST_RANK_JSON } from '../rankJson.js';
 import { ServiceError } from '../ServiceError.js';
 
 /**
- * Registers the parser of `application/x-adaprivate-rank` bodies on `app` (a plugin's context):
- * `decode` gets the bytes and the service's JSON parser (../jsonBody.ts: prototype-poisoning keys refused)
- * for the header; a malformed body is a 400 `invalid_binary_body` saying why.
+ * Registers the parser of `application/x-adaprivate-rank` bodies on `app` (a rank route's context):
+ * `decode` gets the bytes and the service's JSON parser `jsonParser` (../jsonBody.ts:
+ * prototype-poisoning keys refused) for the header; a malformed body is a 400 `invalid_binary_body`
+ * saying why.
  */
 function binaryBodyParser(
   app: FastifyInstance,
   decode: (body: Uint8Array, parseJson: (text: string) => unknown) => unknown,
+  jsonParser: JsonTextParser,
 ): void {
-  const jsonParser = jsonTextParser(app);
   const parseJson = (req: FastifyRequest, text: string): unknown => {
     let out: { err: Error | null; value?: unknown } = { err: null };
     jsonParser(req, text, (err, value) => {
@@ -67,11 +70,14 @@ type Validator = ReturnType<FastifySchemaCompiler<FastifySchema>>;
 /**
  * JSON bodies of `app` (a context holding the rank route alone) through `fast` (../rankJson.ts)
  * first: the body is read as bytes; what `fast` reads (non-null) is the route's body, and every other
- * body goes to the service's JSON parser as before (so does a body on which `fast` throws, which it
- * should never do).
+ * body goes to the service's JSON parser `parseJson` as before (so does a body on which `fast`
+ * throws, which it should never do).
  */
-function fastJsonParser(app: FastifyInstance, fast: (body: Uint8Array) => object | null): void {
-  const parseJson = jsonTextParser(app);
+function fastJsonParser(
+  app: FastifyInstance,
+  fast: (body: Uint8Array) => object | null,
+  parseJson: JsonTextParser,
+): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (req, body, done) => {
     const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
@@ -131,54 +137,86 @@ function fastJsonValidatorCompiler(
   };
 }
 
-/**
- * A route of `app` (a plugin's context, which gets the binary body's parser, `decode`) whose body is
- * `json` as JSON or, as a binary rank body, a header checked by `header` (`layout` describes the
- * bytes in the OpenAPI document): the parts to spread into the route's options and its schema's
- * `body`. With `fast` (../rankJson.ts), JSON bodies go through that fast path first: `app` must then
- * hold this route alone (a context of its own), since every JSON body of `app` goes through it.
- */
-export function jsonOrBinaryBody(
-  app: FastifyInstance,
-  decode: (body: Uint8Array, parseJson: (text: string) => unknown) => unknown,
-  json: TSchema,
-  header: TSchema,
-  layout: string,
-  fast: ((body: Uint8Array) => object | null) | null = null,
-) {
-  binaryBodyParser(app, decode);
-  // a schema per media type: Fastify checks no body of a type not listed, so only these two parse
-  const preValidation: preValidationHookHandler = (req, _reply, done) => {
-    if (req.mediaType === 'application/json' || req.mediaType === BINARY_RANK_TYPE) done();
-    else
-      done(
-        new ServiceError(
-          415,
-          'unsupported_media_type',
-          `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
-        ),
-      );
+/** How a rank route's body is read and checked (see {@link rankBodyRoute}). */
+export interface RankBodyParts {
+  /** Decodes a binary body, given the bytes and the service's JSON parser for its header. */
+  readonly decode: (body: Uint8Array, parseJson: (text: string) => unknown) => unknown;
+  /** The schema of the JSON body. */
+  readonly json: TSchema;
+  /** The schema of a binary body's header (and of a JSON body the fast reader took). */
+  readonly header: TSchema;
+  /** The binary layout, for the OpenAPI document. */
+  readonly layout: string;
+  /** The fast JSON reader (../rankJson.ts): the body packed, or null for the usual path. */
+  readonly fast: (body: Uint8Array) => object | null;
+}
+
+/** What {@link rankBodyRoute} hands the route: parts to spread into its options and its schema's `body`. */
+export interface RankRouteParts {
+  readonly route: Pick<RouteShorthandOptions, 'config' | 'preValidation' | 'validatorCompiler'>;
+  readonly body: {
+    readonly content: {
+      readonly 'application/json': { readonly schema: TSchema };
+      readonly [BINARY_RANK_TYPE]: { readonly schema: TSchema };
+    };
   };
-  if (fast !== null) fastJsonParser(app, fast);
-  const route: Pick<RouteShorthandOptions, 'config' | 'preValidation' | 'validatorCompiler'> = {
-    // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
-    config: {
-      swaggerTransform: ({ schema, url }) => ({
-        url,
-        schema: {
-          ...schema,
-          body: {
-            content: {
-              'application/json': { schema: json },
-              [BINARY_RANK_TYPE]: { schema: { type: 'string', format: 'binary', description: layout } },
+}
+
+/**
+ * Registers a rank route through `register`, in a context of its own on `app`, whose body is `json`
+ * as JSON or, as a binary rank body, a header checked by `header` (`layout` describes the bytes in
+ * the OpenAPI document). The context's parsers are the binary body's (`decode`) and, for JSON, the
+ * fast reader first (`fast`): a context of its own, so that no other route's JSON goes through them.
+ *
+ * @example
+ * await rankBodyRoute(app, parts, (rank, body) =>
+ *   rank.post('/models/:name/rank', { ...body.route, schema: { body: body.body } }, handler),
+ * );
+ */
+export async function rankBodyRoute(
+  app: FastifyInstance,
+  parts: RankBodyParts,
+  register: (ctx: FastifyInstance, body: RankRouteParts) => void,
+): Promise<void> {
+  const { decode, json, header, layout, fast } = parts;
+  await app.register(async (ctx) => {
+    const parseJson = jsonTextParser(ctx);
+    binaryBodyParser(ctx, decode, parseJson);
+    fastJsonParser(ctx, fast, parseJson);
+    // a schema per media type: Fastify checks no body of a type not listed, so only these two parse
+    const preValidation: preValidationHookHandler = (req, _reply, done) => {
+      if (req.mediaType === 'application/json' || req.mediaType === BINARY_RANK_TYPE) done();
+      else
+        done(
+          new ServiceError(
+            415,
+            'unsupported_media_type',
+            `send JSON (Content-Type: application/json) or a binary rank body (${BINARY_RANK_TYPE}).`,
+          ),
+        );
+    };
+    const route: RankRouteParts['route'] = {
+      // the OpenAPI document shows the binary body as bytes (its header's schema is the check only)
+      config: {
+        swaggerTransform: ({ schema, url }) => ({
+          url,
+          schema: {
+            ...schema,
+            body: {
+              content: {
+                'application/json': { schema: json },
+                [BINARY_RANK_TYPE]: { schema: { type: 'string', format: 'binary', description: layout } },
+              },
             },
           },
-        },
-      }),
-    },
-    preValidation,
-    ...(fast === null ? {} : { validatorCompiler: fastJsonValidatorCompiler(app, json, header) }),
-  };
-  const body = { content: { 'application/json': { schema: json }, [BINARY_RANK_TYPE]: { schema: header } } };
-  return { route, body };
+        }),
+      },
+      preValidation,
+      validatorCompiler: fastJsonValidatorCompiler(ctx, json, header),
+    };
+    const body = {
+      content: { 'application/json': { schema: json }, [BINARY_RANK_TYPE]: { schema: header } },
+    };
+    register(ctx, { route, body });
+  });
 }

@@ -18,7 +18,7 @@ import { decisionLogLine } from '../decisionLogLine.js';
 import type { ModelRegistry } from '../ModelRegistry.js';
 import { fastRankJson } from '../rankJson.js';
 import { countedRead, type ServiceMetrics } from '../ServiceMetrics.js';
-import { jsonOrBinaryBody } from './binaryBody.js';
+import { rankBodyRoute } from './binaryBody.js';
 
 /** Rows read from the store per page of the export. */
 const EXPORT_PAGE = 500;
@@ -30,33 +30,35 @@ export const decisionsPlugin: FastifyPluginAsync<{
   readonly metrics: ServiceMetrics;
 }> = async (app, opts) => {
   const { registry, store, limits, metrics } = opts;
-  // the rank route in a context of its own: its JSON parser (the fast reader first) is for it alone
-  await app.register(async (rank) => {
-    const body = jsonOrBinaryBody(
-      rank,
-      decodeBinaryRank,
-      rankBody(limits),
-      rankBinaryHeader(limits),
-      'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
-      (bytes) => countedRead(metrics, fastRankJson(bytes, limits)),
-    );
-    rank.post<{ Params: ModelNameParams; Body: RankInput }>(
-      '/models/:name/rank',
-      {
-        ...body.route,
-        schema: {
-          operationId: 'rank',
-          summary: 'Rank: choose one of the candidate arms',
-          description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/serving.md, "Binary rank body"); its schema here is that header's.`,
-          tags: ['decisions'],
-          params: ModelNameParams,
-          body: body.body,
-          response: responses(200, RankResponse, 'The decision'),
+  await rankBodyRoute(
+    app,
+    {
+      decode: decodeBinaryRank,
+      json: rankBody(limits),
+      header: rankBinaryHeader(limits),
+      layout:
+        'The binary rank body: the 4 bytes APR1, the header length H (uint32, little-endian), H bytes of JSON header (this request without features: arms [{ id }]), zero bytes to a multiple of 8, then the K x d features as little-endian Float64 values, arm by arm (docs/serving.md, "Binary rank body").',
+      fast: (bytes) => countedRead(metrics, fastRankJson(bytes, limits)),
+    },
+    (rank, body) => {
+      rank.post<{ Params: ModelNameParams; Body: RankInput }>(
+        '/models/:name/rank',
+        {
+          ...body.route,
+          schema: {
+            operationId: 'rank',
+            summary: 'Rank: choose one of the candidate arms',
+            description: `Returns the event id (yours or a generated UUID), the chosen arm, the probability of every arm and the model version. The decision is stored before the answer. The body may also be sent as ${BINARY_RANK_TYPE}: a JSON header without features and the K x d features as raw little-endian Float64 values (docs/serving.md, "Binary rank body"); its schema here is that header's.`,
+            tags: ['decisions'],
+            params: ModelNameParams,
+            body: body.body,
+            response: responses(200, RankResponse, 'The decision'),
+          },
         },
-      },
-      async (req) => (await registry.get(req.params.name)).rank(req.body),
-    );
-  });
+        async (req) => (await registry.get(req.params.name)).rank(req.body),
+      );
+    },
+  );
   app.get<{ Params: ModelNameParams; Querystring: ExportQuery }>(
     '/models/:name/decisions',
     {

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import Fastify from 'fastify';
 import { decodeBinaryRank, PACKED_FEATURES, type RankInput } from '../../../src/service/binaryRank.js';
 import { DEFAULT_LIMITS, rankBinaryHeader, rankBody } from '../../../src/service/contract.js';
-import { jsonOrBinaryBody } from '../../../src/service/plugins/binaryBody.js';
+import { rankBodyRoute } from '../../../src/service/plugins/binaryBody.js';
 import { FAST_RANK_JSON, fastRankJson } from '../../../src/service/rankJson.js';
 
 async function app(fast: (bytes: Uint8Array) => object | null) {
@@ -17,25 +17,27 @@ async function app(fast: (bytes: Uint8Array) => object | null) {
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
   });
   const seen: string[] = [];
-  // the rank route in a context of its own (as the service registers it), another route beside it
-  await a.register(async (p) => {
-    const body = jsonOrBinaryBody(
-      p,
-      decodeBinaryRank,
-      rankBody(DEFAULT_LIMITS),
-      rankBinaryHeader(DEFAULT_LIMITS),
-      'bytes',
-      (b) => {
+  // the rank route (in a context of its own), another route beside it
+  await rankBodyRoute(
+    a,
+    {
+      decode: decodeBinaryRank,
+      json: rankBody(DEFAULT_LIMITS),
+      header: rankBinaryHeader(DEFAULT_LIMITS),
+      layout: 'bytes',
+      fast: (b) => {
         seen.push('fast');
         return fast(b);
       },
-    );
-    p.post<{ Body: RankInput }>('/rank', { ...body.route, schema: { body: body.body } }, async (req) => ({
-      fast: FAST_RANK_JSON in req.body,
-      packed: PACKED_FEATURES in req.body ? [...req.body[PACKED_FEATURES]] : null,
-      ids: req.body.arms.map((x) => x.id),
-    }));
-  });
+    },
+    (p, body) => {
+      p.post<{ Body: RankInput }>('/rank', { ...body.route, schema: { body: body.body } }, async (req) => ({
+        fast: FAST_RANK_JSON in req.body,
+        packed: PACKED_FEATURES in req.body ? [...req.body[PACKED_FEATURES]] : null,
+        ids: req.body.arms.map((x) => x.id),
+      }));
+    },
+  );
   a.post<{ Body: { x: number } }>(
     '/other',
     { schema: { body: { type: 'object', properties: { x: { type: 'number' } } } } },
