@@ -7,7 +7,9 @@
  *  - d = 50, K = 20 single events: >= 3,000 pairs/s;
  *  - with `--replicas`: one PostgreSQL replica >= 0.5x SQLite's pairs/s in the same block
  *    (`loadtest:replicas --modes sqlite,pg1 --blocks <rounds>`, after the rounds; it starts a
- *    throwaway PostgreSQL server).
+ *    throwaway PostgreSQL server). Its own lines (one per run) come as they are printed; then a
+ *    line per block gives both runs' pairs/s and CPU per pair (server, and PostgreSQL's for the
+ *    replica), which the JSON result keeps too.
  *
  * Method: each round runs the floor and the three loadtest shapes one after another (each its own
  * server process on a fresh database, with its warm-up), and rounds repeat, so a burst of load from
@@ -76,15 +78,23 @@ function resultsOf(out: unknown, who: string): unknown[] {
   return r;
 }
 
-/** Runs `script` (a sibling in dist/bench) with `args` and --json; its parsed stdout. */
-function runChild(script: string, args: readonly string[]): unknown {
+/**
+ * Runs `script` (a sibling in dist/bench) with `args`; its parsed stdout (the JSON result). With
+ * `progress` (a long stage) and without this command's --json, the child's own lines (one per
+ * block) go straight to stderr as they come; otherwise it runs with --json and its stderr is kept
+ * for the error message.
+ */
+function runChild(script: string, args: readonly string[], progress = false): unknown {
   const path = fileURLToPath(new URL(`./${script}`, import.meta.url));
-  const r = spawnSync(process.execPath, [path, ...args, '--json'], {
+  const stream = progress && !json;
+  const r = spawnSync(process.execPath, [path, ...args, ...(stream ? [] : ['--json'])], {
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', stream ? 'inherit' : 'pipe'],
   });
   if (r.status !== 0) {
-    throw new Error(`${script} ${args.join(' ')} failed (exit ${r.status}): ${r.stderr.trim().slice(-2000)}`);
+    const why = stream ? 'its output is above' : r.stderr.trim().slice(-2000);
+    throw new Error(`${script} ${args.join(' ')} failed (exit ${r.status}): ${why}`);
   }
   const start = r.stdout.indexOf('{');
   if (start < 0) throw new Error(`${script}: no JSON on its stdout.`);
@@ -108,6 +118,21 @@ function figure(r: unknown, who: string): Figure {
     p99ms: num(r, 'p99ms', who),
     mainThreadMicrosecondsPerPair: typeof main === 'number' ? main : null,
     clientCpuSeconds: typeof client === 'number' ? client : null,
+  };
+}
+
+/** A block of `loadtest:replicas`: its figure with the CPU it cost per pair (server, and PostgreSQL for a replica). */
+interface ReplicaFigure extends Figure {
+  readonly serverCpuMsPerPair: number;
+  readonly postgresCpuMsPerPair: number;
+}
+
+function replicaFigure(r: unknown): ReplicaFigure {
+  const who = 'loadtest:replicas';
+  return {
+    ...figure(r, who),
+    serverCpuMsPerPair: num(r, 'serverCpuMsPerPair', who),
+    postgresCpuMsPerPair: num(r, 'postgresCpuMsPerPair', who),
   };
 }
 
@@ -217,17 +242,25 @@ function main(): void {
   let replicaRuns: unknown = null;
   if (replicas) {
     log(`loadtest:replicas --modes sqlite,pg1 --blocks ${rounds}, ${duration} s each (starts PostgreSQL)`);
-    const out = runChild('loadtestReplicas.js', [
-      '--modes',
-      'sqlite,pg1',
-      '--blocks',
-      String(rounds),
-      '--duration',
-      d,
-    ]);
+    const out = runChild(
+      'loadtestReplicas.js',
+      ['--modes', 'sqlite,pg1', '--blocks', String(rounds), '--duration', d],
+      true,
+    );
     const rs = resultsOf(out, 'loadtest:replicas');
-    const sqlite = rs.filter((r) => field(r, 'mode') === 'sqlite').map((r) => figure(r, 'loadtest:replicas'));
-    const pg1 = rs.filter((r) => field(r, 'mode') === 'pg1').map((r) => figure(r, 'loadtest:replicas'));
+    const sqlite = rs.filter((r) => field(r, 'mode') === 'sqlite').map(replicaFigure);
+    const pg1 = rs.filter((r) => field(r, 'mode') === 'pg1').map(replicaFigure);
+    if (sqlite.length !== pg1.length || sqlite.length === 0) {
+      throw new Error(
+        `loadtest:replicas: ${sqlite.length} SQLite and ${pg1.length} replica runs; expected one of each per block.`,
+      );
+    }
+    pg1.forEach((p, i) => {
+      const s = sqlite[i]!;
+      log(
+        `replicas, block ${i + 1}/${pg1.length}: SQLite ${s.pairsPerSecond.toFixed(0)} pairs/s (server ${s.serverCpuMsPerPair.toFixed(2)} CPU-ms per pair), one replica ${p.pairsPerSecond.toFixed(0)} (server ${p.serverCpuMsPerPair.toFixed(2)} + PostgreSQL ${p.postgresCpuMsPerPair.toFixed(2)}): ${(p.pairsPerSecond / s.pairsPerSecond).toFixed(3)}x`,
+      );
+    });
     verdicts.push(
       verdict(
         'one PostgreSQL replica / SQLite (same block)',
