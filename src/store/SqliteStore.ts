@@ -1,21 +1,25 @@
 /**
  * The SQLite engine of {@link Store} (better-sqlite3, WAL journal). Synchronous inside: every method
- * has finished its transaction when it returns, so in one Node process no request ever sees
- * uncommitted state. One server process per database file.
+ * has run its statements when it returns, on the store's one connection, so every later call sees
+ * its writes. Without group commit each write is also committed then; with it (below), writes are
+ * committed with their group, and {@link SqliteStore.durable} says when. One server process per
+ * database file.
  *
  * Durability: `synchronous: 'normal'` (default) survives a crash or SIGKILL of the process (a
  * committed transaction is in the WAL file); `'full'` also survives power loss (fsync on each
  * commit), at a cost measured in docs/serving.md.
  *
  * Group commit (`groupCommit: true`, what the server uses): the writes of concurrent requests run in
- * one open transaction (each write in its own savepoint, so a failed write undoes only itself),
- * committed when a turn of the event loop has passed without a new write (checked with
- * `setImmediate`, at most `groupCommitLingerTurns` turns after the first write) or after
- * `groupCommitMaxWrites` writes. A commit costs about 8 us plus two `pwrite` calls per page it
- * writes, and the requests of a busy server arrive a few per turn: lingering while they keep coming
- * makes fewer, larger commits (session 16: 4.2 -> 6.3 writes per commit under `npm run loadtest`).
- * {@link SqliteStore.durable} resolves at that commit. If a commit
- * fails, everything in its group is rolled back and the store refuses every later call (fail-stop:
+ * one open transaction, each atomic by itself (one statement, or a `db.transaction` function, which
+ * runs as a savepoint inside the group: a failed write undoes only itself), committed when a turn of
+ * the event loop has passed without a new write (checked with `setImmediate`, at most
+ * `groupCommitLingerTurns` turns after the first write) or after `groupCommitMaxWrites` writes. A
+ * commit costs about 8 us plus two `pwrite` calls per page it writes (a WAL frame's header, then
+ * the page) and, with the `BEGIN` that opens the next group, six `fcntl` locks on the WAL index
+ * (`strace`, session 25). The requests of a busy server arrive a few per turn: lingering while they
+ * keep coming makes fewer, larger commits (session 16: 4.2 -> 6.3 writes per commit under
+ * `npm run loadtest`). {@link SqliteStore.durable} resolves at that commit. If a commit fails,
+ * everything in its group is rolled back and the store refuses every later call (fail-stop:
  * the in-memory state of the server may be ahead of the database; a restart rebuilds it).
  *
  * Background checkpoints (`checkpoint: 'background'`, what the server uses): SQLite copies the WAL
