@@ -33,6 +33,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
+import { checkArgs } from './benchArgs.js';
 import {
   armsPool,
   cpuSeconds,
@@ -42,6 +43,28 @@ import {
   runPairs,
   threadCpuSeconds,
 } from './loadClient.js';
+
+checkArgs(
+  import.meta.url,
+  [
+    'amount',
+    'batch',
+    'body',
+    'checkpoint',
+    'cli',
+    'connections',
+    'cpu-prof',
+    'duration',
+    'group-commit',
+    'ids',
+    'log-candidates',
+    'policy',
+    'samples',
+    'settings',
+    'synchronous',
+  ],
+  ['json'],
+);
 
 /** The server's CLI: this build's, or another build's with --cli (a before/after comparison). */
 const cli = flag('cli', fileURLToPath(new URL('../src/cli/main.js', import.meta.url)));

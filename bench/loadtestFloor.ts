@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { checkArgs } from './benchArgs.js';
 import { armsPool, flag, microsecondsPerPair, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
@@ -64,6 +65,7 @@ async function child(mode: Mode, dir: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  checkArgs(import.meta.url, ['connections', 'duration', 'modes'], ['json']);
   const seconds = Number(flag('duration', '6'));
   const connections = Number(flag('connections', '8'));
   const json = process.argv.includes('--json');

@@ -32,7 +32,28 @@ import { fileURLToPath } from 'node:url';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
 import { migratePostgres } from '../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../test/support/postgres.js';
+import { checkArgs } from './benchArgs.js';
 import { armsPool, cpuSeconds, flag, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
+
+checkArgs(
+  import.meta.url,
+  [
+    'amount',
+    'arms',
+    'before',
+    'blocks',
+    'connections',
+    'cpu-prof',
+    'dim',
+    'duration',
+    'ids',
+    'modes',
+    'pg-url',
+    'policy',
+    'samples',
+  ],
+  ['json'],
+);
 
 const thisCli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KEY = 'loadtest-key-0123456789abcdefghijklm';

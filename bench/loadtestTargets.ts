@@ -27,7 +27,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { checkArgs } from './benchArgs.js';
 import { flag } from './loadClient.js';
+
+checkArgs(import.meta.url, ['body', 'duration', 'rounds'], ['json', 'replicas']);
 
 const rounds = Number(flag('rounds', '3'));
 const duration = Number(flag('duration', '5'));

@@ -26,6 +26,9 @@ import { setLinalgKernel } from '../src/linalg/index.js';
 import { createPolicy } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
 import { setPolarKernel } from '../src/random/xoshiroPolarKernel.js';
+import { checkArgs } from './benchArgs.js';
+
+checkArgs(import.meta.url, ['block', 'dims', 'horizon', 'repeat'], ['json', 'with-js']);
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -10,7 +10,10 @@
 import { PACKED_FEATURES, type PackedRankRequest } from '../src/service/binaryRank.js';
 import { DEFAULT_LIMITS } from '../src/service/contract.js';
 import { fastRankBatchJson } from '../src/service/rankJson.js';
+import { checkArgs } from './benchArgs.js';
 import { armsPool, flag } from './loadClient.js';
+
+checkArgs(import.meta.url, ['arms', 'batch', 'dim']);
 
 const d = Number(flag('dim', '20'));
 const k = Number(flag('arms', '5'));

@@ -20,7 +20,10 @@ import { join } from 'node:path';
 import { eventIdGenerator } from '../src/service/eventIds.js';
 import type { DecisionRow, ReleaseInput } from '../src/store/index.js';
 import { SqliteStore } from '../src/store/SqliteStore.js';
+import { checkArgs } from './benchArgs.js';
 import { flag, threadCpuSeconds } from './loadClient.js';
+
+checkArgs(import.meta.url, ['arms', 'dim', 'group', 'ids', 'pairs', 'release-every', 'repeat'], ['json']);
 
 const d = Number(flag('dim', '20'));
 const k = Number(flag('arms', '5'));
