@@ -16,7 +16,10 @@ import { join } from 'node:path';
 import type { RankRequest, RankResponse, RewardResponse } from '../src/service/contract.js';
 import { createServer } from '../src/service/index.js';
 import { ModelRuntime } from '../src/service/ModelRuntime.js';
+import { checkArgs } from './benchArgs.js';
 import { armsPool, flag } from './loadClient.js';
+
+checkArgs(import.meta.url, ['arms', 'batch', 'dim', 'mode', 'pairs', 'samples']);
 
 const mode = flag('mode', 'model');
 const d = Number(flag('dim', '20'));

@@ -7,6 +7,9 @@
 // Nothing else should run on the machine meanwhile.
 import { benchPolicy } from '../src/cli/commands/bench.js';
 import { type PolicyId, policyIds, policyInfo } from '../src/policies/index.js';
+import { checkArgs } from './benchArgs.js';
+
+checkArgs(import.meta.url, ['block', 'dims', 'horizon', 'policies', 'repeat']);
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

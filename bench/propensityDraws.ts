@@ -8,7 +8,10 @@
  */
 import { createPolicy } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
+import { checkArgs } from './benchArgs.js';
 import { flag } from './loadClient.js';
+
+checkArgs(import.meta.url, ['arms', 'dim', 'rounds']);
 
 const d = Number(flag('dim', '50'));
 const k = Number(flag('arms', '20'));

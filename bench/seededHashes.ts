@@ -11,6 +11,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createPolicy, type PolicyId, policyIds, policyInfo } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
+import { checkArgs } from './benchArgs.js';
+
+checkArgs(import.meta.url, ['compare', 'dims', 'epsilons', 'out', 'rounds']);
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(name);

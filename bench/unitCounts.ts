@@ -22,6 +22,9 @@ import Database from 'better-sqlite3';
 import { admitContribution, MemoryUnitCounters } from '../src/privacy/index.js';
 import { float64ToBlob } from '../src/store/float64Blob.js';
 import { SqliteStore } from '../src/store/index.js';
+import { checkArgs } from './benchArgs.js';
+
+checkArgs(import.meta.url, ['store-units', 'units'], ['json']);
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(`--${name}`);
