@@ -1,5 +1,6 @@
 /**
- * The command line of a bench script, checked before it runs anything: `--help` (or `-h`) prints
+ * The command line of a bench script, read once (`node:util` `parseArgs`) and checked before it runs
+ * anything; the script reads its options from what {@link benchArgs} returns. `--help` (or `-h`) prints
  * the script's own header comment (its method, usage and options, so the help and the source say
  * the same thing) and exits 0; an option the script does not take, or one missing its value, is
  * refused with a message and exit code 2. A misspelt `--round 3` would otherwise run the defaults
@@ -41,40 +42,68 @@ export function headerComment(text: string): string | null {
 }
 
 /**
- * Checks `argv` (default: this process's arguments) against the options a bench script takes:
- * `valued` take a value (`--duration 5`), `switches` none (`--json`). See the file comment.
+ * The options of a bench script, read from `argv` (default: this process's arguments) once and
+ * checked (see the file comment): `valued` maps each option that takes a value (`--duration 5`) to
+ * its default ('' where the script treats it as unset), `switches` are the options that take none
+ * (`--json`). Each option is named once, with its default, here.
  *
  * @param scriptUrl the script's `import.meta.url` (its name in messages, its header for --help)
  * @example
- * checkArgs(import.meta.url, ['rounds', 'duration', 'body'], ['replicas', 'json']);
+ * const a = benchArgs(import.meta.url, { rounds: '3', body: 'json' }, ['json']);
+ * Number(a.rounds); // 3 unless --rounds was given
+ * a.json; // true when --json was given
  */
-export function checkArgs(
+export function benchArgs<V extends string, S extends string = never>(
   scriptUrl: string,
-  valued: readonly string[],
-  switches: readonly string[] = [],
+  valued: Readonly<Record<V, string>>,
+  switches: readonly S[] = [],
   argv: readonly string[] = process.argv.slice(2),
-): void {
+): Readonly<Record<V, string> & Record<S, boolean>> {
   const path = fileURLToPath(scriptUrl);
   const name = basename(path);
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = {
     help: { type: 'boolean', short: 'h' },
   };
-  for (const v of valued) options[v] = { type: 'string' };
+  const names = Object.keys(valued) as V[];
+  for (const v of names) options[v] = { type: 'string' };
   for (const s of switches) options[s] = { type: 'boolean' };
-  let help = false;
+  let values: Record<string, string | boolean | undefined>;
   try {
-    const { values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false });
-    help = values.help === true;
+    ({ values } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: false }));
   } catch (err) {
     process.stderr.write(
       `${name}: ${err instanceof Error ? err.message : String(err)}. Run it with --help for its options.\n`,
     );
     process.exit(2);
   }
-  if (!help) return;
-  const header = headerComment(readFileSync(path, 'utf8'));
-  process.stdout.write(
-    `${header ?? `${name}: options ${[...valued, ...switches].map((o) => `--${o}`).join(', ')}`}\n`,
+  if (values.help === true) {
+    const header = headerComment(readFileSync(path, 'utf8'));
+    process.stdout.write(
+      `${header ?? `${name}: options ${[...names, ...switches].map((o) => `--${o}`).join(', ')}`}\n`,
+    );
+    process.exit(0);
+  }
+  const out: Record<string, string | boolean> = {};
+  for (const v of names) {
+    const given = values[v];
+    out[v] = typeof given === 'string' ? given : valued[v];
+  }
+  for (const s of switches) out[s] = values[s] === true;
+  return out as Record<V, string> & Record<S, boolean>;
+}
+
+/**
+ * The value `text` of option `--name` as a positive integer; anything else is refused (exit code 2)
+ * with the script's name, as {@link benchArgs} refuses an unknown option.
+ *
+ * @example
+ * positiveInt(import.meta.url, 'dim', args.dim); // 20 for '20'; '0' or '2.5' exits with a message
+ */
+export function positiveInt(scriptUrl: string, name: string, text: string): number {
+  const v = Number(text);
+  if (Number.isSafeInteger(v) && v >= 1) return v;
+  process.stderr.write(
+    `${basename(fileURLToPath(scriptUrl))}: --${name} takes a positive integer. Got ${text}.\n`,
   );
-  process.exit(0);
+  process.exit(2);
 }

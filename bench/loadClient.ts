@@ -7,12 +7,6 @@ import autocannon from 'autocannon';
 import { createRng } from '../src/random/index.js';
 import { BINARY_RANK_TYPE, encodeBinaryRank, encodeBinaryRankBatch } from '../src/service/binaryRank.js';
 
-/** The value after `--<name>` on the command line, or `def`. */
-export function flag(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1]! : def;
-}
-
 /** Fields after the command name in /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat (index 0 is the state). */
 function statFields(pid: number, tid?: number): string[] | null {
   try {

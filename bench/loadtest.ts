@@ -33,84 +33,79 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
-import { checkArgs } from './benchArgs.js';
+import { benchArgs } from './benchArgs.js';
 import {
   armsPool,
   cpuSeconds,
-  flag,
   microsecondsPerPair,
   type PairRun,
   runPairs,
   threadCpuSeconds,
 } from './loadClient.js';
 
-checkArgs(
+const args = benchArgs(
   import.meta.url,
-  [
-    'amount',
-    'batch',
-    'body',
-    'checkpoint',
-    'cli',
-    'connections',
-    'cpu-prof',
-    'duration',
-    'group-commit',
-    'ids',
-    'log-candidates',
-    'policy',
-    'samples',
-    'settings',
-    'synchronous',
-  ],
+  {
+    amount: '400000',
+    batch: '1,10',
+    body: 'json',
+    checkpoint: 'background',
+    cli: fileURLToPath(new URL('../src/cli/main.js', import.meta.url)),
+    connections: '', // unset: 8 for single events, 4 for batches
+    'cpu-prof': '',
+    duration: '10',
+    'group-commit': 'on',
+    ids: 'client',
+    'log-candidates': 'on',
+    policy: 'adaprivate-ts',
+    samples: '',
+    settings: '20x5,50x20',
+    synchronous: 'normal',
+  },
   ['json'],
 );
-
 /** The server's CLI: this build's, or another build's with --cli (a before/after comparison). */
-const cli = flag('cli', fileURLToPath(new URL('../src/cli/main.js', import.meta.url)));
+const cli = args.cli;
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
-const duration = Number(flag('duration', '10'));
-const connections = Number(flag('connections', '8'));
-const amount = Number(flag('amount', '400000'));
-const policy = flag('policy', 'adaprivate-ts');
-const samples = flag('samples', '') === '' ? null : Number(flag('samples', ''));
-const synchronous = flag('synchronous', 'normal');
-const json = process.argv.includes('--json');
-const cpuProfDir = flag('cpu-prof', '');
-const groupCommit = flag('group-commit', 'on');
-const checkpoint = flag('checkpoint', 'background');
-const logCandidates = flag('log-candidates', 'on');
+const duration = Number(args.duration);
+const amount = Number(args.amount);
+const policy = args.policy;
+const samples = args.samples === '' ? null : Number(args.samples);
+const synchronous = args.synchronous;
+const json = args.json;
+const cpuProfDir = args['cpu-prof'];
+const groupCommit = args['group-commit'];
+const checkpoint = args.checkpoint;
+const logCandidates = args['log-candidates'];
 if (logCandidates !== 'on' && logCandidates !== 'off') {
   process.stderr.write(`loadtest: --log-candidates takes on or off. Got ${logCandidates}.\n`);
   process.exit(2);
 }
-const body = flag('body', 'json');
+const body = args.body;
 if (body !== 'json' && body !== 'binary') {
   process.stderr.write(`loadtest: --body takes json or binary. Got ${body}.\n`);
   process.exit(2);
 }
-const ids = flag('ids', 'client');
+const ids = args.ids;
 if (ids !== 'client' && ids !== 'server') {
   process.stderr.write(`loadtest: --ids takes client or server. Got ${ids}.\n`);
   process.exit(2);
 }
-const batches = flag('batch', '1,10').split(',').map(Number);
+const batches = args.batch.split(',').map(Number);
 for (const b of batches) {
   if (!Number.isSafeInteger(b) || b < 1 || b > 1000) {
     process.stderr.write(
-      `loadtest: --batch takes integers in [1, 1000], comma-separated. Got ${flag('batch', '1,10')}.\n`,
+      `loadtest: --batch takes integers in [1, 1000], comma-separated. Got ${args.batch}.\n`,
     );
     process.exit(2);
   }
 }
 /** Connections of a run: --connections when given, else 8 for single events and 4 for batches. */
 function connectionsFor(batch: number): number {
-  return process.argv.includes('--connections') ? connections : batch > 1 ? 4 : 8;
+  return args.connections !== '' ? Number(args.connections) : batch > 1 ? 4 : 8;
 }
-const settings = flag('settings', '20x5,50x20')
-  .split(',')
-  .map((s) => s.split('x').map(Number) as [number, number]);
+const settings = args.settings.split(',').map((s) => s.split('x').map(Number) as [number, number]);
 
 interface RunResult extends PairRun {
   readonly wallSeconds: number;

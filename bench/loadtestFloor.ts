@@ -15,8 +15,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { checkArgs } from './benchArgs.js';
-import { armsPool, flag, microsecondsPerPair, runPairs, threadCpuSeconds } from './loadClient.js';
+import { benchArgs } from './benchArgs.js';
+import { armsPool, microsecondsPerPair, runPairs, threadCpuSeconds } from './loadClient.js';
 
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 const MODES = ['bare', 'service-noop'] as const;
@@ -65,12 +65,14 @@ async function child(mode: Mode, dir: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  checkArgs(import.meta.url, ['connections', 'duration', 'modes'], ['json']);
-  const seconds = Number(flag('duration', '6'));
-  const connections = Number(flag('connections', '8'));
-  const json = process.argv.includes('--json');
+  const args = benchArgs(import.meta.url, { connections: '8', duration: '6', modes: MODES.join(',') }, [
+    'json',
+  ]);
+  const seconds = Number(args.duration);
+  const connections = Number(args.connections);
+  const json = args.json;
   const modes: Mode[] = [];
-  for (const m of flag('modes', MODES.join(',')).split(',')) {
+  for (const m of args.modes.split(',')) {
     const mode = MODES.find((x) => x === m);
     if (mode === undefined) {
       throw new Error(`--modes takes ${MODES.join(' and/or ')}, comma-separated. Got ${m}.`);

@@ -32,49 +32,49 @@ import { fileURLToPath } from 'node:url';
 import { type PolicyId, policyInfo } from '../src/policies/index.js';
 import { migratePostgres } from '../src/store/index.js';
 import { type PostgresServer, startPostgres } from '../test/support/postgres.js';
-import { checkArgs } from './benchArgs.js';
-import { armsPool, cpuSeconds, flag, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
+import { benchArgs } from './benchArgs.js';
+import { armsPool, cpuSeconds, type PairRun, runPairs, treeCpuSeconds } from './loadClient.js';
 
-checkArgs(
+const args = benchArgs(
   import.meta.url,
-  [
-    'amount',
-    'arms',
-    'before',
-    'blocks',
-    'connections',
-    'cpu-prof',
-    'dim',
-    'duration',
-    'ids',
-    'modes',
-    'pg-url',
-    'policy',
-    'samples',
-  ],
+  {
+    amount: '400000',
+    arms: '5',
+    before: '',
+    blocks: '1',
+    connections: '8',
+    'cpu-prof': '',
+    dim: '20',
+    duration: '10',
+    ids: 'client',
+    modes: 'sqlite,pg1,pg2',
+    'pg-url': '',
+    policy: 'adaprivate-ts',
+    samples: '200',
+  },
   ['json'],
 );
 
 const thisCli = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
-const duration = Number(flag('duration', '10'));
-const connections = Number(flag('connections', '8'));
-const amount = Number(flag('amount', '400000'));
-const policy = flag('policy', 'adaprivate-ts');
-const samples = Number(flag('samples', '200'));
-const dim = Number(flag('dim', '20'));
-const arms = Number(flag('arms', '5'));
-const modes = flag('modes', 'sqlite,pg1,pg2').split(',');
-const pgUrl = flag('pg-url', '');
-const json = process.argv.includes('--json');
-const beforeCli = flag('before', '');
-const blocks = Number(flag('blocks', '1'));
-const ids = flag('ids', 'client');
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const amount = Number(args.amount);
+const policy = args.policy;
+const samples = Number(args.samples);
+const dim = Number(args.dim);
+const arms = Number(args.arms);
+const modes = args.modes.split(',');
+const pgUrl = args['pg-url'];
+const json = args.json;
+const beforeCli = args.before;
+const blocks = Number(args.blocks);
+const ids = args.ids;
 if (ids !== 'client' && ids !== 'server') throw new Error(`--ids takes client or server. Got ${ids}.`);
-const cpuProf = flag('cpu-prof', '');
+const cpuProf = args['cpu-prof'];
 if (!Number.isSafeInteger(blocks) || blocks < 1) {
-  throw new Error(`--blocks must be a positive integer. Got ${flag('blocks', '1')}.`);
+  throw new Error(`--blocks must be a positive integer. Got ${args.blocks}.`);
 }
 
 function log(s: string): void {

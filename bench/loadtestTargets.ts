@@ -27,19 +27,18 @@
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { checkArgs } from './benchArgs.js';
-import { flag } from './loadClient.js';
+import { benchArgs } from './benchArgs.js';
 
-checkArgs(import.meta.url, ['body', 'duration', 'rounds'], ['json', 'replicas']);
+const args = benchArgs(import.meta.url, { body: 'json', duration: '5', rounds: '3' }, ['json', 'replicas']);
 
-const rounds = Number(flag('rounds', '3'));
-const duration = Number(flag('duration', '5'));
-const body = flag('body', 'json');
-const replicas = process.argv.includes('--replicas');
-const json = process.argv.includes('--json');
+const rounds = Number(args.rounds);
+const duration = Number(args.duration);
+const body = args.body;
+const replicas = args.replicas;
+const json = args.json;
 if (!Number.isSafeInteger(rounds) || rounds < 1)
-  fail(`--rounds takes a positive integer. Got ${flag('rounds', '3')}.`);
-if (!(duration > 0)) fail(`--duration takes a positive number of seconds. Got ${flag('duration', '5')}.`);
+  fail(`--rounds takes a positive integer. Got ${args.rounds}.`);
+if (!(duration > 0)) fail(`--duration takes a positive number of seconds. Got ${args.duration}.`);
 if (body !== 'json' && body !== 'binary') fail(`--body takes json or binary. Got ${body}.`);
 
 function fail(message: string): never {

@@ -26,24 +26,24 @@ import { setLinalgKernel } from '../src/linalg/index.js';
 import { createPolicy } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
 import { setPolarKernel } from '../src/random/xoshiroPolarKernel.js';
-import { checkArgs } from './benchArgs.js';
+import { benchArgs } from './benchArgs.js';
 
-checkArgs(import.meta.url, ['block', 'dims', 'horizon', 'repeat'], ['json', 'with-js']);
+const args = benchArgs(
+  import.meta.url,
+  { block: '256', dims: '20,50', horizon: '', repeat: '7' }, // horizon: by d (below) when unset
+  ['json', 'with-js'],
+);
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const dims = (arg('--dims') ?? '20,50').split(',').map(Number);
-const repeat = Number(arg('--repeat') ?? 7);
-const blockRounds = Number(arg('--block') ?? 256);
-const json = process.argv.includes('--json');
-const withJs = process.argv.includes('--with-js');
+const dims = args.dims.split(',').map(Number);
+const repeat = Number(args.repeat);
+const blockRounds = Number(args.block);
+const json = args.json;
+const withJs = args['with-js'];
 const K = 5;
 const SEED = 1;
 const STREAM_ROUNDS = 1024;
-const horizonFor = (d: number): number => Number(arg('--horizon') ?? (d <= 20 ? 20_000 : 6_000));
+const horizonFor = (d: number): number =>
+  args.horizon !== '' ? Number(args.horizon) : d <= 20 ? 20_000 : 6_000;
 for (const [what, v] of [
   ['--repeat', repeat],
   ['--block', blockRounds],

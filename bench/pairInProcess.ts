@@ -16,17 +16,24 @@ import { join } from 'node:path';
 import type { RankRequest, RankResponse, RewardResponse } from '../src/service/contract.js';
 import { createServer } from '../src/service/index.js';
 import { ModelRuntime } from '../src/service/ModelRuntime.js';
-import { checkArgs } from './benchArgs.js';
-import { armsPool, flag } from './loadClient.js';
+import { benchArgs } from './benchArgs.js';
+import { armsPool } from './loadClient.js';
 
-checkArgs(import.meta.url, ['arms', 'batch', 'dim', 'mode', 'pairs', 'samples']);
+const args = benchArgs(import.meta.url, {
+  arms: '5',
+  batch: '1',
+  dim: '20',
+  mode: 'model',
+  pairs: '1500',
+  samples: '',
+});
 
-const mode = flag('mode', 'model');
-const d = Number(flag('dim', '20'));
-const k = Number(flag('arms', '5'));
-const batch = Number(flag('batch', '1'));
-const total = Number(flag('pairs', '1500'));
-const samples = flag('samples', '');
+const mode = args.mode;
+const d = Number(args.dim);
+const k = Number(args.arms);
+const batch = Number(args.batch);
+const total = Number(args.pairs);
+const samples = args.samples;
 const KEY = 'loadtest-key-0123456789abcdefghijklm';
 
 if (mode === 'noop') {

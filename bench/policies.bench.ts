@@ -7,23 +7,24 @@
 // Nothing else should run on the machine meanwhile.
 import { benchPolicy } from '../src/cli/commands/bench.js';
 import { type PolicyId, policyIds, policyInfo } from '../src/policies/index.js';
-import { checkArgs } from './benchArgs.js';
+import { benchArgs } from './benchArgs.js';
 
-checkArgs(import.meta.url, ['block', 'dims', 'horizon', 'policies', 'repeat']);
+// --policies and --horizon unset: every policy, the horizon by d (below)
+const args = benchArgs(import.meta.url, {
+  block: '1024',
+  dims: '20,50,100',
+  horizon: '',
+  policies: '',
+  repeat: '3',
+});
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const dims = (arg('--dims') ?? '20,50,100').split(',').map(Number);
-const repeat = Number(arg('--repeat') ?? 3);
-const chosen = (arg('--policies')?.split(',') ?? [...policyIds]) as PolicyId[];
+const dims = args.dims.split(',').map(Number);
+const repeat = Number(args.repeat);
+const chosen = (args.policies !== '' ? args.policies.split(',') : [...policyIds]) as PolicyId[];
+const blockRounds = Number(args.block);
 /** Horizon per dimension: long enough for ~1 s per run at the target rates. */
-const fixedHorizon = arg('--horizon');
-const blockRounds = Number(arg('--block') ?? 1024);
 const horizonFor = (d: number): number =>
-  fixedHorizon !== undefined ? Number(fixedHorizon) : d <= 20 ? 200_000 : d <= 50 ? 60_000 : 20_000;
+  args.horizon !== '' ? Number(args.horizon) : d <= 20 ? 200_000 : d <= 50 ? 60_000 : 20_000;
 
 const rates = new Map<string, number>();
 const results: unknown[] = [];

@@ -8,24 +8,13 @@
  */
 import { createPolicy } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
-import { checkArgs } from './benchArgs.js';
-import { flag } from './loadClient.js';
+import { benchArgs, positiveInt } from './benchArgs.js';
 
-checkArgs(import.meta.url, ['arms', 'dim', 'rounds']);
+const args = benchArgs(import.meta.url, { arms: '20', dim: '50', rounds: '4000' });
 
-const d = Number(flag('dim', '50'));
-const k = Number(flag('arms', '20'));
-const n = Number(flag('rounds', '4000'));
-for (const [name, v] of [
-  ['dim', d],
-  ['arms', k],
-  ['rounds', n],
-] as const) {
-  if (!Number.isSafeInteger(v) || v < 1) {
-    process.stderr.write(`propensityDraws: --${name} takes a positive integer. Got ${v}.\n`);
-    process.exit(2);
-  }
-}
+const d = positiveInt(import.meta.url, 'dim', args.dim);
+const k = positiveInt(import.meta.url, 'arms', args.arms);
+const n = positiveInt(import.meta.url, 'rounds', args.rounds);
 const pool = 64;
 const rng = createRng(1, 'propensity-bench');
 const feats = new Float64Array(pool * k * d);

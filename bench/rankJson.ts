@@ -10,24 +10,14 @@
 import { PACKED_FEATURES, type PackedRankRequest } from '../src/service/binaryRank.js';
 import { DEFAULT_LIMITS } from '../src/service/contract.js';
 import { fastRankBatchJson } from '../src/service/rankJson.js';
-import { checkArgs } from './benchArgs.js';
-import { armsPool, flag } from './loadClient.js';
+import { benchArgs, positiveInt } from './benchArgs.js';
+import { armsPool } from './loadClient.js';
 
-checkArgs(import.meta.url, ['arms', 'batch', 'dim']);
+const args = benchArgs(import.meta.url, { arms: '5', batch: '100', dim: '20' });
 
-const d = Number(flag('dim', '20'));
-const k = Number(flag('arms', '5'));
-const batch = Number(flag('batch', '100'));
-for (const [name, v] of [
-  ['dim', d],
-  ['arms', k],
-  ['batch', batch],
-] as const) {
-  if (!Number.isSafeInteger(v) || v < 1) {
-    process.stderr.write(`rankJson: --${name} takes a positive integer. Got ${v}.\n`);
-    process.exit(2);
-  }
-}
+const d = positiveInt(import.meta.url, 'dim', args.dim);
+const k = positiveInt(import.meta.url, 'arms', args.arms);
+const batch = positiveInt(import.meta.url, 'batch', args.batch);
 const pool = armsPool(d, k, 64);
 const events = Array.from(
   { length: batch },

@@ -11,18 +11,20 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createPolicy, type PolicyId, policyIds, policyInfo } from '../src/policies/index.js';
 import { createRng } from '../src/random/index.js';
-import { checkArgs } from './benchArgs.js';
+import { benchArgs } from './benchArgs.js';
 
-checkArgs(import.meta.url, ['compare', 'dims', 'epsilons', 'out', 'rounds']);
+// --out and --compare unset: neither written nor compared
+const args = benchArgs(import.meta.url, {
+  compare: '',
+  dims: '7,20',
+  epsilons: '0.5,4',
+  out: '',
+  rounds: '1500',
+});
 
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-const rounds = Number(arg('--rounds') ?? 1500);
-const dims = (arg('--dims') ?? '7,20').split(',').map(Number);
-const epsilons = (arg('--epsilons') ?? '0.5,4').split(',').map(Number);
+const rounds = Number(args.rounds);
+const dims = args.dims.split(',').map(Number);
+const epsilons = args.epsilons.split(',').map(Number);
 const K = 5;
 
 function fingerprint(id: PolicyId, d: number, epsilon: number): string {
@@ -69,10 +71,10 @@ for (const id of policyIds) {
     }
   }
 }
-const outFile = arg('--out');
-if (outFile !== undefined) writeFileSync(outFile, `${JSON.stringify(out, null, 2)}\n`);
-const compare = arg('--compare');
-if (compare !== undefined) {
+const outFile = args.out;
+if (outFile !== '') writeFileSync(outFile, `${JSON.stringify(out, null, 2)}\n`);
+const compare = args.compare;
+if (compare !== '') {
   const ref = JSON.parse(readFileSync(compare, 'utf8')) as Record<string, string>;
   const bad = Object.keys({ ...ref, ...out }).filter((k) => ref[k] !== out[k]);
   for (const k of bad) process.stderr.write(`differs: ${k}\n`);

@@ -20,19 +20,23 @@ import { join } from 'node:path';
 import { eventIdGenerator } from '../src/service/eventIds.js';
 import type { DecisionRow, ReleaseInput } from '../src/store/index.js';
 import { SqliteStore } from '../src/store/SqliteStore.js';
-import { checkArgs } from './benchArgs.js';
-import { flag, threadCpuSeconds } from './loadClient.js';
+import { benchArgs } from './benchArgs.js';
+import { threadCpuSeconds } from './loadClient.js';
 
-checkArgs(import.meta.url, ['arms', 'dim', 'group', 'ids', 'pairs', 'release-every', 'repeat'], ['json']);
+const args = benchArgs(
+  import.meta.url,
+  { arms: '5', dim: '20', group: '8', ids: 'counter', pairs: '20000', 'release-every': '300', repeat: '3' },
+  ['json'],
+);
 
-const d = Number(flag('dim', '20'));
-const k = Number(flag('arms', '5'));
-const group = Number(flag('group', '8'));
-const pairs = Number(flag('pairs', '20000'));
-const releaseEvery = Number(flag('release-every', '300'));
-const repeat = Number(flag('repeat', '3'));
-const json = process.argv.includes('--json');
-const idKind = flag('ids', 'counter');
+const d = Number(args.dim);
+const k = Number(args.arms);
+const group = Number(args.group);
+const pairs = Number(args.pairs);
+const releaseEvery = Number(args['release-every']);
+const repeat = Number(args.repeat);
+const json = args.json;
+const idKind = args.ids;
 if (idKind !== 'counter' && idKind !== 'uuid4' && idKind !== 'uuid7') {
   process.stderr.write(`storePair: --ids takes counter, uuid4 or uuid7. Got ${idKind}.\n`);
   process.exit(2);

@@ -22,18 +22,13 @@ import Database from 'better-sqlite3';
 import { admitContribution, MemoryUnitCounters } from '../src/privacy/index.js';
 import { float64ToBlob } from '../src/store/float64Blob.js';
 import { SqliteStore } from '../src/store/index.js';
-import { checkArgs } from './benchArgs.js';
+import { benchArgs } from './benchArgs.js';
 
-checkArgs(import.meta.url, ['store-units', 'units'], ['json']);
-
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
-const N = arg('units', 1_000_000);
+const args = benchArgs(import.meta.url, { 'store-units': '', units: '1000000' }, ['json']);
+const N = Number(args.units);
 /** Units of the store part (default N; each is one reward transaction, ~10k/s on an idle core). */
-const S = arg('store-units', N);
-const json = process.argv.includes('--json');
+const S = args['store-units'] !== '' ? Number(args['store-units']) : N;
+const json = args.json;
 const bounds = { contributionsPerRelease: 1, releasesPerEpoch: 10 };
 
 function timed<T>(fn: () => T): { out: T; wall: number; cpu: number } {

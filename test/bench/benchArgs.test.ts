@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { headerComment } from '../../bench/benchArgs.js';
+import { benchArgs, headerComment } from '../../bench/benchArgs.js';
 
 const script = (name: string): string => fileURLToPath(new URL(`../../bench/${name}`, import.meta.url));
 
@@ -25,7 +25,19 @@ describe('headerComment', () => {
   });
 });
 
-describe('checkArgs (through a bench script)', () => {
+describe('benchArgs', () => {
+  it('gives each option its value when given, else its default, and the switches as booleans', () => {
+    const a = benchArgs(
+      import.meta.url,
+      { rounds: '3', body: 'json', out: '' },
+      ['json', 'replicas'],
+      ['--rounds', '5', '--json'],
+    );
+    assert.deepEqual({ ...a }, { rounds: '5', body: 'json', out: '', json: true, replicas: false });
+  });
+});
+
+describe('benchArgs (through a bench script)', () => {
   it('--help prints the script header and exits 0 before anything runs', () => {
     const r = spawnSync(process.execPath, [script('rankJson.js'), '--help'], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
@@ -41,6 +53,11 @@ describe('checkArgs (through a bench script)', () => {
     assert.equal(r.status, 2);
     assert.match(r.stderr, /loadtestTargets\.js: Unknown option '--round'.*--help/);
     assert.equal(r.stdout, '');
+  });
+  it('refuses a count that is not a positive integer (positiveInt)', () => {
+    const r = spawnSync(process.execPath, [script('rankJson.js'), '--dim', '0'], { encoding: 'utf8' });
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /rankJson\.js: --dim takes a positive integer\. Got 0\./);
   });
   it('refuses an option missing its value', () => {
     const r = spawnSync(process.execPath, [script('rankJson.js'), '--batch'], { encoding: 'utf8' });
